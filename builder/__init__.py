@@ -1,1 +1,5 @@
-__version__ = '0.1.0'
+"""bf: publish and query a brain as a static site."""
+__version__ = "0.1.0"
+# The layout of a built site; a query engine refuses a site of another bundle version.
+BUNDLE_VERSION = 1
+MANIFEST = "_bf/manifest.json"

@@ -1,0 +1,113 @@
+"""load(root) → Brain: discover → parse (with a cache) → resolve. Nothing here writes files."""
+from __future__ import annotations
+
+import hashlib
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..config import load_config
+from ..model import Brain, Problem, Source
+from .discover import discover
+from .gittimes import commit_times
+from .notes import NoteError, parse_note
+from .records import RecordError, parse_record, parse_source_status
+from .resolve import Resolver, build_names, known_identities, resolve_links
+
+
+def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None) -> Brain:
+    """Parse the brain at `root`. `cache` maps (ref, sha-of-bytes, config) → Note and is updated in place."""
+    root = Path(root)
+    cfg = load_config(root)
+    found = discover(root, skip)
+    problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
+    cache = {} if cache is None else cache
+    cfg_key = (cfg.timezone, cfg.fields)
+
+    notes, used = {}, {}
+    for rel in found.notes:
+        data = _read(root, rel, problems, cfg.name)
+        if data is None:
+            continue
+        key = (rel, hashlib.sha256(data).hexdigest(), cfg_key)
+        note = cache.get(key)
+        if note is None:
+            try:
+                note = parse_note(rel, data, cfg)
+            except NoteError as exc:
+                problems.append(Problem(cfg.name, rel, exc.kind, str(exc)))
+                continue
+        used[key] = note
+        if note.frontmatter.get("draft") is True:
+            continue
+        notes[rel] = note
+
+    cache.clear()           # keep only what this brain still holds
+    cache.update(used)
+    records = {}
+    for rel in found.records:
+        _, source, filename = rel.split("/")
+        data = _read(root, rel, problems, cfg.name)
+        if data is None:
+            continue
+        try:
+            rec = parse_record(source, filename[:-len(".json")], data)
+        except RecordError as exc:
+            problems.append(Problem(cfg.name, rel, exc.kind, str(exc)))
+            continue
+        records[rec.ref] = rec
+
+    sources = _sources(root, cfg, found, problems)
+    identities = known_identities(cfg.identities, notes, records, sources)
+    names = build_names(notes, identities)
+    resolver = Resolver(notes, records, names, identities, sources, found.attachments)
+    links, link_problems = resolve_links(cfg.name, notes, records, resolver)
+    problems.extend(link_problems)
+
+    git = commit_times(root)
+    modified = {}
+    for ref, note in notes.items():
+        modified[ref] = note.modified or git.get(ref) or _mtime(root / ref)
+    return Brain(
+        root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
+        sources=sources, links=tuple(links), names=names, identities=identities,
+        attachments=tuple(found.attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
+    )
+
+
+def _read(root: Path, rel: str, problems: list, brain: str) -> bytes | None:
+    try:
+        # O_NOFOLLOW: a file swapped for a link after discovery is still never followed.
+        fd = os.open(root / rel, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        problems.append(Problem(brain, rel, "unreadable", f"cannot read: {exc.strerror}"))
+        return None
+
+
+def _mtime(path: Path) -> datetime:
+    return datetime.fromtimestamp(int(path.stat().st_mtime), timezone.utc)
+
+
+def _sources(root: Path, cfg, found, problems) -> dict[str, Source]:
+    status = {}
+    for rel in found.source_files:
+        name = rel.split("/")[1]
+        data = _read(root, rel, problems, cfg.name)
+        if data is None:
+            continue
+        try:
+            status[name] = parse_source_status(data)
+        except RecordError as exc:
+            problems.append(Problem(cfg.name, rel, exc.kind, str(exc)))
+    names = sorted(set(cfg.sources) | set(found.source_dirs) | set(status))
+    out = {}
+    for name in names:
+        conf = cfg.sources.get(name)
+        st = status.get(name, {})
+        out[name] = Source(
+            name=name, title=conf.title if conf else name, cadence_days=conf.cadence_days if conf else None,
+            priority=conf.priority if conf else "normal", configured=conf is not None,
+            last_run=st.get("last_run"), status=st.get("status"), error=st.get("error"))
+    return out

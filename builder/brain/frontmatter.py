@@ -1,0 +1,45 @@
+"""Split and parse a note's YAML front block. Anchors/aliases are refused (no YAML bombs)."""
+from __future__ import annotations
+
+import yaml
+
+
+class FrontmatterError(ValueError):
+    pass
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise FrontmatterError(f"line {event.start_mark.line + 2}: YAML aliases (*name) are not allowed")
+        return super().compose_node(parent, index)
+
+
+# Dates stay datetime.date/datetime as PyYAML gives them; everything else is plain data.
+def split(text: str) -> tuple[dict, str, int]:
+    """(frontmatter, body, number of characters before the body)."""
+    if not text.startswith("---"):
+        return {}, text, 0
+    lines = text.splitlines(keepends=True)
+    if lines[0].rstrip("\r\n") != "---":
+        return {}, text, 0
+    consumed = len(lines[0])
+    for line in lines[1:]:
+        consumed += len(line)
+        if line.rstrip("\r\n") in ("---", "..."):
+            block = text[len(lines[0]):consumed - len(line)]
+            try:
+                data = yaml.load(block, Loader=_NoAliasLoader)
+            except FrontmatterError:
+                raise
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                where = f"line {mark.line + 2}: " if mark else ""
+                raise FrontmatterError(f"{where}{getattr(exc, 'problem', None) or exc}") from None
+            if data is None:
+                data = {}
+            if not isinstance(data, dict):
+                raise FrontmatterError(f"expected a mapping of keys, got {type(data).__name__}")
+            return data, text[consumed:], consumed
+    raise FrontmatterError("front block opened with '---' is never closed")

@@ -1,0 +1,188 @@
+"""The configured markdown-it-py instance: CommonMark + tables, footnotes, task lists,
+Obsidian wikilinks/embeds, inline #tags, callouts and GitHub heading ids.
+
+Parsing (brain/notes.py) and rendering (emit/html.py) share this instance, so heading ids
+and link tokens are the same in both. Rendering asks `env["link"]` and `env["tag_url"]`
+for URLs: this module never decides what a link resolves to.
+"""
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.tasklists import tasklists_plugin
+
+from .slugs import Slugger, tag_at
+
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+CALLOUT = re.compile(r"^\[!([A-Za-z-]+)\][+-]?[ \t]*")
+SAFE_TAGS = {"details", "summary", "kbd", "sup", "sub", "br", "mark", "u", "s", "small", "b", "i",
+             "em", "strong", "code", "pre", "p", "div", "span", "ul", "ol", "li", "hr", "abbr", "del", "ins"}
+HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\b[^>]*?(/?)>|<!--.*?-->|<[!?][^>]*>", re.S)
+
+
+def split_wikilink(inner: str) -> tuple[str, str, str]:
+    """'Target#Heading|label' → (target, heading, label)."""
+    target, _, label = inner.partition("|")
+    target, _, heading = target.partition("#")
+    return target.strip(), heading.strip(), label.strip()
+
+
+def _wikilink_rule(state: StateInline, silent: bool) -> bool:
+    m = WIKILINK.match(state.src, state.pos)
+    if not m:
+        return False
+    if not silent:
+        target, heading, label = split_wikilink(m.group(2))
+        token = state.push("wikilink", "", 0)
+        token.meta = {"target": target, "heading": heading, "label": label, "embed": bool(m.group(1))}
+        token.content = m.group(0)
+    state.pos = m.end()
+    return True
+
+
+def _tag_rule(state: StateInline, silent: bool) -> bool:
+    if state.src[state.pos] != "#":
+        return False
+    tag = tag_at(state.src, state.pos)
+    if tag is None:
+        return False
+    if not silent:
+        token = state.push("hashtag", "", 0)
+        token.meta = {"tag": tag}
+        token.content = "#" + tag
+    state.pos += len(tag) + 1
+    return True
+
+
+def inline_text(token) -> str:
+    """Plain text of an inline token: what a heading reads as."""
+    parts = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type == "wikilink":
+            parts.append(child.meta["label"] or child.meta["target"])
+        elif child.type == "hashtag":
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts).strip()
+
+
+def _heading_ids(state) -> None:
+    slugger = Slugger()
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            token.attrSet("id", slugger.slug(inline_text(tokens[i + 1])))
+
+
+def _callouts(state) -> None:
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type != "blockquote_open" or i + 2 >= len(tokens) or tokens[i + 2].type != "inline":
+            continue
+        inline = tokens[i + 2]
+        m = CALLOUT.match(inline.content)
+        if not m or not inline.children or inline.children[0].type != "text":
+            continue
+        kind = m.group(1).lower()
+        token.attrSet("class", f"callout callout-{kind}")
+        first = inline.children[0]
+        first.content = CALLOUT.sub("", first.content, count=1)
+        title = first.content.strip() or kind.capitalize()
+        token.meta = {"callout": kind, "title": title}
+        # The rest of the first line is the callout's title, shown in its own element.
+        first.content = ""
+        if len(inline.children) > 1 and inline.children[1].type == "softbreak":
+            inline.children[1].type = "text"
+            inline.children[1].content = ""
+
+
+def sanitize_html(raw: str) -> str:
+    """Keep a few formatting tags (without attributes); escape every other tag as text."""
+    out, pos = [], 0
+    for m in HTML_TAG.finditer(raw):
+        out.append(html.escape(raw[pos:m.start()], quote=False))
+        name = (m.group(2) or "").lower()
+        if name in SAFE_TAGS and not m.group(0).startswith("<!"):
+            out.append(f"<{m.group(1)}{name}{' /' if m.group(3) else ''}>")
+        else:
+            out.append(html.escape(m.group(0)))
+        pos = m.end()
+    out.append(html.escape(raw[pos:], quote=False))
+    return "".join(out)
+
+
+def _render_wikilink(self, tokens, idx, options, env):
+    meta = tokens[idx].meta
+    return env["link"](meta)
+
+
+def _render_hashtag(self, tokens, idx, options, env):
+    tag = tokens[idx].meta["tag"]
+    return f'<a class="tag" href="{html.escape(env["tag_url"](tag))}">#{html.escape(tag)}</a>'
+
+
+CHECKBOX = re.compile(r'^<input class="task-list-item-checkbox"( checked="checked")? disabled="disabled" type="checkbox">$')
+
+
+def _render_html(self, tokens, idx, options, env):
+    content = tokens[idx].content
+    # The task-list plugin's own checkbox is the one tag we emit through html_inline.
+    if env.get("allow_html") or CHECKBOX.match(content):
+        return content
+    return sanitize_html(content)
+
+
+def _render_blockquote_open(self, tokens, idx, options, env):
+    meta = tokens[idx].meta or {}
+    if "callout" in meta:
+        return (f'<blockquote class="callout callout-{html.escape(meta["callout"])}">'
+                f'<p class="callout-title">{html.escape(meta["title"])}</p>\n')
+    return "<blockquote>\n"
+
+
+def _render_link_open(self, tokens, idx, options, env):
+    token = tokens[idx]
+    href = token.attrGet("href") or ""
+    token.attrSet("href", env["href"](href))
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _render_image(self, tokens, idx, options, env):
+    token = tokens[idx]
+    token.attrSet("src", env["href"](token.attrGet("src") or ""))
+    token.attrSet("alt", self.renderInlineAsText(token.children or [], options, env))
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _render_heading_open(self, tokens, idx, options, env):
+    token = tokens[idx]
+    anchor = token.attrGet("id")
+    return f'<{token.tag} id="{html.escape(anchor)}"><a class="anchor" href="#{html.escape(anchor)}" aria-hidden="true">§</a> '
+
+
+@lru_cache(maxsize=1)
+def markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
+    md.enable(["table", "strikethrough"])
+    md.use(footnote_plugin).use(tasklists_plugin)
+    md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    md.inline.ruler.push("hashtag", _tag_rule)
+    md.core.ruler.push("heading_ids", _heading_ids)
+    md.core.ruler.push("callouts", _callouts)
+    md.add_render_rule("wikilink", _render_wikilink)
+    md.add_render_rule("hashtag", _render_hashtag)
+    md.add_render_rule("html_block", _render_html)
+    md.add_render_rule("html_inline", _render_html)
+    md.add_render_rule("blockquote_open", _render_blockquote_open)
+    md.add_render_rule("link_open", _render_link_open)
+    md.add_render_rule("image", _render_image)
+    md.add_render_rule("heading_open", _render_heading_open)
+    return md

@@ -1,0 +1,143 @@
+"""bf build: the phase checklist (mkdocs-style). Gather everything, then write, then swap.
+
+load brains → compute views → emit replies, pages, assets, index → pagefind → manifest → swap.
+"""
+from __future__ import annotations
+
+import hashlib
+import pickle
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import BUNDLE_VERSION, MANIFEST, __version__
+from .brain import load
+from .times import parse_instant, rfc3339
+from .emit.assets import emit_assets, emit_attachments
+from .emit.pages import emit_item_pages, emit_replies
+from .emit.urls import attachment_path
+from .emit.writer import Writer, recover
+from .errors import InvalidInput
+from .fingerprint import fingerprint
+from .views import compute
+from .views.graph import graph
+
+@dataclass
+class BuildReport:
+    out: Path
+    build_id: str = ""
+    as_of: str = ""
+    brains: list[str] = field(default_factory=list)
+    problems: list[dict] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    files: int = 0
+    reused: int = 0
+
+
+class Phases:
+    """Times each phase; `progress` (a callable) hears about each one as it starts."""
+
+    def __init__(self, report: BuildReport, progress=None):
+        self.report, self.progress = report, progress
+
+    def run(self, name: str, fn, *args, **kwargs):
+        if self.progress:
+            self.progress(name)
+        start = time.perf_counter()
+        result = fn(*args, **kwargs)
+        self.report.timings[name] = self.report.timings.get(name, 0.0) + time.perf_counter() - start
+        return result
+
+
+def parse_now(now: str | None) -> str:
+    if now is None:
+        return rfc3339(datetime.now(timezone.utc))
+    parsed = parse_instant(now) if len(now) > 10 else None
+    if parsed is None:
+        raise InvalidInput("--now", f"expected an RFC 3339 instant like 2026-12-02T12:00:00Z, got {now!r}")
+    return rfc3339(parsed)
+
+
+def _cache_path(out: Path) -> Path:
+    return out.parent / ".bf-cache" / f"{out.name}.parse.pickle"
+
+
+def _load_cache(path: Path) -> dict:
+    try:
+        with path.open("rb") as fh:
+            data = pickle.load(fh)
+        return data if isinstance(data, dict) and data.get("version") == __version__ else {"version": __version__}
+    except Exception:   # a damaged cache only costs a full parse
+        return {"version": __version__}
+
+
+def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
+          pagefind: bool = True, progress=None) -> BuildReport:
+    out = Path(out)
+    report = BuildReport(out=out, as_of=parse_now(now))
+    phases = Phases(report, progress)
+    recover(out)
+    cache_file = _cache_path(out)
+    cache = _load_cache(cache_file)
+    skip = {out, cache_file.parent}
+
+    brains = []
+    for root in roots:
+        if not Path(root).is_dir():
+            raise InvalidInput("brain", f"not a folder: {root}")
+        parse_cache = cache.setdefault(str(Path(root).resolve()), {})
+        brains.append(phases.run("parse", load, Path(root), skip=skip, cache=parse_cache))
+    names = [b.name for b in brains]
+    if len(set(names)) != len(names):
+        raise InvalidInput("brain", f"two brains share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}; set `name` in brain.toml")
+
+    writer = Writer(out)
+    try:
+        for brain in brains:
+            g = phases.run("views", graph, brain)
+            views = phases.run("views", compute, brain, report.as_of, g)
+            phases.run("replies", emit_replies, writer, views)
+            phases.run("render", emit_item_pages, writer, brain, views)
+            phases.run("render", emit_attachments, writer, brain.name, Path(brain.root), brain.attachments, attachment_path)
+            writer.write_json(f"_bf/{brain.name}/fingerprint.json", fingerprint(Path(brain.root)), brain.name)
+            report.problems.extend(p.to_json() for p in brain.problems)
+        phases.run("assets", emit_assets, writer)
+        if pagefind:
+            from .emit.pagefind import run_pagefind
+            phases.run("pagefind", run_pagefind, writer.stage)
+        manifest = _manifest(brains, report, writer, base_url)
+        writer.write_json(MANIFEST, manifest, "manifest")
+        report.build_id = manifest["build_id"]
+        phases.run("swap", writer.commit)
+    except BaseException:
+        writer.abort()
+        raise
+    report.brains = names
+    report.files = len(writer.written)
+    report.reused = writer.reused
+    _save_cache(cache_file, cache)
+    return report
+
+
+def _manifest(brains, report: BuildReport, writer: Writer, base_url: str | None) -> dict:
+    digest = hashlib.sha256()
+    for path in sorted(writer.written):
+        digest.update(path.encode("utf-8"))
+        digest.update((writer.stage / path).read_bytes() if not path.startswith("pagefind/") else b"")
+    return {
+        "bundle_version": BUNDLE_VERSION, "bf_version": __version__, "build_id": digest.hexdigest()[:16],
+        "as_of": report.as_of,
+        "brains": [{"name": b.name, "title": b.config.title, "root": b.root, "timezone": b.config.timezone,
+                    "base_url": base_url or b.config.base_url, "sources": sorted(b.sources),
+                    "relations": sorted({l.relation for l in b.links} | {"links"})} for b in brains],
+    }
+
+
+def _save_cache(path: Path, cache: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("wb") as fh:
+        pickle.dump(cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)
+

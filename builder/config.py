@@ -1,0 +1,120 @@
+"""brain.toml: load and validate (SPEC §2.4). Errors name the key, what was expected and what was found."""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import ConfigError
+
+DEFAULT_FIELDS = ("status", "priority", "due", "owner")
+RESERVED_NAMES = {"schemas", "pagefind", "search", "_bf", "assets"}
+DURATION = re.compile(r"^(\d+)([dwmy])$")
+TOP_KEYS = {"name", "title", "timezone", "base_url", "fields", "sources", "identities", "allow_html"}
+SOURCE_KEYS = {"title", "cadence", "priority"}
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    name: str
+    title: str
+    cadence_days: float | None
+    priority: str
+
+
+@dataclass(frozen=True)
+class BrainConfig:
+    name: str
+    title: str
+    timezone: str
+    base_url: str
+    fields: tuple[str, ...]
+    sources: dict[str, SourceConfig] = field(default_factory=dict)
+    identities: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    allow_html: bool = False
+
+
+def slug_name(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-")
+    return slug or "brain"
+
+
+def duration_days(text: str, key: str) -> float:
+    """'14d', '6w', '3m', '1y' → days; a clear error naming `key` otherwise."""
+    m = DURATION.match(str(text).strip())
+    if not m:
+        raise ConfigError(f"{key}: expected a duration like 14d, 6w, 3m or 1y, got {text!r}")
+    n, unit = int(m.group(1)), m.group(2)
+    return n * {"d": 1, "w": 7, "m": 30, "y": 365}[unit]
+
+
+def _expect(cond: bool, key: str, expected: str, got) -> None:
+    if not cond:
+        raise ConfigError(f"brain.toml: {key}: expected {expected}, got {got!r}")
+
+
+def load_config(root: Path) -> BrainConfig:
+    path = root / "brain.toml"
+    data: dict = {}
+    if path.is_file() and not path.is_symlink():
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"brain.toml: {exc}") from None
+    unknown = sorted(set(data) - TOP_KEYS)
+    if unknown:
+        raise ConfigError(f"brain.toml: unknown key {unknown[0]!r} (valid keys: {', '.join(sorted(TOP_KEYS))})")
+    name = data.get("name", slug_name(root.resolve().name))
+    _expect(isinstance(name, str) and re.fullmatch(r"[a-z0-9][a-z0-9-]*", name or "") is not None,
+            "name", "lower-case letters, digits and '-'", name)
+    _expect(name not in RESERVED_NAMES, "name", f"a name other than {sorted(RESERVED_NAMES)}", name)
+    title = data.get("title", name)
+    _expect(isinstance(title, str), "title", "a string", title)
+    tz = data.get("timezone", "UTC")
+    _expect(isinstance(tz, str), "timezone", "an IANA time zone name", tz)
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"brain.toml: timezone: expected an IANA time zone name, got {tz!r}") from None
+    base_url = data.get("base_url", "/")
+    _expect(isinstance(base_url, str) and base_url.startswith("/"), "base_url", "a path starting with '/'", base_url)
+    fields = data.get("fields", list(DEFAULT_FIELDS))
+    _expect(isinstance(fields, list) and all(isinstance(f, str) for f in fields), "fields", "a list of strings", fields)
+    allow_html = data.get("allow_html", False)
+    _expect(isinstance(allow_html, bool), "allow_html", "true or false", allow_html)
+    return BrainConfig(
+        name=name, title=title, timezone=tz, base_url=base_url if base_url.endswith("/") else base_url + "/",
+        fields=tuple(fields), sources=_sources(data.get("sources", {})),
+        identities=_identities(data.get("identities", {})), allow_html=allow_html,
+    )
+
+
+def _sources(table) -> dict[str, SourceConfig]:
+    _expect(isinstance(table, dict), "sources", "a table of sources", table)
+    out = {}
+    for name, spec in sorted(table.items()):
+        _expect(isinstance(spec, dict), f"sources.{name}", "a table", spec)
+        unknown = sorted(set(spec) - SOURCE_KEYS)
+        if unknown:
+            raise ConfigError(f"brain.toml: sources.{name}: unknown key {unknown[0]!r} (valid keys: {', '.join(sorted(SOURCE_KEYS))})")
+        cadence = spec.get("cadence")
+        days = duration_days(cadence, f"brain.toml: sources.{name}.cadence") if cadence is not None else None
+        priority = spec.get("priority", "normal")
+        _expect(priority in ("low", "normal"), f"sources.{name}.priority", "'low' or 'normal'", priority)
+        title = spec.get("title", name)
+        _expect(isinstance(title, str), f"sources.{name}.title", "a string", title)
+        out[name] = SourceConfig(name=name, title=title, cadence_days=days, priority=priority)
+    return out
+
+
+def _identities(table) -> dict[str, tuple[str, ...]]:
+    _expect(isinstance(table, dict), "identities", "a table of identity = [aliases]", table)
+    out = {}
+    for ident, aliases in sorted(table.items()):
+        _expect(re.fullmatch(r"[A-Za-z][\w.-]*:\S+", ident) is not None, f"identities.{ident}", "an identity like person:alice", ident)
+        _expect(isinstance(aliases, list) and all(isinstance(a, str) for a in aliases),
+                f"identities.{ident}", "a list of alias strings", aliases)
+        out[ident] = tuple(aliases)
+    return out

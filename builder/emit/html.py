@@ -1,0 +1,119 @@
+"""HTML pages: a Jinja2 environment over templates/ and the Markdown body of a note.
+
+Every URL in a page is relative to that page (404.html excepted: it uses base_url),
+so a site works at / and under a GitHub Pages project path alike.
+"""
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from functools import lru_cache
+from urllib.parse import unquote
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from ..brain.markdown import markdown
+from ..model import Brain
+from ..resources import resource_dir
+from ..views.items import note_excerpt
+from .urls import attachment_path, page_path, relative
+
+IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(resource_dir("templates"))),
+                      autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True)
+    return env
+
+
+def render(template: str, page: str, **context) -> str:
+    """Render `template` as the page at site path `page`; `url(path)` gives relative URLs."""
+    context.setdefault("url", lambda path: relative(page, path))
+    context.setdefault("page_path", page)
+    return environment().get_template(template).render(**context)
+
+
+def ref_url(brain: str, ref: str) -> str:
+    """Site path of the page showing `ref` (sections are anchors on their note's page)."""
+    note, hash_, section = ref.partition("#")
+    if hash_ and note.endswith(".md"):
+        return page_path(brain, note) + "#" + section
+    return page_path(brain, ref)
+
+
+class NoteRenderer:
+    """Renders note bodies with links resolved by the brain's link table (never re-resolving)."""
+
+    def __init__(self, brain: Brain):
+        self.brain = brain
+        self.links = {(l.source, l.target, l.heading): l for l in brain.links}
+
+    def body(self, ref: str) -> str:
+        note = self.brain.notes[ref]
+        page = page_path(self.brain.name, ref)
+        env = {
+            "link": lambda meta: self._wikilink(ref, page, meta),
+            "tag_url": lambda tag: relative(page, page_path(self.brain.name, f"tags/{tag}")),
+            "href": lambda href: self._href(ref, page, href),
+            "allow_html": self.brain.config.allow_html,
+        }
+        body = note.text.encode("utf-8")[note.body_offset:].decode("utf-8")
+        if note.title_from_h1:
+            body = _drop_first_h1(body)
+        return markdown().render(body, env)
+
+    def _target_url(self, page: str, link) -> str:
+        ref = link.ref
+        if ref in self.brain.notes and link.heading:
+            note = self.brain.notes[ref]
+            sid = next((s.id for s in note.sections if s.heading == link.heading or s.id == link.heading), "")
+            return relative(page, page_path(self.brain.name, ref)) + (f"#{sid}" if sid else "")
+        if ref not in self.brain.notes and ref not in self.brain.records and ref not in self.brain.identities:
+            return relative(page, attachment_path(self.brain.name, ref))
+        return relative(page, ref_url(self.brain.name, ref))
+
+    def _wikilink(self, source: str, page: str, meta: dict) -> str:
+        link = self.links.get((source, meta["target"], meta["heading"]))
+        label = meta["label"] or meta["target"] + (f" › {meta['heading']}" if meta["heading"] and meta["target"] else meta["heading"])
+        text = html.escape(label)
+        if link is None or link.status != "resolved":
+            status = link.status if link else "broken"
+            why = "several notes claim this name" if status == "ambiguous" else "nothing has this name"
+            return f'<span class="link-{status}" title="{status}: {why}">{text}</span>'
+        url = html.escape(self._target_url(page, link))
+        if meta["embed"]:
+            if IMAGE.search(link.ref):
+                return f'<img src="{url}" alt="{html.escape(meta["label"] or posixpath.basename(link.ref))}" loading="lazy">'
+            if link.ref in self.brain.notes:
+                target = self.brain.notes[link.ref]
+                return (f'<blockquote class="embed"><p class="embed-title"><a href="{url}">{html.escape(target.title)}</a></p>'
+                        f'<p>{html.escape(note_excerpt(target))}</p></blockquote>')
+        return f'<a class="internal" href="{url}">{text}</a>'
+
+    def _href(self, source: str, page: str, href: str) -> str:
+        if not href or re.match(r"^[a-zA-Z][\w+.-]*:", href) or href.startswith(("#", "/", "//")):
+            if re.match(r"^\s*(javascript|vbscript|data):", href, re.I):
+                return "#"
+            return href
+        path, hash_, frag = href.partition("#")
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(source), unquote(path)))
+        if target in self.brain.notes:
+            return relative(page, page_path(self.brain.name, target)) + (f"#{frag}" if hash_ else "")
+        if target in self.brain.attachments:
+            return relative(page, attachment_path(self.brain.name, target))
+        return href
+
+
+def _drop_first_h1(body: str) -> str:
+    lines = body.splitlines(keepends=True)
+    in_fence = False
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        if not in_fence and re.match(r"^ {0,3}# ", line):
+            return "".join(lines[:i] + lines[i + 1:])
+    return body

@@ -1,0 +1,79 @@
+"""Emit Views: each reply page as JSON, and the HTML page people see."""
+from __future__ import annotations
+
+import posixpath
+
+from ..model import Brain
+from ..views import View
+from .html import NoteRenderer, ref_url, render
+from .urls import page_path, reply_path
+from .writer import Writer
+
+
+def offset_variant(view: View, page: dict) -> tuple[str, ...]:
+    offset = page.get("offset") or 0
+    return view.variant + ((f"o{offset}",) if offset else ())
+
+
+def emit_replies(writer: Writer, views: list[View]) -> None:
+    for view in views:
+        for page in view.pages:
+            writer.write_json(reply_path(view.brain, view.ref, *offset_variant(view, page)), page, view.ref)
+
+
+def _grouped(backlinks: list[dict]) -> list[tuple[str, list[dict]]]:
+    groups: dict[str, list[dict]] = {}
+    for b in backlinks:
+        groups.setdefault(b["relation"], []).append(b)
+    return sorted(groups.items())
+
+
+def _crumbs(brain: Brain, ref: str, title: str) -> list[tuple[str, str | None]]:
+    crumbs = [("home", page_path(brain.name, "home"))]
+    parts = ref.split("/")[:-1] if "/" in ref else []
+    for i in range(len(parts)):
+        folder = "/".join(parts[: i + 1])
+        crumbs.append((parts[i], page_path(brain.name, folder)))
+    return crumbs + [(title, None)]
+
+
+def common(brain: Brain, ref: str, reply: dict, *variant: str) -> dict:
+    """Context every page template gets."""
+    return {
+        "site_title": brain.config.title, "brain": brain.name, "title": reply.get("title") or ref,
+        "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant),
+        "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
+        "item_path": lambda r: ref_url(brain.name, r), "tag_path": lambda t: page_path(brain.name, f"tags/{t}"),
+        "reply": reply,
+    }
+
+
+def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
+    renderer = NoteRenderer(brain)
+    for view in views:
+        if view.template not in ("note.html", "record.html"):
+            continue
+        page = page_path(brain.name, view.ref)
+        whole = _whole(view)
+        ctx = common(brain, view.ref, whole) | {"crumbs": _crumbs(brain, view.ref, whole["title"]),
+                                               "backlinks": _grouped(whole.get("backlinks", []))}
+        if view.template == "note.html":
+            ctx |= {"body": renderer.body(view.ref), "folder": posixpath.dirname(view.ref) or "/"}
+        else:
+            rec = whole["record"]
+            author = rec.get("author")
+            ctx |= {"source_path": page_path(brain.name, f"memories/{rec['source']}"),
+                    "author_path": ref_url(brain.name, author) if author in brain.identities else None,
+                    "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()]}
+        writer.write(page, render(view.template, page, **ctx), view.ref)
+
+
+def _whole(view: View) -> dict:
+    """The full reply of a paged read: page 0's fields with the text of every page joined."""
+    first = dict(view.pages[0])
+    if len(view.pages) == 1:
+        return first
+    if "record" in first:
+        text = "".join(p["record"]["text"] for p in view.pages)
+        return first | {"record": dict(first["record"], text=text)}
+    return first | {"text": "".join(p["text"] for p in view.pages)}

@@ -1,0 +1,146 @@
+"""The parsed brain: immutable data, no behaviour beyond lookups (the Quartz `file.data`, made explicit)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .config import BrainConfig
+
+
+@dataclass(frozen=True)
+class Problem:
+    brain: str
+    path: str
+    kind: str
+    message: str
+
+    def to_json(self) -> dict:
+        return {"brain": self.brain, "path": self.path, "kind": self.kind, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    ref: str
+    heading: str          # the heading's own text
+    title: str            # "Note — Parent — Child"
+    level: int
+    line: int             # 1-based line of the heading in the file
+    start: int            # UTF-8 byte offsets of the section's text within the file
+    end: int
+
+
+@dataclass(frozen=True)
+class RawLink:
+    """A link as written; resolve.py turns it into a Link."""
+    target: str
+    relation: str
+    line: int
+    label: str = ""
+    heading: str = ""
+    embed: bool = False
+    kind: str = "wikilink"   # wikilink | markdown | identity
+
+
+@dataclass(frozen=True)
+class Link:
+    source: str           # ref of the item holding the link
+    target: str           # as written
+    relation: str
+    status: str           # resolved | ambiguous | broken
+    ref: str | None       # resolved item ref (note, record or identity)
+    heading: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Task:
+    ref: str              # section ref, or note ref outside any section
+    line: int
+    text: str
+    done: bool
+    due: str | None
+
+
+@dataclass(frozen=True)
+class Note:
+    ref: str
+    title: str
+    title_from_h1: bool
+    type: str | None
+    fields: dict
+    tags: tuple[str, ...]
+    aliases: tuple[str, ...]
+    entities: tuple[str, ...]
+    event: datetime | None        # date/start/end/due: the note's event time
+    modified: datetime | None     # from frontmatter; None means ask git/mtime
+    stale_after_days: float | None
+    deprecated: bool
+    summary: str
+    text: str                     # the whole file
+    body_offset: int              # bytes of frontmatter before the body
+    sha256: str
+    sections: tuple[Section, ...]
+    links: tuple[RawLink, ...]
+    tasks: tuple[Task, ...]
+    frontmatter: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Record:
+    ref: str
+    source: str
+    id: str
+    text: str
+    title: str
+    time: datetime | None
+    observed: datetime | None
+    edited: datetime | None
+    uri: str | None
+    author: str | None
+    refs: tuple[str, ...]
+    relations: dict
+    priority: str | None
+    attributes: dict
+    sha256: str
+    raw: dict
+
+    @property
+    def placed(self) -> datetime | None:
+        """Placement time (SPEC §4.1): event time, else observation."""
+        return self.time or self.observed
+
+    @property
+    def modified(self) -> datetime | None:
+        return self.edited or self.observed or self.time
+
+
+@dataclass(frozen=True)
+class Source:
+    name: str
+    title: str
+    cadence_days: float | None
+    priority: str
+    configured: bool
+    last_run: datetime | None
+    status: str | None            # from _source.json
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Brain:
+    root: str
+    config: BrainConfig
+    notes: dict[str, Note]
+    modified: dict[str, datetime]           # note ref → modification time (frontmatter, git or mtime)
+    records: dict[str, Record]
+    sources: dict[str, Source]
+    links: tuple[Link, ...]                 # every resolved/unresolved outgoing link
+    names: dict[str, tuple[str, ...]]       # claimed name → refs claiming it
+    identities: dict[str, tuple[str, ...]]  # identity → its explicit aliases
+    attachments: tuple[str, ...]            # brain-relative paths copied as-is
+    problems: tuple[Problem, ...]
+
+    @property
+    def name(self) -> str:
+        return self.config.name

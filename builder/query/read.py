@@ -1,0 +1,117 @@
+"""bf read: answer from the precomputed replies of a built site (SPEC §3, §6)."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from .. import refs
+from ..errors import Incomplete, InvalidInput, NotFound
+from ..periods import parse_period
+from ..times import rfc3339
+from .site import Site
+
+MAX_REF = 4096
+
+
+def check_ref(text) -> str:
+    if not isinstance(text, str):
+        raise InvalidInput("ref", "must be a string")
+    if len(text) > MAX_REF:
+        raise InvalidInput("ref", f"longer than {MAX_REF} characters")
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise InvalidInput("ref", "holds control characters")
+    if text.endswith("#"):
+        raise InvalidInput("ref", "ends with a bare '#': name a section after it, or drop it")
+    return text.strip()
+
+
+def check_offset(offset) -> int:
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise InvalidInput("offset", "must be a whole number ≥ 0")
+    return offset
+
+
+def selected(site: Site, ref_text: str, brains: list[str] | None) -> tuple[list[str], str]:
+    """(brains to read, brain-relative ref) for a ref or bf:// address."""
+    brain, ref = refs.split_address(ref_text)
+    known = site.brain_names()
+    if brain is not None:
+        if brain not in known:
+            raise NotFound(ref_text)
+        if ref.endswith("#"):
+            raise InvalidInput("ref", "ends with a bare '#': name a section after it, or drop it")
+        return [brain], refs.normalize(ref)
+    chosen = brains or known
+    for name in chosen:
+        if name not in known:
+            raise InvalidInput("brain", f"unknown brain {name!r} (valid: {', '.join(known)})")
+    return list(chosen), refs.normalize(ref)
+
+
+def read(site: Site, ref_text: str, *, rel: str | None = None, offset: int = 0,
+         brains: list[str] | None = None) -> dict:
+    ref_text = check_ref(ref_text)
+    offset = check_offset(offset)
+    chosen, ref = selected(site, ref_text, brains)
+    variant = (("r", rel) if rel is not None else ()) + ((f"o{offset}",) if offset else ())
+    missing = []
+    for name in chosen:
+        if rel is not None:
+            _check_relation(site, name, rel)
+        if not site.available(name):
+            missing.append(name)
+            continue
+        reply = site.reply(name, ref, *variant)
+        if reply is None:
+            reply = _computed(site, name, ref, rel, offset)
+        if reply is not None:
+            return _finish(site, name, reply, missing + [b for b in chosen if b != name and not site.available(b)])
+    if missing:
+        raise Incomplete(ref, missing)
+    raise NotFound(ref_text)
+
+
+def _check_relation(site: Site, brain: str, rel) -> None:
+    valid = (site.brain(brain) or {}).get("relations", ["links"])
+    if not isinstance(rel, str) or rel not in valid:
+        raise InvalidInput("rel", f"unknown relation {rel!r} (valid: {', '.join(valid)})")
+
+
+def _computed(site: Site, brain: str, ref: str, rel: str | None, offset: int) -> dict | None:
+    """Valid reads with no file: a later page that does not exist, an unused relation, an empty period."""
+    base = site.reply(brain, ref)
+    if offset and (base is not None or rel is not None):
+        first = site.reply(brain, ref, "r", rel) if rel is not None else base
+        if first is not None and first.get("next_offset") is None:
+            raise InvalidInput("offset", f"{ref} fits in one page: use offset 0")
+        if first is not None:
+            raise InvalidInput("offset", f"{offset} is not a page boundary of {ref}: use 0 or a next_offset")
+    if rel is not None and base is not None:
+        if offset:
+            raise InvalidInput("offset", f"{ref} has no {rel} page at offset {offset}")
+        return {"page": "relation", "brain": brain, "ref": ref, "uri": refs.uri(brain, ref),
+                "title": base.get("title", ref), "relation": rel, "items": [], "total": 0,
+                "offset": 0, "next_offset": None, "as_of": site.as_of}
+    if base is None and rel is None:
+        info = site.brain(brain) or {}
+        as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
+        period = parse_period(ref, info.get("timezone", "UTC"), as_of)
+        if period is not None:
+            if offset:
+                raise InvalidInput("offset", f"{ref} is empty: use offset 0")
+            kind, start, end, _ = period
+            return {"page": "period", "brain": brain, "ref": ref, "uri": refs.uri(brain, ref), "title": ref,
+                    "period": kind, "start": rfc3339(start), "end": rfc3339(end), "items": [], "counts": [],
+                    "total": 0, "offset": 0, "next_offset": None, "as_of": site.as_of}
+    return None
+
+
+def _finish(site: Site, brain: str, reply: dict, unavailable: list[str]) -> dict:
+    reply = dict(reply)
+    if unavailable:
+        reply["problems"] = list(reply.get("problems", [])) + [
+            {"brain": b, "path": "", "kind": "unavailable", "message": f"brain {b} has no readable built data"} for b in unavailable]
+    stale = site.stale(brain)
+    if stale:
+        reply["stale"] = stale
+        reply["notice"] = f"the brain changed since this site was built ({stale['changed']} file(s)): run bf build"
+    return reply

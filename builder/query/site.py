@@ -1,0 +1,91 @@
+"""Open a built site: manifest, version check, reply files, staleness (SPEC §6.6, §8)."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import BUNDLE_VERSION, MANIFEST, refs
+from ..errors import IndexMissing
+from ..fingerprint import changed, fingerprint
+
+def find_site(site: str | None) -> Path:
+    return Path(site or os.environ.get("BF_SITE") or "_site")
+
+
+@dataclass
+class Site:
+    path: Path
+    manifest: dict
+    _stale: dict = field(default_factory=dict)
+
+    @property
+    def build_id(self) -> str:
+        return self.manifest["build_id"]
+
+    @property
+    def as_of(self) -> str:
+        return self.manifest["as_of"]
+
+    @property
+    def brains(self) -> list[dict]:
+        return self.manifest["brains"]
+
+    def brain_names(self) -> list[str]:
+        return [b["name"] for b in self.brains]
+
+    def brain(self, name: str) -> dict | None:
+        return next((b for b in self.brains if b["name"] == name), None)
+
+    def load_json(self, rel: str) -> dict | None:
+        """A file of the site, or None when it is missing. `rel` comes from refs.ref_file only."""
+        path = self.path / rel
+        try:
+            with open(path, "rb") as fh:
+                return json.loads(fh.read())
+        except FileNotFoundError:
+            return None
+        except NotADirectoryError:
+            return None
+        except (OSError, ValueError):
+            return None
+
+    def reply(self, brain: str, ref: str, *variant: str) -> dict | None:
+        return self.load_json(refs.ref_file(brain, ref, *variant))
+
+    def available(self, brain: str) -> bool:
+        return (self.path / refs.ref_file(brain, "home")).is_file() or (self.path / "_bf" / brain / "fingerprint.json").is_file()
+
+    def stale(self, brain: str) -> dict | None:
+        """{built_at, changed} when the brain folder is here and differs from the build; else None."""
+        if brain not in self._stale:
+            info = self.brain(brain) or {}
+            root = Path(info.get("root", ""))
+            before = self.load_json(f"_bf/{brain}/fingerprint.json")
+            result = None
+            if info.get("root") and root.is_dir() and before is not None:
+                n = changed(before, fingerprint(root))
+                if n:
+                    result = {"built_at": self.as_of, "changed": n}
+            self._stale[brain] = result
+        return self._stale[brain]
+
+
+def open_site(site: str | Path | None) -> Site:
+    path = find_site(str(site) if site else None)
+    shown = str(path)
+    manifest_file = path / MANIFEST
+    if not manifest_file.is_file():
+        old = path.parent / f".{path.name}.old"   # a build died mid-swap: the previous site is here
+        if (old / MANIFEST).is_file():
+            path, manifest_file = old, old / MANIFEST
+        else:
+            raise IndexMissing(shown)
+    try:
+        manifest = json.loads(manifest_file.read_bytes())
+    except (OSError, ValueError):
+        raise IndexMissing(shown, "unreadable manifest") from None
+    if not isinstance(manifest, dict) or manifest.get("bundle_version") != BUNDLE_VERSION:
+        raise IndexMissing(shown, f"built by an incompatible version (bundle {manifest.get('bundle_version') if isinstance(manifest, dict) else '?'}, need {BUNDLE_VERSION})")
+    return Site(path=path, manifest=manifest)

@@ -1,0 +1,89 @@
+"""Refs, bf:// addresses and the ref → file mapping (SPEC §3, §6.4).
+
+This module has a JavaScript twin, site/engine/refs.js; tests/query/test_refs_parity.py
+keeps the two equal. Change both or neither.
+
+File mapping (`ref_file`): every ref segment (split on "/") keeps the characters
+[a-z0-9.-] except a leading "."; every other character becomes "~" followed by the
+lower-case hex of its UTF-8 bytes ("A" → "~41", "#" → "~23", "é" → "~c3~a9").
+Upper-case letters are escaped too, so two refs that differ only by case never map to
+file names that a case-insensitive file system would merge. A segment longer than
+120 characters after escaping keeps its first 80 and appends "~~" + 16 hex digits of
+its SHA-256. Variants of a read append "~~" + each escaped part, which escaped text
+can never contain: a later page at byte/item offset N adds ("o" + N); a relation page
+adds ("r", RELATION) before any offset: `ref_file("brain", "x.md", "r", "cites", "o50")`.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+
+SAFE = re.compile(r"[a-z0-9.\-]")
+PERIOD_LIKE = re.compile(r"^(\d{4}(-\d{1,2}(-\d{1,2})?|-W\d{1,2})?|\d+d|today|yesterday)$")
+BF_SCHEME = "bf://"
+
+
+def escape_segment(segment: str) -> str:
+    out = []
+    for i, ch in enumerate(segment):
+        if SAFE.match(ch) and not (i == 0 and ch == "."):
+            out.append(ch)
+        else:
+            out.append("".join(f"~{b:02x}" for b in ch.encode("utf-8")))
+    text = "".join(out)
+    if len(text) > 120:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        text = f"{text[:80]}~~{digest}"
+    return text
+
+
+def ref_file(brain: str, ref: str, *variant: str) -> str:
+    """Site-relative path of the JSON reply for `ref` in `brain` ("" ref = home)."""
+    parts = [escape_segment(brain)] + [escape_segment(p) for p in (ref or "home").split("/")]
+    return "/".join(parts) + "".join("~~" + escape_segment(v) for v in variant) + ".json"
+
+
+def encode_uri_ref(ref: str) -> str:
+    """Percent-encode what a bf:// address cannot hold as is: "%", and "#"/"?" of record ids."""
+    text = ref.replace("%", "%25")
+    if is_record_like(ref):
+        text = text.replace("#", "%23")
+    return text.replace("?", "%3F")
+
+
+def uri(brain: str, ref: str) -> str:
+    return f"{BF_SCHEME}{brain}/{encode_uri_ref(ref)}"
+
+
+def decode_uri_ref(text: str) -> str:
+    return re.sub(r"%(23|3F|3f|25)", lambda m: {"23": "#", "3f": "?", "25": "%"}[m.group(1).lower()], text)
+
+
+def is_record_like(ref: str) -> bool:
+    """`SOURCE:ID` or `type:name`: a colon before any slash."""
+    colon = ref.find(":")
+    slash = ref.find("/")
+    return colon > 0 and (slash < 0 or colon < slash)
+
+
+def split_address(text: str) -> tuple[str | None, str]:
+    """("brain", "ref") for a bf:// address, (None, ref) otherwise."""
+    if not text.startswith(BF_SCHEME):
+        return None, text
+    rest = text[len(BF_SCHEME):]
+    brain, _, ref = rest.partition("/")
+    return brain, decode_uri_ref(ref)
+
+
+def normalize(ref: str) -> str:
+    """Canonical form of a ref: trailing "/" dropped from listings, "home" for the empty ref."""
+    ref = ref.strip()
+    if ref in ("", "home", "/"):
+        return "home"
+    if ref.endswith("/") and not is_record_like(ref):
+        ref = ref.rstrip("/")
+    return ref
+
+
+def is_period_like(ref: str) -> bool:
+    return bool(PERIOD_LIKE.match(ref))

@@ -1,0 +1,35 @@
+"""Instants and dates as the brain writes them → aware UTC datetimes; and back to RFC 3339."""
+from __future__ import annotations
+
+from datetime import date, datetime, time, timezone
+from zoneinfo import ZoneInfo
+
+
+def parse_instant(value, tz: str = "UTC") -> datetime | None:
+    """A YAML/JSON date or instant → aware UTC datetime; a bare date is midnight in the brain's zone."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        dt = value
+    elif isinstance(value, date):
+        dt = datetime.combine(value, time(0), ZoneInfo(tz))
+    elif isinstance(value, str):
+        text = value.strip()
+        try:
+            if len(text) == 10:
+                dt = datetime.combine(date.fromisoformat(text), time(0), ZoneInfo(tz))
+            else:
+                dt = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            return None
+    else:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=ZoneInfo(tz))
+    return dt.astimezone(timezone.utc).replace(microsecond=0)
+
+
+def rfc3339(dt: datetime | None) -> str | None:
+    if dt is None:
+        return None
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

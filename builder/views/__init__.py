@@ -1,0 +1,38 @@
+"""compute(brain, as_of) → every precomputed read, as View objects. Pure: nothing is written here.
+
+A View holds the reply pages of one read (page 0 first, then each later page by its
+offset) and says which template shows it. Emitters turn Views into files.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model import Brain
+from .graph import Graph, graph
+from .paging import paginate
+from .reads import note_reply, record_reply, section_reply
+
+
+@dataclass(frozen=True)
+class View:
+    brain: str
+    ref: str
+    template: str | None          # None: a reply with no HTML page of its own (sections: anchors)
+    pages: tuple[dict, ...]
+    variant: tuple[str, ...] = ()  # ("r", relation) for relation pages
+    extra: dict = field(default_factory=dict)
+
+
+def compute(brain: Brain, as_of: str, g: Graph | None = None) -> list[View]:
+    g = g or graph(brain)
+    views = []
+    for ref, note in brain.notes.items():
+        reply = note_reply(brain, g, note, as_of)
+        views.append(View(brain.name, ref, "note.html", tuple(paginate(reply, divided=bool(note.sections)))))
+        for section in note.sections:
+            sreply = section_reply(brain, g, note, section, as_of)
+            views.append(View(brain.name, section.ref, None,
+                              tuple(paginate(sreply, divided=bool(sreply["outline"])))))
+    for ref, rec in brain.records.items():
+        views.append(View(brain.name, ref, "record.html", tuple(paginate(record_reply(brain, g, rec, as_of), ("record", "text")))))
+    return views

@@ -1,0 +1,62 @@
+"""The shape every page uses for one listed item (SPEC §6.3) and for a search hit's fields."""
+from __future__ import annotations
+
+from .. import refs
+from ..times import rfc3339
+from ..model import Brain
+from .text import cut, plain
+
+
+def note_excerpt(note) -> str:
+    if note.summary:
+        return cut(note.summary)
+    body = note.text.encode("utf-8")[note.body_offset:].decode("utf-8")
+    if note.title_from_h1:
+        lines = body.lstrip().splitlines()
+        body = "\n".join(lines[1:]) if lines and lines[0].startswith("#") else body
+    return cut(plain(body))
+
+
+def kind_of(brain: Brain, ref: str) -> str:
+    if ref in brain.notes:
+        return "note"
+    if ref in brain.records:
+        return "record"
+    if "#" in ref and ref.split("#", 1)[0] in brain.notes:
+        return "section"
+    return "identity"
+
+
+def title_of(brain: Brain, ref: str) -> str:
+    if ref in brain.notes:
+        return brain.notes[ref].title
+    if ref in brain.records:
+        return brain.records[ref].title
+    note_ref, _, sid = ref.partition("#")
+    note = brain.notes.get(note_ref)
+    if note:
+        for s in note.sections:
+            if s.id == sid:
+                return s.title
+    return ref
+
+
+def listed(brain: Brain, ref: str, excerpt: str | None = None) -> dict:
+    """One item of a listing page."""
+    base = {"brain": brain.name, "ref": ref, "uri": refs.uri(brain.name, ref), "kind": kind_of(brain, ref)}
+    if ref in brain.notes:
+        note = brain.notes[ref]
+        return base | {
+            "title": note.title, "type": note.type, "path": ref, "tags": list(note.tags),
+            "fields": dict(note.fields), "modified": rfc3339(brain.modified[ref]),
+            "excerpt": excerpt if excerpt is not None else note_excerpt(note),
+        }
+    if ref in brain.records:
+        rec = brain.records[ref]
+        return base | {
+            "title": rec.title, "type": None, "path": f"memories/{rec.source}/{rec.id}.json", "tags": [],
+            "fields": {}, "modified": rfc3339(rec.modified), "source": rec.source,
+            "time": rfc3339(rec.time), "observed": rfc3339(rec.observed),
+            "excerpt": excerpt if excerpt is not None else cut(" ".join(rec.text.split())),
+        }
+    return base | {"title": title_of(brain, ref), "excerpt": excerpt or "", "modified": None}

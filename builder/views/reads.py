@@ -1,0 +1,122 @@
+"""Exact reads of notes, sections and records (SPEC §6.1), before paging. Pure functions of the brain."""
+from __future__ import annotations
+
+import posixpath
+
+from .. import refs
+from ..brain.resolve import claimed_names
+from ..times import rfc3339
+from ..model import Brain, Note
+from .graph import Graph
+from .items import kind_of, title_of
+from .text import cut, plain
+
+
+def _line_excerpt(brain: Brain, link) -> str:
+    if link.source in brain.records:
+        return cut(" ".join(brain.records[link.source].text.split()))
+    note = brain.notes[link.source]
+    if link.line:
+        lines = note.text.splitlines()
+        if 0 < link.line <= len(lines):
+            return cut(plain(lines[link.line - 1]))
+    return f"{link.relation}: {link.target}"
+
+
+def backlinks(brain: Brain, g: Graph, ref: str) -> list[dict]:
+    out = []
+    for link in g.backlinks.get(ref, ()):
+        out.append({"relation": link.relation, "ref": link.source, "uri": refs.uri(brain.name, link.source),
+                    "kind": kind_of(brain, link.source), "title": title_of(brain, link.source),
+                    "line": link.line or None, "excerpt": _line_excerpt(brain, link)})
+    return sorted(out, key=lambda b: (b["relation"], b["ref"], b["line"] or 0))
+
+
+def outgoing(brain: Brain, g: Graph, ref: str) -> list[dict]:
+    out = []
+    for link in g.outgoing.get(ref, ()):
+        out.append({"target": link.target, "relation": link.relation, "status": link.status,
+                    "ref": link.ref, "uri": refs.uri(brain.name, link.ref) if link.ref else None,
+                    "heading": link.heading or None, "line": link.line or None})
+    return out
+
+
+def claims(brain: Brain, note: Note) -> list[dict]:
+    stem = posixpath.splitext(posixpath.basename(note.ref))[0]
+    kinds = [(note.title, "title"), (stem, "stem")] + [(a, "alias") for a in note.aliases] + [(e, "entity") for e in note.entities]
+    out, seen = [], set()
+    for name, kind in kinds:
+        if (name, kind) in seen:
+            continue
+        seen.add((name, kind))
+        if kind == "entity":
+            holders = sorted(set(brain.names.get(name, ())) | {name})
+            target = name
+        else:
+            holders = list(brain.names.get(name, ()))
+            target = holders[0] if len(holders) == 1 else None
+        out.append({"name": name, "kind": kind, "shared": len(holders) > 1,
+                    "target_ref": refs.uri(brain.name, target) if target else None})
+    return out
+
+
+def _outline(brain: Brain, note: Note, within=None) -> list[dict]:
+    out = []
+    for s in note.sections:
+        if within is not None and not (within.start <= s.start < within.end and s.ref != within.ref):
+            continue
+        out.append({"ref": refs.uri(brain.name, s.ref), "title": s.heading, "level": s.level, "line": s.line})
+    return out
+
+
+def _tasks(note: Note) -> list[dict]:
+    return [{"ref": t.ref, "line": t.line, "text": t.text, "done": t.done, "due": t.due} for t in note.tasks]
+
+
+def _problems(brain: Brain, path: str) -> list[dict]:
+    return [p.to_json() for p in brain.problems if p.path == path]
+
+
+def note_reply(brain: Brain, g: Graph, note: Note, as_of: str, signals: dict | None = None) -> dict:
+    reply = {
+        "page": "note", "brain": brain.name, "ref": note.ref, "uri": refs.uri(brain.name, note.ref),
+        "kind": "note", "title": note.title, "path": note.ref, "type": note.type, "fields": dict(note.fields),
+        "tags": list(note.tags), "aliases": list(note.aliases), "entities": list(note.entities),
+        "text": note.text, "sha256": note.sha256, "modified": rfc3339(brain.modified[note.ref]),
+        "deprecated": note.deprecated, "outline": _outline(brain, note), "backlinks": backlinks(brain, g, note.ref),
+        "claims": claims(brain, note), "links": outgoing(brain, g, note.ref), "tasks": _tasks(note),
+        "problems": _problems(brain, note.ref), "as_of": as_of,
+    }
+    if signals is not None:
+        reply.update(signals)
+    return reply
+
+
+def section_reply(brain: Brain, g: Graph, note: Note, section, as_of: str) -> dict:
+    data = note.text.encode("utf-8")
+    return {
+        "page": "section", "brain": brain.name, "ref": section.ref, "uri": refs.uri(brain.name, section.ref),
+        "kind": "section", "title": section.title, "heading": section.heading, "level": section.level,
+        "note": note.ref, "path": note.ref, "type": note.type, "tags": list(note.tags),
+        "text": data[section.start:section.end].decode("utf-8"), "sha256": note.sha256,
+        "modified": rfc3339(brain.modified[note.ref]), "outline": _outline(brain, note, within=section),
+        "backlinks": backlinks(brain, g, section.ref), "problems": [], "as_of": as_of,
+    }
+
+
+def record_reply(brain: Brain, g: Graph, rec, as_of: str) -> dict:
+    record = {
+        "source": rec.source, "id": rec.id, "time": rfc3339(rec.time), "observed": rfc3339(rec.observed),
+        "edited": rfc3339(rec.edited), "text": rec.text, "title": rec.title, "uri": rec.uri,
+        "author": rec.author, "refs": list(rec.refs), "relations": {k: list(v) for k, v in rec.relations.items()},
+        "priority": rec.priority, "attributes": rec.attributes,
+    }
+    entities = sorted({link.ref for link in g.outgoing.get(rec.ref, ())
+                       if link.status == "resolved" and link.ref in brain.identities})
+    return {
+        "page": "record", "brain": brain.name, "ref": rec.ref, "uri": refs.uri(brain.name, rec.ref),
+        "kind": "record", "title": rec.title, "source": rec.source, "record": record,
+        "sha256": rec.sha256, "modified": rfc3339(rec.modified), "entities": entities,
+        "backlinks": backlinks(brain, g, rec.ref), "links": outgoing(brain, g, rec.ref),
+        "problems": _problems(brain, f"memories/{rec.source}/{rec.id}.json"), "as_of": as_of,
+    }
