@@ -98,6 +98,8 @@ def _walk(root: Path, rel_dir: str, ignore: Ignore, skip: set[Path], found: Foun
 
 
 def _classify(rel: str, found: Found) -> None:
+    if rel == "brain.toml":
+        return
     parts = rel.split("/")
     if parts[0] == "memories":
         if len(parts) == 3 and parts[2] == "_source.json":

@@ -5,6 +5,7 @@ import posixpath
 import re
 
 from ..model import Link, Note, Problem, RawLink, Record
+from .markdown import split_wikilink
 
 IDENTITY = re.compile(r"^[A-Za-z][\w.-]*:(?!//)\S+$")
 
@@ -84,13 +85,22 @@ def resolve_links(brain_name, notes: dict[str, Note], records: dict[str, Record]
                 problems.append(Problem(brain_name, ref, "broken_link", f"{where}{raw.target!r} resolves to nothing"))
     for ref, rec in records.items():
         for target in rec.refs:
-            links.append(_link(ref, RawLink(target=target, relation="links", line=0), resolver, notes))
+            links.append(_link(ref, _record_target(target, "links"), resolver, notes))
         for relation, targets in rec.relations.items():
             for target in targets:
-                links.append(_link(ref, RawLink(target=target, relation=relation, line=0), resolver, notes))
+                links.append(_link(ref, _record_target(target, relation), resolver, notes))
         if rec.author:
             links.append(_link(ref, RawLink(target=rec.author, relation="author", line=0), resolver, notes))
     return links, problems
+
+
+def _record_target(target: str, relation: str) -> RawLink:
+    """Records may name a target bare or as a [[wikilink]], like notes' relations."""
+    m = re.fullmatch(r"!?\[\[(.+?)\]\]", target.strip())
+    if m:
+        name, heading, _ = split_wikilink(m.group(1))
+        return RawLink(target=name, relation=relation, line=0, heading=heading)
+    return RawLink(target=target, relation=relation, line=0)
 
 
 def _link(source: str, raw: RawLink, resolver: Resolver, notes) -> Link:
