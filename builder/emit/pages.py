@@ -5,6 +5,8 @@ import posixpath
 
 from ..model import Brain
 from ..views import View
+from ..views.items import note_excerpt
+from ..views.text import cut
 from .html import NoteRenderer, ref_url, render
 from .urls import page_path, reply_path
 from .writer import Writer
@@ -58,13 +60,15 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
         ctx = common(brain, view.ref, whole) | {"crumbs": _crumbs(brain, view.ref, whole["title"]),
                                                "backlinks": _grouped(whole.get("backlinks", []))}
         if view.template == "note.html":
-            ctx |= {"body": renderer.body(view.ref), "folder": posixpath.dirname(view.ref) or "/"}
+            ctx |= {"body": renderer.body(view.ref), "folder": posixpath.dirname(view.ref) or "/",
+                    "excerpt": note_excerpt(brain.notes[view.ref])}
         else:
             rec = whole["record"]
             author = rec.get("author")
             ctx |= {"source_path": page_path(brain.name, f"memories/{rec['source']}"),
                     "author_path": ref_url(brain.name, author) if author in brain.identities else None,
-                    "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()]}
+                    "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
+                    "excerpt": cut(" ".join(rec["text"].split()))}
         writer.write(page, render(view.template, page, **ctx), view.ref)
 
 
