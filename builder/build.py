@@ -16,6 +16,9 @@ from .brain import load
 from .times import parse_instant, rfc3339
 from .emit.assets import emit_assets, emit_attachments
 from .emit.pages import emit_item_pages, emit_replies
+from .emit.listings import emit_listing_pages
+from .emit.search_index import emit_search
+from .emit.site_pages import emit_site_pages
 from .emit.urls import attachment_path
 from .emit.writer import Writer, recover
 from .errors import InvalidInput
@@ -99,9 +102,12 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
             views = phases.run("views", compute, brain, report.as_of, g)
             phases.run("replies", emit_replies, writer, views)
             phases.run("render", emit_item_pages, writer, brain, views)
+            phases.run("render", emit_listing_pages, writer, brain, views, root=brain is brains[0])
             phases.run("render", emit_attachments, writer, brain.name, Path(brain.root), brain.attachments, attachment_path)
+            phases.run("lunr", emit_search, writer, brain, report.as_of)
             writer.write_json(f"_bf/{brain.name}/fingerprint.json", fingerprint(Path(brain.root)), brain.name)
             report.problems.extend(p.to_json() for p in brain.problems)
+        phases.run("render", emit_site_pages, writer, brains, report.as_of, base_url)
         phases.run("assets", emit_assets, writer)
         if pagefind:
             from .emit.pagefind import run_pagefind

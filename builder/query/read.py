@@ -1,12 +1,10 @@
 """bf read: answer from the precomputed replies of a built site (SPEC §3, §6)."""
 from __future__ import annotations
 
-from datetime import datetime
-
 from .. import refs
 from ..errors import Incomplete, InvalidInput, NotFound
-from ..periods import parse_period
-from ..times import rfc3339
+from ..listing import page_at
+from .listings import LISTINGS, merged, merged_home, period_reply, whole_list
 from .site import Site
 
 MAX_REF = 4096
@@ -54,6 +52,14 @@ def read(site: Site, ref_text: str, *, rel: str | None = None, offset: int = 0,
     chosen, ref = selected(site, ref_text, brains)
     variant = (("r", rel) if rel is not None else ()) + ((f"o{offset}",) if offset else ())
     missing = []
+    if len(chosen) > 1:
+        for name in chosen:
+            if rel is not None:
+                _check_relation(site, name, rel)
+        combined = _merged(site, chosen, ref, rel, offset)
+        if combined is not None:
+            brain, reply = combined
+            return _finish(site, brain, reply, [b for b in chosen if not site.available(b)])
     for name in chosen:
         if rel is not None:
             _check_relation(site, name, rel)
@@ -68,6 +74,26 @@ def read(site: Site, ref_text: str, *, rel: str | None = None, offset: int = 0,
     if missing:
         raise Incomplete(ref, missing)
     raise NotFound(ref_text)
+
+
+def _merged(site: Site, chosen: list[str], ref: str, rel: str | None, offset: int) -> tuple[str, dict] | None:
+    """(first brain, reply) of a listing page over several brains (SPEC §6.5); None for exact reads."""
+    variant = ("r", rel) if rel is not None else ()
+    firsts = {}
+    for name in chosen:
+        if site.available(name):
+            first = site.reply(name, ref, *variant) or _computed(site, name, ref, rel, 0)
+            if first is not None:
+                firsts[name] = first
+    if not firsts:
+        return None
+    first = next(iter(firsts.values()))
+    if first.get("page") == "home":
+        return next(iter(firsts)), merged_home(firsts)
+    if first.get("page") not in LISTINGS:
+        return None
+    lists = {b: whole_list(site, b, ref, variant, f) for b, f in firsts.items()}
+    return next(iter(firsts)), merged(first["page"], firsts, lists, offset, ref)
 
 
 def _check_relation(site: Site, brain: str, rel) -> None:
@@ -92,16 +118,9 @@ def _computed(site: Site, brain: str, ref: str, rel: str | None, offset: int) ->
                 "title": base.get("title", ref), "relation": rel, "items": [], "total": 0,
                 "offset": 0, "next_offset": None, "as_of": site.as_of}
     if base is None and rel is None:
-        info = site.brain(brain) or {}
-        as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
-        period = parse_period(ref, info.get("timezone", "UTC"), as_of)
-        if period is not None:
-            if offset:
-                raise InvalidInput("offset", f"{ref} is empty: use offset 0")
-            kind, start, end, _ = period
-            return {"page": "period", "brain": brain, "ref": ref, "uri": refs.uri(brain, ref), "title": ref,
-                    "period": kind, "start": rfc3339(start), "end": rfc3339(end), "items": [], "counts": [],
-                    "total": 0, "offset": 0, "next_offset": None, "as_of": site.as_of}
+        pages = period_reply(site, brain, ref)
+        if pages is not None:
+            return page_at(pages, offset, ref)
     return None
 
 

@@ -24,10 +24,12 @@ class View:
 
 
 def compute(brain: Brain, as_of: str, g: Graph | None = None) -> list[View]:
+    from .computed import computed_views, review_signals   # after View: they build Views
     g = g or graph(brain)
+    reviews = review_signals(brain, g, as_of)
     views = []
     for ref, note in brain.notes.items():
-        reply = note_reply(brain, g, note, as_of)
+        reply = note_reply(brain, g, note, as_of, reviews.get(ref))
         views.append(View(brain.name, ref, "note.html", tuple(paginate(reply, divided=bool(note.sections)))))
         for section in note.sections:
             sreply = section_reply(brain, g, note, section, as_of)
@@ -35,4 +37,4 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None) -> list[View]:
                               tuple(paginate(sreply, divided=bool(sreply["outline"])))))
     for ref, rec in brain.records.items():
         views.append(View(brain.name, ref, "record.html", tuple(paginate(record_reply(brain, g, rec, as_of), ("record", "text")))))
-    return views
+    return views + computed_views(brain, g, as_of, reviews)

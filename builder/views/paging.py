@@ -11,6 +11,9 @@ import json
 PAGE_BYTES = 32 * 1024
 FIRST_PAGE_WITH_OUTLINE = 4 * 1024
 # Fields a later page keeps besides its slice and the paging fields (SPEC §6.2).
+# Lists a first page may shorten when its fields alone would fill it, and the text room kept.
+TRIMMABLE = ("backlinks", "links", "claims", "tasks", "outline")
+TEXT_ROOM = 1024
 LATER_FIELDS = ("page", "brain", "ref", "uri", "sha256", "modified", "notice", "problems", "stale", "as_of")
 
 
@@ -64,6 +67,21 @@ def _fit(template: dict, path, data: bytes, start: int, cap: int | None) -> int:
     return end
 
 
+def _trim_lists(first: dict, path: tuple[str, ...]) -> dict:
+    """A first page whose fields alone leave no room for text (a note with hundreds of
+    backlinks) keeps the head of its longest lists and counts what it had in `truncated`;
+    relation pages (`--rel`) list every backlink in full."""
+    first, truncated = dict(first), {}
+    while size(_with_text(first, path, "")) > PAGE_BYTES - TEXT_ROOM:
+        lists = [k for k in TRIMMABLE if isinstance(first.get(k), list) and first[k]]
+        if not lists:
+            break
+        key = max(lists, key=lambda k: size({k: first[k]}))
+        truncated.setdefault(key, len(first[key]))
+        first[key] = first[key][: len(first[key]) // 2]
+    return dict(first, truncated=truncated) if truncated else first
+
+
 def paginate(reply: dict, text_path: tuple[str, ...] = ("text",), divided: bool = False) -> list[dict]:
     """[first page, later pages …]. Each carries offset, next_offset, total_bytes."""
     data = _get_text(reply, text_path).encode("utf-8")
@@ -71,6 +89,7 @@ def paginate(reply: dict, text_path: tuple[str, ...] = ("text",), divided: bool 
     if size(whole) <= PAGE_BYTES:
         return [whole]
     first_cap = FIRST_PAGE_WITH_OUTLINE if divided else None
+    whole = _trim_lists(whole, text_path)
     end = _fit(whole, text_path, data, 0, first_cap)
     pages = [_with_text(whole, text_path, data[:end].decode("utf-8")) | {"next_offset": end}]
     later = {k: reply[k] for k in LATER_FIELDS if k in reply}

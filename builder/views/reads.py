@@ -23,9 +23,9 @@ def _line_excerpt(brain: Brain, link) -> str:
     return f"{link.relation}: {link.target}"
 
 
-def backlinks(brain: Brain, g: Graph, ref: str) -> list[dict]:
+def backlinks(brain: Brain, g: Graph, ref: str, links=None) -> list[dict]:
     out = []
-    for link in g.backlinks.get(ref, ()):
+    for link in g.backlinks.get(ref, ()) if links is None else links:
         out.append({"relation": link.relation, "ref": link.source, "uri": refs.uri(brain.name, link.source),
                     "kind": kind_of(brain, link.source), "title": title_of(brain, link.source),
                     "line": link.line or None, "excerpt": _line_excerpt(brain, link)})
@@ -92,6 +92,11 @@ def note_reply(brain: Brain, g: Graph, note: Note, as_of: str, signals: dict | N
     return reply
 
 
+def _links_to_section(g: Graph, note: Note, section) -> list:
+    """Links resolve to the note; `[[Note#Heading]]` (heading text or id) points at this section."""
+    return [l for l in g.backlinks.get(note.ref, ()) if l.heading and l.heading in (section.heading, section.id)]
+
+
 def section_reply(brain: Brain, g: Graph, note: Note, section, as_of: str) -> dict:
     data = note.text.encode("utf-8")
     return {
@@ -100,7 +105,8 @@ def section_reply(brain: Brain, g: Graph, note: Note, section, as_of: str) -> di
         "note": note.ref, "path": note.ref, "type": note.type, "tags": list(note.tags),
         "text": data[section.start:section.end].decode("utf-8"), "sha256": note.sha256,
         "modified": rfc3339(brain.modified[note.ref]), "outline": _outline(brain, note, within=section),
-        "backlinks": backlinks(brain, g, section.ref), "problems": [], "as_of": as_of,
+        "backlinks": backlinks(brain, g, section.ref, _links_to_section(g, note, section)),
+        "problems": [], "as_of": as_of,
     }
 
 

@@ -1,0 +1,106 @@
+"""Emit the HTML of computed views (home, listings, periods, relation pages), the site root
+`index.html` (the first brain's home), and each brain's timeline for `Nd` period reads.
+JSON replies of these views go through emit_replies like every other View."""
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from markupsafe import Markup, escape
+
+from ..listing import PAGE_ITEMS
+from ..model import Brain
+from ..views import View
+from .html import ref_url, render
+from .pages import common, offset_variant
+from .urls import page_path, relative
+from .writer import Writer
+
+TEMPLATES = ("listing.html", "home.html")
+
+
+def timeline_path(brain: str) -> str:
+    return f"_bf/{brain}/timeline.json"
+
+
+def chart_svg(buckets: list[tuple[str, int]]) -> Markup:
+    """A bar per bucket, scaled to the largest; each bar's <title> names its bucket and count."""
+    if not buckets:
+        return Markup("")
+    top = max(count for _, count in buckets) or 1
+    width, height = 10 * len(buckets), 40
+    bars = "".join(
+        f'<rect x="{i * 10 + 1}" y="{height - max(count * height / top, 1 if count else 0):.1f}" width="8" '
+        f'height="{max(count * height / top, 1 if count else 0):.1f}"><title>{escape(label)}: {count}</title></rect>'
+        for i, (label, count) in enumerate(buckets))
+    total = sum(count for _, count in buckets)
+    return Markup(f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="img" '
+                  f'aria-label="activity: {total} item(s) over {len(buckets)} bucket(s)">{bars}</svg>')
+
+
+def when_words(as_of: str, tz: str):
+    """'today', 'tomorrow', 'in 3 days', 'yesterday', '2 days ago': calendar days in the brain's zone."""
+    zone = ZoneInfo(tz)
+    today = datetime.fromisoformat(as_of.replace("Z", "+00:00")).astimezone(zone).date()
+
+    def words(instant: str | None) -> str:
+        if not instant:
+            return ""
+        days = (datetime.fromisoformat(instant.replace("Z", "+00:00")).astimezone(zone).date() - today).days
+        if days == 0:
+            return "today"
+        if abs(days) == 1:
+            return "tomorrow" if days > 0 else "yesterday"
+        return f"in {days} days" if days > 0 else f"{-days} days ago"
+    return words
+
+
+def _crumbs(brain: str, ref: str, title: str, known: set[str]) -> list[tuple[str, str | None]]:
+    """home / each parent ref that has a page / this page's title."""
+    crumbs = [("home", page_path(brain, "home"))]
+    parts = ref.split("/")
+    for i in range(1, len(parts)):
+        parent = "/".join(parts[:i])
+        crumbs.append((parts[i - 1], page_path(brain, parent) if parent in known else None))
+    return crumbs + [(title, None)]
+
+
+def _paging(brain: str, view: View, page: dict) -> dict:
+    def link(offset):
+        if offset is None:
+            return None
+        return page_path(brain, view.ref, *view.variant, *((f"o{offset}",) if offset else ()))
+    previous = max(page["offset"] - PAGE_ITEMS, 0) if page.get("offset") else None
+    return {"previous": link(previous), "next": link(page.get("next_offset"))}
+
+
+def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bool = False) -> None:
+    known = {v.ref for v in views if v.template in TEMPLATES and not v.variant}
+    words = when_words(next(v for v in views if v.ref == "home").pages[0]["as_of"], brain.config.timezone)
+    for view in views:
+        if view.template not in TEMPLATES:
+            continue
+        if "timeline" in view.extra:
+            as_of = view.pages[0]["as_of"]
+            writer.write_json(timeline_path(brain.name), {"brain": brain.name, "as_of": as_of,
+                                                          "timezone": brain.config.timezone,
+                                                          "entries": view.extra["timeline"]}, brain.name)
+        for page in view.pages:
+            variant = offset_variant(view, page)
+            targets = [page_path(brain.name, view.ref, *variant)]
+            if root and view.ref == "home":
+                targets.append("index.html")
+            for target in targets:
+                writer.write(target, _render(brain, view, page, variant, target, known, words), view.ref)
+
+
+def _render(brain: Brain, view: View, page: dict, variant, target: str, known: set[str], words) -> str:
+    ctx = common(brain, view.ref, page, *variant) | {
+        "crumbs": _crumbs(brain.name, view.ref, page.get("title") or view.ref, known) if view.ref != "home" else None,
+        "item_url": lambda it: relative(target, ref_url(brain.name, it["ref"])),
+        "ref_page": lambda ref: page_path(brain.name, ref),
+        "paging": _paging(brain.name, view, page), "chart": chart_svg(view.extra.get("chart", [])),
+        "previous_period": view.extra.get("previous"), "next_period": view.extra.get("next"),
+        "when": words, "variant": view.variant,
+    }
+    return render(view.template, target, **ctx)

@@ -1,0 +1,88 @@
+"""Listing reads the build could not write (SPEC §3, §6.4, §6.5), computed from the built site:
+
+- a period with no file: an empty calendar period, or a relative `Nd` other than the precomputed
+  today/yesterday/7d/30d, from the brain's timeline (`_bf/BRAIN/timeline.json`);
+- a listing page over several selected brains: each brain's whole list, merged in the page's
+  order and paged again at 50. Items name their brain and uri. Fields other than the lists come
+  from the first brain holding the page; `brains` names every brain merged.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..listing import PAGE_ITEMS, newest_first, page_at, paged, period_pages
+from ..periods import parse_period
+from .site import Site
+
+LISTINGS = {"folder", "tag", "period", "source", "undated", "identity", "memories", "relation"}
+BY_PATH = {"folder", "tag", "memories"}
+
+
+def period_reply(site: Site, brain: str, ref: str) -> list[dict] | None:
+    """Every page of a period read with no file, or None when `ref` is not a period."""
+    info = site.brain(brain) or {}
+    as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
+    period = parse_period(ref, info.get("timezone", "UTC"), as_of)
+    if period is None:
+        return None
+    kind, start, end, relative = period
+    timeline = site.load_json(f"_bf/{brain}/timeline.json") if relative else None
+    entries = timeline["entries"] if timeline else []
+    return period_pages(brain, ref, kind, start, end, entries, site.as_of)
+
+
+def whole_list(site: Site, brain: str, ref: str, variant: tuple, first: dict) -> list[dict]:
+    """The items of every page of a precomputed listing, in order."""
+    items, page = list(first.get("items", [])), first
+    while page.get("next_offset"):
+        page = site.reply(brain, ref, *variant, f"o{page['next_offset']}")
+        if page is None:       # a damaged site: answer with what is readable
+            break
+        items += page.get("items", [])
+    return items
+
+
+def _ordered(kind: str, items: list[dict]) -> list[dict]:
+    if kind in BY_PATH:
+        return sorted(items, key=lambda i: (i.get("path") or i["ref"], i["brain"]))
+    return newest_first(items)
+
+
+def _with_brain(rows: list[dict], brain: str) -> list[dict]:
+    return [dict(r, brain=brain) for r in rows]
+
+
+def merged(kind: str, firsts: dict[str, dict], lists: dict[str, list[dict]], offset: int, ref: str) -> dict:
+    """One page of a listing merged over the brains in `firsts` (brain → its first page)."""
+    brains = list(firsts)
+    base = {k: v for k, v in firsts[brains[0]].items() if k not in ("items", "total", "offset", "next_offset")}
+    base["brains"] = brains
+    if "counts" in base:
+        base["counts"] = [c for b in brains for c in _with_brain(firsts[b].get("counts", []), b)]
+    if "notes" in base:
+        base["notes"] = sum(firsts[b].get("notes", 0) for b in brains)
+    items = _ordered(kind, [i for b in brains for i in lists[b]])
+    return page_at(paged(base, items), offset, ref)
+
+
+def merged_home(homes: dict[str, dict]) -> dict:
+    """Home over several brains: each section's items merged (first 50 kept), totals summed."""
+    brains = list(homes)
+    first = homes[brains[0]]
+    sections = {}
+    for name, section in first["sections"].items():
+        parts = [homes[b]["sections"][name] for b in brains]
+        if name == "activity":
+            sections[name] = dict(section, counts=[c for b in brains for c in _with_brain(homes[b]["sections"][name]["counts"], b)],
+                                  notes_changed=sum(p["notes_changed"] for p in parts))
+            continue
+        items = [i for p in parts for i in p["items"]]
+        if name == "upcoming":
+            items.sort(key=lambda i: (i["when"], i["brain"], i["ref"], i.get("line") or 0))
+        elif name == "changed":
+            items = newest_first([dict(i, placed=i["modified"]) for i in items])
+            items = [{k: v for k, v in i.items() if k != "placed"} for i in items]
+        else:
+            items.sort(key=lambda i: (i["ref"], i["brain"], i.get("line") or 0))
+        sections[name] = {"items": items[:PAGE_ITEMS], "total": sum(p["total"] for p in parts)}
+    return dict(first, brains=brains, sections=sections, sources=[s for b in brains for s in homes[b]["sources"]])

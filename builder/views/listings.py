@@ -1,0 +1,144 @@
+"""Listing views (SPEC §3, §6.3): folders, tags, identities, sources, undated lists, memories.
+
+Every listing pages at 50 items (builder.listing.paged). Folder and tag pages list notes by
+path; source, undated and identity pages list newest first by placement time (§4.1).
+"""
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from .. import refs
+from ..listing import newest_first, paged
+from ..model import Brain
+from ..times import rfc3339
+from . import View
+from .graph import Graph
+from .items import listed
+from .signals import badge
+
+TEMPLATE = "listing.html"
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """What every computed view needs: the brain, its graph, the build instant (as text and as a
+    datetime), each reminder-eligible note's signals and each source's coverage."""
+    brain: Brain
+    g: Graph
+    as_of: str
+    now: datetime
+    reviews: dict[str, dict]
+    coverage: dict[str, dict]
+
+
+def placed(brain: Brain, ref: str) -> datetime | None:
+    """Placement time (SPEC §4.1): a record's event time, else its observation; a note's event
+    time (date/start/due/end), else its modification time."""
+    if ref in brain.records:
+        return brain.records[ref].placed
+    note = brain.notes.get(ref)
+    if note is not None:
+        return note.event or brain.modified[ref]
+    return None
+
+
+def item(ctx: Ctx, ref: str, *, timed: bool = False, excerpt: str | None = None) -> dict:
+    """One listed item with its review badge; `timed` lists also carry `placed` (their sort key)."""
+    out = listed(ctx.brain, ref, excerpt) | badge(ctx.reviews.get(ref))
+    if timed:
+        out["placed"] = rfc3339(placed(ctx.brain, ref))
+    return out
+
+
+def base(ctx: Ctx, page: str, ref: str, title: str, **extra) -> dict:
+    return {"page": page, "brain": ctx.brain.name, "ref": ref, "uri": refs.uri(ctx.brain.name, ref),
+            "title": title, "as_of": ctx.as_of, **extra}
+
+
+def view(ctx: Ctx, ref: str, pages: list[dict], template: str = TEMPLATE, **extra) -> View:
+    return View(ctx.brain.name, ref, template, tuple(pages), extra=extra)
+
+
+def folder_views(ctx: Ctx) -> list[View]:
+    """Every folder holding notes at any depth, listing them all by path, with its subfolders."""
+    members: dict[str, list[str]] = {}
+    for ref in sorted(ctx.brain.notes):
+        folder = posixpath.dirname(ref)
+        while folder:
+            members.setdefault(folder, []).append(ref)
+            folder = posixpath.dirname(folder)
+    views = []
+    for folder, notes in sorted(members.items()):
+        subfolders = sorted(f for f in members if posixpath.dirname(f) == folder)
+        b = base(ctx, "folder", folder, folder, folders=subfolders)
+        views.append(view(ctx, folder, paged(b, [item(ctx, r) for r in notes])))
+    return views
+
+
+def tag_views(ctx: Ctx) -> list[View]:
+    """A page per tag, its parents included: `tags/website` lists notes tagged website/launch too."""
+    members: dict[str, set[str]] = {}
+    for ref, note in ctx.brain.notes.items():
+        for tag in note.tags:
+            parts = tag.split("/")
+            for i in range(1, len(parts) + 1):
+                members.setdefault("/".join(parts[:i]), set()).add(ref)
+    views = []
+    for tag, notes in sorted(members.items()):
+        ref = f"tags/{tag}"
+        children = sorted(t for t in members if t.rpartition("/")[0] == tag)
+        b = base(ctx, "tag", ref, f"#{tag}", tag=tag, tags=children)
+        views.append(view(ctx, ref, paged(b, [item(ctx, r) for r in sorted(notes)])))
+    return views
+
+
+def identity_views(ctx: Ctx) -> list[View]:
+    """Every note and record naming an identity: notes claiming it in `entities`, and every item
+    with a resolved link to it or to a note claiming it (records' author/refs/relations, notes'
+    links and relations). Exact, case-sensitive matches only (SPEC §2.5)."""
+    naming: dict[str, set[str]] = {ident: set() for ident in ctx.brain.identities}
+    for ref, note in ctx.brain.notes.items():
+        for ident in note.entities:
+            naming.setdefault(ident, set()).add(ref)
+    views = []
+    for ident, members in sorted(naming.items()):
+        claimed = sorted(r for r, n in ctx.brain.notes.items() if ident in n.entities)
+        # A link to a note claiming the identity names it too: the resolver treats the two as one.
+        for target in (ident, *claimed):
+            members.update(link.source for link in ctx.g.backlinks.get(target, ()))
+        b = base(ctx, "identity", ident, ident, identity=ident, aliases=list(ctx.brain.identities.get(ident, ())),
+                 claimed_by=[refs.uri(ctx.brain.name, r) for r in claimed])
+        items = newest_first([item(ctx, r, timed=True) for r in members])
+        views.append(view(ctx, ident, paged(b, items)))
+    return views
+
+
+def source_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
+    """`memories`, and per source `memories/SOURCE` (records newest first, coverage) and
+    `memories/SOURCE/undated` (records without event time, even those placed by observation)."""
+    memories = base(ctx, "memories", "memories", "Memories")
+    views = [view(ctx, "memories", paged(memories, list(ctx.coverage.values())))]
+    for name, cov in ctx.coverage.items():
+        records = by_source.get(name, [])
+        ref = f"memories/{name}"
+        b = base(ctx, "source", ref, cov["title"], source=name, coverage=cov)
+        views.append(view(ctx, ref, paged(b, newest_first([item(ctx, r.ref, timed=True) for r in records])),
+                          chart=source_chart(ctx, records)))
+        undated = [item(ctx, r.ref, timed=True) for r in records if r.time is None]
+        b = base(ctx, "undated", f"{ref}/undated", f"{cov['title']}: undated", source=name)
+        views.append(view(ctx, f"{ref}/undated", paged(b, newest_first(undated))))
+    return views
+
+
+def source_chart(ctx: Ctx, records: list) -> list[tuple[str, int]]:
+    """Records per month (placement time, brain's zone) over the last 12 months with any: for HTML."""
+    tz = ZoneInfo(ctx.brain.config.timezone)
+    counts: dict[str, int] = {}
+    for rec in records:
+        if rec.placed is not None and rec.placed <= ctx.now:
+            key = rec.placed.astimezone(tz).strftime("%Y-%m")
+            counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items())[-12:]

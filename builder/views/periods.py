@@ -1,0 +1,95 @@
+"""Period views (SPEC §3, §4.1): the timeline of placed items, every calendar period holding
+something, and the relative periods today, yesterday, 7d and 30d.
+
+Other relative periods (`Nd`, 1–366) are not precomputed: that would repeat the whole timeline
+up to 366 times. The build writes the timeline once (`_bf/BRAIN/timeline.json`) and
+query/read.py computes an `Nd` page from it with the same builder.listing.period_pages.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from ..listing import newest_first, period_pages
+from ..periods import parse_period
+from ..times import rfc3339
+from . import View
+from .listings import TEMPLATE, Ctx, item, placed
+
+RELATIVE = ("today", "yesterday", "7d", "30d")
+KINDS = ("year", "month", "week", "day")
+
+
+def is_low(brain, rec) -> bool:
+    """Low priority: the record's source says so, or the record itself does."""
+    source = brain.sources.get(rec.source)
+    return (source is not None and source.priority == "low") or rec.priority == "low"
+
+
+def timeline(ctx: Ctx) -> list[dict]:
+    """Every note and record placed at or before the build instant (a future event counts once it
+    happens), newest first: {"placed", "source", "low", "item"}; records with neither event time
+    nor observation stay out."""
+    brain, entries = ctx.brain, []
+    for ref in (*brain.notes, *brain.records):
+        when = placed(brain, ref)
+        if when is None or when > ctx.now:
+            continue
+        rec = brain.records.get(ref)
+        entries.append({"ref": ref, "placed": rfc3339(when), "source": rec.source if rec else None,
+                        "low": bool(rec and is_low(brain, rec)), "item": item(ctx, ref, timed=True)})
+    return [{k: v for k, v in e.items() if k != "ref"} for e in newest_first(entries)]
+
+
+def period_keys(when: datetime, tz: ZoneInfo) -> dict[str, str]:
+    """The calendar periods (year, month, ISO week, day) holding an instant, in the brain's zone."""
+    local = when.astimezone(tz)
+    iso = local.isocalendar()
+    return {"year": f"{local.year:04d}", "month": local.strftime("%Y-%m"),
+            "week": f"{iso.year:04d}-W{iso.week:02d}", "day": local.strftime("%Y-%m-%d")}
+
+
+def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: ZoneInfo) -> list[tuple[str, int]]:
+    """Counts per bucket for the HTML activity chart: months of a year, hours of a day, else days."""
+    def local(text: str) -> datetime:
+        return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(tz)
+    if kind == "year":
+        labels = [f"{start.astimezone(tz).year:04d}-{m:02d}" for m in range(1, 13)]
+        key = lambda e: local(e["placed"]).strftime("%Y-%m")
+    elif kind == "day":
+        labels = [f"{h:02d}" for h in range(24)]
+        key = lambda e: local(e["placed"]).strftime("%H")
+    else:
+        first, last = start.astimezone(tz).date(), (end - timedelta(seconds=1)).astimezone(tz).date()
+        labels = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
+        key = lambda e: local(e["placed"]).strftime("%Y-%m-%d")
+    counts: dict[str, int] = {}
+    for e in inside:
+        counts[key(e)] = counts.get(key(e), 0) + 1
+    return [(label, counts.get(label, 0)) for label in labels]
+
+
+def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, **extra) -> View:
+    kind, start, end, _ = parse_period(ref, ctx.brain.config.timezone, ctx.now)
+    pages = period_pages(ctx.brain.name, ref, kind, start, end, entries, ctx.as_of)
+    lo, hi = rfc3339(start), rfc3339(end)
+    inside = [e for e in entries if lo <= e["placed"] < hi]
+    return View(ctx.brain.name, ref, TEMPLATE, tuple(pages), extra={"chart": _chart(kind, start, end, inside, tz), **extra})
+
+
+def period_views(ctx: Ctx, entries: list[dict]) -> list[View]:
+    """Relative periods, then every calendar period holding an entry, with the previous and next
+    period of the same kind that holds one (for page navigation)."""
+    tz = ZoneInfo(ctx.brain.config.timezone)
+    views = [_period_view(ctx, ref, entries, tz) for ref in RELATIVE]
+    held: dict[str, set[str]] = {k: set() for k in KINDS}
+    for e in entries:
+        when = datetime.fromisoformat(e["placed"].replace("Z", "+00:00"))
+        for kind, key in period_keys(when, tz).items():
+            held[kind].add(key)
+    for kind in KINDS:
+        keys = sorted(held[kind])
+        for i, ref in enumerate(keys):
+            views.append(_period_view(ctx, ref, entries, tz, previous=keys[i - 1] if i else None,
+                                      next=keys[i + 1] if i + 1 < len(keys) else None))
+    return views

@@ -1,0 +1,120 @@
+"""What search needs from a brain, computed once at build time (SPEC §5). Pure: no I/O.
+
+Two products:
+- `documents`: one lunr document per note, per section and per record, with the fields
+  title, aliases, headings and body (builder/lunrjs weighs them). Refs are the items' own
+  refs (`x.md`, `x.md#id`, `SOURCE:ID`), never integer-like.
+- `store`: the compact document store the query engine filters, ranks and excerpts from
+  (builder/query/store.py reads it; site/engine reads the same files). Small metadata is
+  kept apart from text, and records are split by source, so a scoped search loads only
+  what it needs. See `builder/emit/search_index.py` for the files.
+
+Text of a note is kept once, in *pieces*: piece 0 is the lead (body before the first
+heading, without the H1 that titles the note), then one piece per section from its heading
+line to the next heading of any level. A section's text is the join of pieces
+[first, end) — its own piece and those of the sections nested in it. Pieces are joined
+with one space, empty ones skipped (`join_pieces`, also in builder/query/excerpt.py).
+"""
+from __future__ import annotations
+
+from ..model import Brain, Note
+from ..times import parse_instant, rfc3339
+from .coverage import all_coverage
+from .listings import placed
+from .text import plain, preview_title
+
+
+def join_pieces(pieces: list[str]) -> str:
+    return " ".join(p for p in pieces if p)
+
+
+def note_pieces(note: Note) -> list[str]:
+    data = note.text.encode("utf-8")
+    starts = [s.start for s in note.sections]
+    lead = data[note.body_offset:starts[0] if starts else len(data)].decode("utf-8")
+    if note.title_from_h1:
+        lines = lead.lstrip().splitlines()
+        lead = "\n".join(lines[1:]) if lines and lines[0].startswith("#") else lead
+    bounds = zip(starts, starts[1:] + [len(data)])
+    return [plain(lead)] + [plain(data[a:b].decode("utf-8")) for a, b in bounds]
+
+
+def section_spans(note: Note) -> list[tuple[int, int]]:
+    """[first, end) piece indexes of each section: itself and the sections nested in it."""
+    spans = []
+    for k, s in enumerate(note.sections):
+        end = len(note.sections)
+        for j in range(k + 1, len(note.sections)):
+            if note.sections[j].start >= s.end:
+                end = j
+                break
+        spans.append((k + 1, end + 1))
+    return spans
+
+
+def _linked_identities(brain: Brain, ref: str, links_by_source: dict) -> list[str]:
+    return sorted({l.ref for l in links_by_source.get(ref, ()) if l.status == "resolved" and l.ref in brain.identities})
+
+
+def _entities(brain: Brain, ref: str, own: tuple[str, ...], links_by_source: dict) -> list[str]:
+    """Identities an item names: those it claims (in order), then those it links to (sorted)."""
+    out = list(own)
+    out += [i for i in _linked_identities(brain, ref, links_by_source) if i not in out]
+    return out
+
+
+def _compact(entry: dict) -> dict:
+    """Drop empty values: readers default a missing key to null / [] / {} / false."""
+    return {k: v for k, v in entry.items() if v not in (None, "", [], {}, False)}
+
+
+def documents(brain: Brain) -> list[dict]:
+    docs = []
+    for note in brain.notes.values():
+        pieces = note_pieces(note)
+        docs.append({"ref": note.ref, "title": note.title, "aliases": " ".join(note.aliases),
+                     "headings": " ".join(s.heading for s in note.sections), "body": join_pieces(pieces)})
+        for s, (first, end) in zip(note.sections, section_spans(note)):
+            nested = note.sections[first:end - 1]   # sections k+1 … inside this one
+            docs.append({"ref": s.ref, "title": s.heading, "aliases": "",
+                         "headings": " ".join(n.heading for n in nested), "body": join_pieces(pieces[first:end])})
+    for rec in brain.records.values():
+        given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""
+        # A title made from the text would count the text twice, ten times over.
+        docs.append({"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text})
+    return docs
+
+
+def store(brain: Brain, as_of: str) -> dict:
+    """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
+        "records": {source: {ref: meta}}, "record_text": {source: {ref: text}},
+        "sources": {source: coverage}, "types": {type: count}}"""
+    links_by_source: dict = {}
+    for link in brain.links:
+        links_by_source.setdefault(link.source, []).append(link)
+    notes, note_text, types = {}, {}, {}
+    for ref in sorted(brain.notes):
+        note = brain.notes[ref]
+        if note.type is not None:
+            types[note.type] = types.get(note.type, 0) + 1
+        sections = [[s.id, preview_title(s.title), first, end] for s, (first, end) in zip(note.sections, section_spans(note))]
+        notes[ref] = _compact({
+            "title": preview_title(note.title), "type": note.type, "tags": list(note.tags),
+            "fields": dict(note.fields), "entities": _entities(brain, ref, note.entities, links_by_source),
+            "modified": rfc3339(brain.modified[ref]), "placed": rfc3339(placed(brain, ref)),
+            "deprecated": note.deprecated, "sections": sections,
+        })
+        note_text[ref] = _compact({"summary": note.summary, "pieces": note_pieces(note)})
+    records: dict[str, dict] = {name: {} for name in brain.sources}
+    record_text: dict[str, dict] = {name: {} for name in brain.sources}
+    for ref in sorted(brain.records):
+        rec = brain.records[ref]
+        records.setdefault(rec.source, {})[ref] = _compact({
+            "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
+            "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
+            "entities": _entities(brain, ref, (), links_by_source),
+        })
+        record_text.setdefault(rec.source, {})[ref] = " ".join(rec.text.split())
+    coverage = all_coverage(brain, parse_instant(as_of))
+    return {"notes": notes, "note_text": note_text, "records": records, "record_text": record_text,
+            "sources": coverage, "types": dict(sorted(types.items()))}

@@ -1,0 +1,125 @@
+"""Exact reads of notes, sections and records (SPEC §6.1), computed from a parsed brain."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from builder.brain import load
+from builder.views import compute
+from builder.views.graph import graph
+from builder.views.reads import note_reply, record_reply, section_reply
+
+NOW = "2026-12-02T12:00:00Z"
+FILES = {
+    "brain.toml": 'name = "b"\n[identities]\n"person:alice" = ["Alice"]\n',
+    "projects/site.md": (
+        "---\ntitle: New website\naliases: [Roadmap, Relaunch]\nentities: [repo:x/site]\n"
+        "tags: [web]\nstatus: active\nmodified: 2026-11-30T10:00:00Z\n---\n"
+        "Intro [[Alice]] and [[Roadmap]] and [[gone]].\n\n## Decision\n\nWe go. #decided\n\n"
+        "### Détails\n\n- [ ] ship 📅 2026-12-10\n\n## Later\n\ntext\n"),
+    "concepts/roadmap.md": "---\naliases: [Roadmap]\nmodified: 2026-11-01T00:00:00Z\n---\n[[New website#Decision]]\n",
+    "concepts/other.md": "---\nmodified: 2026-11-01T00:00:00Z\n---\nsee [[Roadmap]]\n",
+    "memories/issues/site#12?.json": json.dumps({
+        "text": "Fix the logo", "title": "Logo", "time": "2026-12-01T09:00:00Z", "uri": "https://x/12",
+        "author": "person:alice", "refs": ["projects/site.md"], "attributes": {"observed": "2026-12-01T10:00:00Z"}}),
+}
+
+
+@pytest.fixture(scope="module")
+def brain(tmp_path_factory):
+    root = tmp_path_factory.mktemp("reads") / "brain"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    b = load(root)
+    return b, graph(b)
+
+
+NOTE_FIELDS = {"page", "brain", "ref", "uri", "title", "path", "type", "fields", "tags", "aliases", "entities",
+               "text", "sha256", "modified", "outline", "backlinks", "claims", "links", "tasks", "as_of"}
+
+
+def test_note_read_has_every_field(brain):
+    b, g = brain
+    note = b.notes["projects/site.md"]
+    r = note_reply(b, g, note, NOW)
+    assert NOTE_FIELDS <= set(r)
+    assert (r["page"], r["brain"], r["ref"], r["uri"]) == ("note", "b", "projects/site.md", "bf://b/projects/site.md")
+    assert (r["title"], r["path"], r["type"], r["fields"]) == ("New website", "projects/site.md", "project", {"status": "active"})
+    assert (r["tags"], r["aliases"], r["entities"]) == (["decided", "web"], ["Roadmap", "Relaunch"], ["repo:x/site"])
+    data = FILES["projects/site.md"].encode("utf-8")
+    assert r["text"] == FILES["projects/site.md"] and r["sha256"] == hashlib.sha256(data).hexdigest()
+    assert (r["modified"], r["as_of"]) == ("2026-11-30T10:00:00Z", NOW)
+    assert [(o["ref"], o["title"], o["level"]) for o in r["outline"]] == [
+        ("bf://b/projects/site.md#decision", "Decision", 2), ("bf://b/projects/site.md#détails", "Détails", 3),
+        ("bf://b/projects/site.md#later", "Later", 2)]
+    assert r["tasks"] == [{"ref": "projects/site.md#détails", "line": 17, "text": "ship 📅 2026-12-10",
+                           "done": False, "due": "2026-12-10"}]
+
+
+def test_links_resolved_ambiguous_and_broken(brain):
+    b, g = brain
+    r = note_reply(b, g, b.notes["projects/site.md"], NOW)
+    assert [(l["target"], l["status"], l["ref"], l["uri"]) for l in r["links"]] == [
+        ("Alice", "resolved", "person:alice", "bf://b/person:alice"),
+        ("Roadmap", "ambiguous", None, None),
+        ("gone", "broken", None, None)]
+
+
+def test_backlinks_carry_relation_and_excerpt_and_ignore_ambiguous_names(brain):
+    b, g = brain
+    r = note_reply(b, g, b.notes["projects/site.md"], NOW)
+    # concepts/other.md links [[Roadmap]], which two notes claim: it counts for neither.
+    assert [(x["ref"], x["relation"], x["kind"], x["excerpt"]) for x in r["backlinks"]] == [
+        ("concepts/roadmap.md", "links", "note", "New website"),
+        ("issues:site#12?", "links", "record", "Fix the logo")]
+    other = note_reply(b, g, b.notes["concepts/roadmap.md"], NOW)
+    assert other["backlinks"] == []
+
+
+def test_claims_with_target_ref_and_shared(brain):
+    b, g = brain
+    claims = {(c["name"], c["kind"]): c for c in note_reply(b, g, b.notes["projects/site.md"], NOW)["claims"]}
+    assert set(claims) == {("New website", "title"), ("site", "stem"), ("Roadmap", "alias"),
+                           ("Relaunch", "alias"), ("repo:x/site", "entity")}
+    assert claims[("Relaunch", "alias")] == {"name": "Relaunch", "kind": "alias", "shared": False,
+                                             "target_ref": "bf://b/projects/site.md"}
+    assert claims[("Roadmap", "alias")]["shared"] is True and claims[("Roadmap", "alias")]["target_ref"] is None
+    assert claims[("repo:x/site", "entity")]["target_ref"] == "bf://b/repo:x/site"
+
+
+def test_section_read_has_its_text_and_the_files_sha(brain):
+    b, g = brain
+    note = b.notes["projects/site.md"]
+    section = note.sections[0]
+    r = section_reply(b, g, note, section, NOW)
+    assert (r["page"], r["ref"], r["uri"], r["title"]) == (
+        "section", "projects/site.md#decision", "bf://b/projects/site.md#decision", "New website — Decision")
+    assert r["text"] == "## Decision\n\nWe go. #decided\n\n### Détails\n\n- [ ] ship 📅 2026-12-10\n\n"
+    assert r["sha256"] == note.sha256 == hashlib.sha256(FILES["projects/site.md"].encode()).hexdigest()
+    assert [o["ref"] for o in r["outline"]] == ["bf://b/projects/site.md#détails"]   # not the section itself
+    assert [x["ref"] for x in r["backlinks"]] == ["concepts/roadmap.md"]
+
+
+def test_record_read_has_every_field_and_encoded_address(brain):
+    b, g = brain
+    rec = b.records["issues:site#12?"]
+    r = record_reply(b, g, rec, NOW)
+    assert (r["page"], r["ref"], r["uri"]) == ("record", "issues:site#12?", "bf://b/issues:site%2312%3F")
+    assert "text" not in r
+    assert r["record"] == {
+        "source": "issues", "id": "site#12?", "time": "2026-12-01T09:00:00Z", "observed": "2026-12-01T10:00:00Z",
+        "edited": None, "text": "Fix the logo", "title": "Logo", "uri": "https://x/12", "author": "person:alice",
+        "refs": ["projects/site.md"], "relations": {}, "priority": None,
+        "attributes": {"observed": "2026-12-01T10:00:00Z"}}
+    assert r["entities"] == ["person:alice"] and r["modified"] == "2026-12-01T10:00:00Z"
+    assert r["sha256"] == hashlib.sha256(FILES["memories/issues/site#12?.json"].encode()).hexdigest()
+
+
+def test_compute_gives_a_view_per_note_section_and_record(brain):
+    b, g = brain
+    refs = sorted(v.ref for v in compute(b, NOW, g) if v.template in ("note.html", "record.html", None))
+    assert refs == sorted(["projects/site.md", "projects/site.md#decision", "projects/site.md#détails",
+                           "projects/site.md#later", "concepts/roadmap.md", "concepts/other.md", "issues:site#12?"])
