@@ -61,6 +61,11 @@ def parser() -> Parser:
     b.add_argument("--now", help="pin the build instant (RFC 3339)")
     b.add_argument("--no-pagefind", action="store_true")
     b.add_argument("--quiet", action="store_true")
+    sv = sub.add_parser("serve", help="preview the built site on localhost; --watch rebuilds on change")
+    sv.add_argument("--out", default="_site")
+    sv.add_argument("--watch", action="append", metavar="BRAIN", help="rebuild when this brain changes (repeatable)")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--base-url")
     c = sub.add_parser("check", help="report problems as JSON; exit 1 if any")
     c.add_argument("brains", nargs="+", metavar="BRAIN")
     r = sub.add_parser("read", help="read a ref")
@@ -68,6 +73,26 @@ def parser() -> Parser:
     r.add_argument("--rel")
     r.add_argument("--offset", type=int, default=0)
     _add_query_flags(r)
+    s = sub.add_parser("search", help="search the built site (prose; \"quoted\" spans are phrases)")
+    s.add_argument("query", metavar="QUERY", help="prose, up to 4096 characters; use -- before a query starting with -")
+    s.add_argument("--scope", help="folder, note, tags/TAG, memories[/SOURCE], TYPE:NAME, a period, or SCOPE/PERIOD")
+    s.add_argument("--type", help="keep items of exactly this type")
+    s.add_argument("--path", help="keep items whose file path starts with this")
+    s.add_argument("--limit", type=int, default=10, help="1-50 (default 10)")
+    _add_query_flags(s)
+    t = sub.add_parser("types", help="the type values in use, with counts")
+    _add_query_flags(t)
+    rc = sub.add_parser("recall", help="search, then quote the best bodies within a character budget")
+    rc.add_argument("query", metavar="QUERY", help="prose, as for bf search")
+    rc.add_argument("--budget", type=int, default=16000, help="characters, 1-1000000 (default 16000)")
+    rc.add_argument("--scope", help="as for bf search")
+    rc.add_argument("--type", help="as for bf search")
+    rc.add_argument("--path", help="as for bf search")
+    _add_query_flags(rc)
+    sc = sub.add_parser("schema", help="print a reply's JSON Schema")
+    sc.add_argument("--kind", required=True, choices=["search-reply", "read-reply", "recall-reply", "error"])
+    m = sub.add_parser("mcp", help="serve search, read and recall over MCP (stdio)")
+    m.add_argument("--site", help="built site folder (default: $BF_SITE, else ./_site)")
     return p
 
 
@@ -101,7 +126,50 @@ def cmd_read(args) -> int:
     return 0
 
 
-COMMANDS = {"build": cmd_build, "check": cmd_check, "read": cmd_read}
+def cmd_search(args) -> int:
+    from .query.search import search
+    from .query.site import open_site
+    site = open_site(args.site)
+    emit(search(site, args.query, scope=args.scope, type=args.type, path=args.path, limit=args.limit,
+                brains=args.brain), args.dense)
+    return 0
+
+
+def cmd_types(args) -> int:
+    from .query.search import types
+    from .query.site import open_site
+    emit(types(open_site(args.site), brains=args.brain), args.dense)
+    return 0
+
+
+def cmd_recall(args) -> int:
+    from .query.recall import recall
+    from .query.site import open_site
+    site = open_site(args.site)
+    emit(recall(site, args.query, budget=args.budget, scope=args.scope, type=args.type, path=args.path,
+                brains=args.brain), args.dense)
+    return 0
+
+
+def cmd_schema(args) -> int:
+    from .schema import text
+    sys.stdout.write(text(args.kind))
+    return 0
+
+
+def cmd_mcp(args) -> int:
+    from .mcp import serve
+    return serve(args.site)
+
+
+def cmd_serve(args) -> int:
+    from .serve import serve
+    serve(Path(args.out), args.port, [Path(w) for w in args.watch or []], args.base_url)
+    return 0
+
+
+COMMANDS = {"build": cmd_build, "serve": cmd_serve, "check": cmd_check, "read": cmd_read, "search": cmd_search, "types": cmd_types,
+            "recall": cmd_recall, "schema": cmd_schema, "mcp": cmd_mcp}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,8 +10,8 @@ from ..config import load_config
 from ..model import Brain, Problem, Source
 from .discover import discover
 from .gittimes import commit_times
-from .notes import NoteError, parse_note
-from .records import RecordError, parse_record, parse_source_status
+from .notes import MAX_NOTE_BYTES, NoteError, parse_note
+from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
 from .resolve import Resolver, build_names, known_identities, resolve_links
 
 
@@ -26,7 +26,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
 
     notes, used = {}, {}
     for rel in found.notes:
-        data = _read(root, rel, problems, cfg.name)
+        data = _read(root, rel, problems, cfg.name, MAX_NOTE_BYTES)
         if data is None:
             continue
         key = (rel, hashlib.sha256(data).hexdigest(), cfg_key)
@@ -47,7 +47,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     records = {}
     for rel in found.records:
         _, source, filename = rel.split("/")
-        data = _read(root, rel, problems, cfg.name)
+        data = _read(root, rel, problems, cfg.name, MAX_RECORD_BYTES)
         if data is None:
             continue
         try:
@@ -75,12 +75,18 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     )
 
 
-def _read(root: Path, rel: str, problems: list, brain: str) -> bytes | None:
+def _read(root: Path, rel: str, problems: list, brain: str, limit: int) -> bytes | None:
     try:
         # O_NOFOLLOW: a file swapped for a link after discovery is still never followed.
         fd = os.open(root / rel, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as fh:
-            return fh.read()
+            # Read at most limit + 1 bytes: a huge file costs no memory, and the parser still
+            # sees it is too large (it may have grown since any stat).
+            size = os.fstat(fh.fileno()).st_size
+            if size > limit:
+                problems.append(Problem(brain, rel, "too_large", f"file is {size} bytes; the limit is {limit}"))
+                return None
+            return fh.read(limit + 1)
     except OSError as exc:
         problems.append(Problem(brain, rel, "unreadable", f"cannot read: {exc.strerror}"))
         return None
@@ -94,7 +100,7 @@ def _sources(root: Path, cfg, found, problems) -> dict[str, Source]:
     status = {}
     for rel in found.source_files:
         name = rel.split("/")[1]
-        data = _read(root, rel, problems, cfg.name)
+        data = _read(root, rel, problems, cfg.name, MAX_RECORD_BYTES)
         if data is None:
             continue
         try:

@@ -4,8 +4,8 @@ Never follows symbolic links; special files, links and ignored paths never reach
 """
 from __future__ import annotations
 
-import fnmatch
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +37,7 @@ class Ignore:
             dir_only = line.endswith("/")
             line = line.strip("/") if dir_only else line.lstrip("/")
             anchored = raw.strip().lstrip("!").startswith("/") or "/" in line
-            self.rules.append((line, negate, dir_only, anchored))
+            self.rules.append((_glob(line), negate, dir_only, anchored))
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         result = False
@@ -45,10 +45,37 @@ class Ignore:
         for pattern, negate, dir_only, anchored in self.rules:
             if dir_only and not is_dir:
                 continue
-            target = rel if anchored else name
-            if fnmatch.fnmatchcase(target, pattern) or (anchored and fnmatch.fnmatchcase(rel, pattern.replace("**/", ""))):
+            if pattern.match(rel if anchored else name):
                 result = not negate
         return result
+
+
+def _glob(pattern: str) -> re.Pattern:
+    """A gitignore glob as a regex: '*' and '?' stay within one path segment (fnmatch's would
+    cross '/'), '**/' spans any folders, a trailing '/**' everything below."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1:end]
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
 
 
 def discover(root: Path, skip: set[Path] = frozenset()) -> Found:
@@ -74,6 +101,10 @@ def _walk(root: Path, rel_dir: str, ignore: Ignore, skip: set[Path], found: Foun
         name = entry.name
         rel = f"{rel_dir}/{name}" if rel_dir else name
         if name.startswith(".") or (not rel_dir and name in SKIP_DIRS):
+            continue
+        if any(ord(c) < 32 or ord(c) == 127 for c in name):
+            # Such a ref could never be read back: bf read refuses control characters.
+            found.skipped.append((rel, "bad_name", "file name holds control characters: skipped"))
             continue
         try:
             st = entry.stat(follow_symlinks=False)

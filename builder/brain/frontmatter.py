@@ -33,6 +33,8 @@ def split(text: str) -> tuple[dict, str, int]:
                 data = yaml.load(block, Loader=_NoAliasLoader)
             except FrontmatterError:
                 raise
+            except RecursionError:      # "[[[[…" thousands deep: PyYAML's parser recurses per level
+                raise FrontmatterError("nested too deeply") from None
             except yaml.YAMLError as exc:
                 mark = getattr(exc, "problem_mark", None)
                 where = f"line {mark.line + 2}: " if mark else ""

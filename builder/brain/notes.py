@@ -166,7 +166,9 @@ def _links(ref, tokens, front_lines) -> list[RawLink]:
     for tok, children in _walk_inline(tokens):
         line = (tok.map[0] if tok.map else 0) + front_lines + 1
         for child in children:
-            if child.type == "wikilink":
+            if child.type in ("softbreak", "hardbreak"):   # a paragraph spans lines: count them
+                line += 1
+            elif child.type == "wikilink":
                 m = child.meta
                 out.append(RawLink(target=m["target"], relation="links", line=line, label=m["label"],
                                    heading=m["heading"], embed=m["embed"]))

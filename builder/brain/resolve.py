@@ -106,6 +106,8 @@ def _record_target(target: str, relation: str) -> RawLink:
 def _link(source: str, raw: RawLink, resolver: Resolver, notes) -> Link:
     if not raw.target and raw.heading:   # [[#Heading]] points into the same note
         status, ref = "resolved", source
+    elif raw.heading and f"{raw.target}#{raw.heading}" in resolver.records:   # a record id holding '#'
+        status, ref = "resolved", f"{raw.target}#{raw.heading}"
     elif raw.embed and not raw.target.endswith(".md") and resolver.attachment(source, raw.target):
         status, ref = "resolved", resolver.attachment(source, raw.target)
     else:

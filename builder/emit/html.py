@@ -27,7 +27,16 @@ def environment() -> Environment:
     env = Environment(loader=FileSystemLoader(str(resource_dir("templates"))),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
+    env.filters["pagefind_filter"] = pagefind_filter
     return env
+
+
+def pagefind_filter(value) -> str:
+    """A pagefind filter value, escaped twice more than autoescape does. pagefind's UI puts filter
+    values into innerHTML, so a tag `<img onerror=…>` must reach it as `&lt;img…`; and pagefind
+    1.5.2 decodes entities of a filter value twice (measured: content="&amp;lt;b&amp;gt;" is
+    stored as "<b>"). tests/hostile/test_hostile_browser.py guards this."""
+    return html.escape(html.escape(str(value), quote=False), quote=False)
 
 
 def render(template: str, page: str, **context) -> str:
@@ -62,9 +71,11 @@ class NoteRenderer:
             "allow_html": self.brain.config.allow_html,
         }
         body = note.text.encode("utf-8")[note.body_offset:].decode("utf-8")
+        md = markdown()
+        tokens = md.parse(body, env)
         if note.title_from_h1:
-            body = _drop_first_h1(body)
-        return markdown().render(body, env)
+            tokens = _drop_first_h1(tokens)
+        return md.renderer.render(tokens, md.options, env)
 
     def _target_url(self, page: str, link) -> str:
         ref = link.ref
@@ -108,12 +119,10 @@ class NoteRenderer:
         return href
 
 
-def _drop_first_h1(body: str) -> str:
-    lines = body.splitlines(keepends=True)
-    in_fence = False
-    for i, line in enumerate(lines):
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-        if not in_fence and re.match(r"^ {0,3}# ", line):
-            return "".join(lines[:i] + lines[i + 1:])
-    return body
+def _drop_first_h1(tokens: list) -> list:
+    """Drop the H1 that gave the note its title (the page shows it): the same token
+    brain/notes.py chose, so setext and nested H1s behave as in parsing."""
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag == "h1":
+            return tokens[:i] + tokens[i + 3:]
+    return tokens

@@ -8,7 +8,7 @@ from ..views import View
 from ..views.items import note_excerpt
 from ..views.text import cut
 from .html import NoteRenderer, ref_url, render
-from .urls import page_path, reply_path
+from .urls import attachment_path, page_path, reply_path
 from .writer import Writer
 
 
@@ -45,7 +45,7 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str) -> dict:
         "site_title": brain.config.title, "brain": brain.name, "title": reply.get("title") or ref,
         "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant),
         "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
-        "item_path": lambda r: ref_url(brain.name, r), "tag_path": lambda t: page_path(brain.name, f"tags/{t}"),
+        "item_path": lambda r: attachment_path(brain.name, r) if r in brain.attachments else ref_url(brain.name, r), "tag_path": lambda t: page_path(brain.name, f"tags/{t}"),
         "reply": reply,
     }
 

@@ -1,0 +1,67 @@
+"""Write the search index and document store of one brain under `_bf/search/BRAIN/` (SPEC §5).
+
+Files (all JSON, fetched lazily by the browser as well as by builder/query/store.py):
+  index/…                  the lunr BM25 index (builder/lunrjs, format in its FORMAT.md)
+  meta.json                {format, brain, notes, records: {SOURCE: n}, sources: {SOURCE: coverage},
+                            types: {TYPE: n}, text_chunk}
+  notes.json               {NOTE_REF: {title, type, tags, fields, entities, modified, placed,
+                            deprecated, sections: [[id, title, first, end]…], t}}
+  notes/K.json             {NOTE_REF: {summary, pieces}} for the notes whose `t` is K
+  records/SRC.json         {RECORD_REF: {id, title, time, observed, modified, placed, entities, t}}
+  records/SRC/K.json       {RECORD_REF: text} for the records of SRC whose `t` is K
+SRC is the source name escaped like a ref segment (builder.refs.escape_segment). Text is
+split from metadata, and into chunks of TEXT_CHUNK items, because only the items a reply
+shows (and phrase checks) need it. Empty values are omitted (see views/search._compact).
+"""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from ..lunrjs import write_index
+from ..model import Brain
+from ..refs import escape_segment
+from ..views.search import documents, store
+from .writer import Writer
+
+STORE_FORMAT = "bf-search-1"
+TEXT_CHUNK = 100
+
+
+def search_dir(brain: str) -> str:
+    return f"_bf/search/{escape_segment(brain)}"
+
+
+def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str) -> None:
+    """Give each item of `meta` its text chunk number `t` and write the chunks."""
+    chunks: list[dict] = []
+    for i, ref in enumerate(sorted(meta)):
+        if i % TEXT_CHUNK == 0:
+            chunks.append({})
+        meta[ref]["t"] = len(chunks) - 1
+        chunks[-1][ref] = text[ref]
+    for k, chunk in enumerate(chunks):
+        writer.write_json(f"{folder}/{k}.json", chunk, owner)
+
+
+def emit_search(writer: Writer, brain: Brain, as_of: str) -> int:
+    """Write index and store; return the bytes of the store (index excluded), for the report."""
+    base, owner = search_dir(brain.name), f"search:{brain.name}"
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sorted(write_index(documents(brain), tmp)):
+            rel = Path(path).relative_to(tmp).as_posix()
+            writer.write(f"{base}/index/{rel}", Path(path).read_bytes(), owner)
+    data = store(brain, as_of)
+    _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner)
+    writer.write_json(f"{base}/notes.json", data["notes"], owner)
+    for source, meta in sorted(data["records"].items()):
+        name = escape_segment(source)
+        _chunked(writer, f"{base}/records/{name}", meta, data["record_text"][source], owner)
+        writer.write_json(f"{base}/records/{name}.json", meta, owner)
+    writer.write_json(f"{base}/meta.json", {
+        "format": STORE_FORMAT, "brain": brain.name, "notes": len(data["notes"]),
+        "records": {s: len(m) for s, m in sorted(data["records"].items())},
+        "sources": data["sources"], "types": data["types"], "text_chunk": TEXT_CHUNK,
+    }, owner)
+    return sum((writer.stage / p).stat().st_size for p, o in writer.written.items()
+               if o == owner and not p.startswith(f"{base}/index/"))

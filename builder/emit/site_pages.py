@@ -1,0 +1,43 @@
+"""The site's own pages (SPEC §10): search.html (pagefind's UI and the scoped JSON search)
+and 404.html. Both sit at the site root; 404.html is served from any path, so its URLs are
+base_url-absolute instead of relative."""
+from __future__ import annotations
+
+import posixpath
+
+from ..model import Brain
+from .html import render
+from .pages import common
+from .writer import Writer
+
+PERIODS = ("today", "yesterday", "7d", "30d")
+MAX_SUGGESTIONS = 400   # a datalist beyond this helps nobody and weighs on big brains
+
+
+def scope_suggestions(brain: Brain) -> list[str]:
+    """Scopes a person may want: memories, each source, folders, tags, identities, periods."""
+    folders = {posixpath.dirname(ref) for ref in brain.notes} - {""}
+    for folder in list(folders):
+        while "/" in folder:
+            folder = folder.rsplit("/", 1)[0]
+            folders.add(folder)
+    tags = {f"tags/{t}" for note in brain.notes.values() for t in note.tags}
+    out = ["memories"] + [f"memories/{s}" for s in sorted(brain.sources)] + sorted(folders) + sorted(tags)
+    out += sorted(brain.identities) + list(PERIODS)
+    return out[:MAX_SUGGESTIONS]
+
+
+def _context(brain: Brain, as_of: str, title: str) -> dict:
+    return common(brain, "home", {"title": title, "as_of": as_of}) | {"json": None, "crumbs": None}
+
+
+def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: str | None) -> None:
+    brain = brains[0]
+    types = sorted({n.type for b in brains for n in b.notes.values() if n.type})
+    writer.write("search.html", render("search.html", "search.html", **_context(brain, as_of, "Search"),
+                                       scopes=[s for b in brains for s in scope_suggestions(b)][:MAX_SUGGESTIONS],
+                                       types=types, brains=[b.name for b in brains]), "site")
+    prefix = "/" + (base_url or brain.config.base_url or "/").strip("/") + "/"
+    prefix = "/" if prefix == "//" else prefix
+    writer.write("404.html", render("404.html", "404.html", **_context(brain, as_of, "Not found"),
+                                    url=lambda path: prefix + path), "site")

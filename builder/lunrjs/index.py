@@ -1,0 +1,177 @@
+"""Sharded lunr-compatible BM25 index: writer and Python reader.
+
+Scores equal lunr.py 0.8 (and lunr.js 2.3.9) for plain-term queries whose
+terms are all REQUIRED or all OPTIONAL. Why the format can be this small:
+lunr 2.3.9's ``Index.query`` divides each field's dot product by the *query*
+vector's magnitude only, every query term hits every field with boost 1, so
+a document's score is ``sum_t c_t * sum_f w[t,f,doc] / |q|``. The writer
+stores ``sum_f w`` per (term, doc) as an integer number of thousandths
+(lunr rounds each ``w`` to 3 decimals), which makes Python and JS scores
+bit-identical. See FORMAT.md; the JS twin is site/engine/lunrindex.js.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from operator import itemgetter
+from pathlib import Path
+
+from .pipeline import analyze
+
+FORMAT = "bf-lunr-1"
+FIELDS = ("title", "aliases", "headings", "body")
+FIELD_BOOSTS = {"title": 10, "aliases": 8, "headings": 4, "body": 1}
+K1 = 1.2
+B = 0.75
+REF_CHUNK = 1000          # refs per r/N.json
+SHARD_TARGET = 32 * 1024  # aimed bytes per t/N.json
+BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
+
+
+def fnv1a(term: str) -> int:
+    """32-bit FNV-1a of the UTF-8 bytes (same in lunrindex.js)."""
+    h = 0x811C9DC5
+    for byte in term.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def _dumps(obj) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"),
+                      sort_keys=True).encode("utf-8")
+
+
+_TF_BITS = 32  # postings are packed as doc << 32 | tf while building
+_TF_MASK = (1 << _TF_BITS) - 1
+
+
+def _postings(docs):
+    """Per field: term -> [doc << 32 | tf, ...] (docs ascending), and the
+    field lengths."""
+    post = [dict() for _ in FIELDS]
+    lengths = [[] for _ in FIELDS]
+    for d, doc in enumerate(docs):
+        base = d << _TF_BITS
+        for fi, field in enumerate(FIELDS):
+            terms = analyze(doc.get(field) or "")
+            lengths[fi].append(len(terms))
+            pf = post[fi]
+            for term, tf in Counter(terms).items():
+                try:
+                    pf[term].append(base | tf)
+                except KeyError:
+                    pf[term] = [base | tf]
+    return post, lengths
+
+
+def _milli(idf, packed, norm, boost):
+    """lunr's field weight, rounded to 3 decimals, as an int of thousandths."""
+    k1p1, m, sh = K1 + 1, _TF_MASK, _TF_BITS
+    # Same expression order as lunr's createFieldVectors, for exact rounding;
+    # round(x * 1000) equals round(x, 3) * 1000 unless x * 1000 sits near .5.
+    ks = [r if abs((y := idf * (k1p1 * (tf := v & m)) / (norm[v >> sh] + tf) * boost
+                    * 1000) - (r := round(y))) <= 0.49 else -1
+          for v in packed]
+    if -1 in ks:
+        for i, v in enumerate(packed):
+            if ks[i] == -1:
+                tf = v & m
+                x = idf * (k1p1 * tf) / (norm[v >> sh] + tf) * boost
+                ks[i] = round(round(x, 3) * 1000)
+    return ks
+
+
+def _weights(docs):
+    """term -> (doc ids ascending, summed per-field weights in thousandths)."""
+    n = len(docs)
+    post, lengths = _postings(docs)
+    avgs = [sum(ls) / n if n else 0.0 for ls in lengths]
+    norms = [[K1 * (1 - B + B * (ln / avg)) if ln else 0.0 for ln in ls]
+             for ls, avg in zip(lengths, avgs)]
+    out = {}
+    sh = _TF_BITS
+    for term in sorted(set().union(*post)):
+        if _LONE_SURROGATE.search(term):  # not valid UTF-8, unreachable from JS
+            continue
+        parts = [(fi, pf[term]) for fi, pf in enumerate(post) if term in pf]
+        df = sum(len(p) for _, p in parts)  # lunr counts (doc, field) pairs
+        x = (n - df + 0.5) / (df + 0.5)
+        idf = math.log(1 + abs(x))
+        if len(parts) == 1:
+            fi, packed = parts[0]
+            out[term] = ([v >> sh for v in packed],
+                         _milli(idf, packed, norms[fi], FIELD_BOOSTS[FIELDS[fi]]))
+            continue
+        parts.sort(key=lambda p: -len(p[1]))  # seed the sum with the longest
+        acc: dict[int, int] = {}
+        for fi, packed in parts:
+            ks = _milli(idf, packed, norms[fi], FIELD_BOOSTS[FIELDS[fi]])
+            if not acc:
+                acc = dict(zip([v >> sh for v in packed], ks))
+                continue
+            for v, k in zip(packed, ks):
+                d = v >> sh
+                acc[d] = acc.get(d, 0) + k
+        ids = sorted(acc)
+        out[term] = (ids, [acc[d] for d in ids])
+    return out, avgs
+
+
+def write_index(docs, out_dir) -> list[str]:
+    """Write the index of *docs* (dicts with ref/title/aliases/headings/body)
+    under *out_dir*; return the written paths. Bytes depend only on docs."""
+    docs = sorted(docs, key=itemgetter("ref"))
+    refs = [str(doc["ref"]) for doc in docs]
+    if len(set(refs)) != len(refs):
+        raise ValueError("duplicate refs in index input")
+    weights, avgs = _weights(docs)
+    total = sum(len(ids) for ids, _ in weights.values())
+    est = total * 8 + sum(len(t) + 8 for t in weights)
+    shards = 1
+    while shards * SHARD_TARGET < est:
+        shards *= 2
+
+    files: dict[str, object] = {}
+    tables: list[dict] = [dict() for _ in range(shards)]
+    nbig = 0
+    for term, (ids, ks) in weights.items():  # sorted: big numbers are stable
+        gaps = [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]
+        entry = [gaps, ks]
+        if len(ids) > BIG_POSTINGS:
+            files[f"b/{nbig}.json"] = entry
+            entry = nbig
+            nbig += 1
+        tables[fnv1a(term) & (shards - 1)][term] = entry
+    for i, table in enumerate(tables):
+        files[f"t/{i}.json"] = table
+    nchunks = (len(refs) + REF_CHUNK - 1) // REF_CHUNK
+    for i in range(nchunks):
+        files[f"r/{i}.json"] = refs[i * REF_CHUNK:(i + 1) * REF_CHUNK]
+    files["meta.json"] = {
+        "format": FORMAT, "docs": len(refs), "fields": list(FIELDS),
+        "boosts": FIELD_BOOSTS, "k1": K1, "b": B,
+        "avgFieldLength": dict(zip(FIELDS, avgs)), "terms": len(weights),
+        "postings": total, "shards": shards, "big": nbig,
+        "refChunk": REF_CHUNK, "refChunks": nchunks,
+    }
+
+    out = Path(out_dir)
+    for sub in ("t", "b", "r"):  # drop files of a previous, larger index
+        d = out / sub
+        if d.is_dir():
+            for f in d.glob("*.json"):
+                if f"{sub}/{f.name}" not in files:
+                    f.unlink()
+        d.mkdir(parents=True, exist_ok=True)
+    written = []
+    for rel in sorted(files):
+        path = out / rel
+        path.write_bytes(_dumps(files[rel]))
+        written.append(str(path))
+    return written
+
+
+from .reader import IndexReader  # noqa: E402  (re-export; reader imports this module)

@@ -1,0 +1,131 @@
+"""bf mcp: a stdio MCP server (official `mcp` SDK) with the tools search, read and recall (SPEC §9).
+
+Each tool is a thin call into query/, the same call the CLI makes, and returns the CLI's JSON
+value twice: as text and as structuredContent. Each tool publishes its reply schema
+(schemas/*.schema.json) as outputSchema.
+
+Arguments are checked in two steps. The SDK validates them against the input schema first
+(pydantic, from the signatures below) and answers with its own message: `limit: 0`, a string
+where a number belongs. Integral numbers such as 5.0 count as integers; true/false do not.
+Values the engine rejects later answer `invalid input: ARGUMENT: reason`, the CLI's message,
+scrubbed like the CLI's stderr (control characters escaped, <brain> and ~ for paths).
+
+The site stays loaded between calls (indexes and files read once); before each call the
+server looks at the manifest and reopens the site when a rebuild changed its build_id.
+"""
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BeforeValidator, Field
+
+from . import MANIFEST, __version__, schema
+from .cli import scrub
+from .errors import BfError
+from .query.site import Site, find_site, open_site
+
+
+def _integral(value):
+    """5.0 → 5 (JSON has one number type); booleans are not numbers here."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _count(lo: int, hi: int | None, default: int, doc: str):
+    return Annotated[int, Field(default, ge=lo, le=hi, strict=True, description=doc), BeforeValidator(_integral)]
+
+
+Limit = _count(1, 50, 10, "how many items, 1–50")
+Offset = _count(0, None, 0, "byte offset of a later page (a reply's next_offset), or item offset of a listing")
+Budget = _count(1, 1_000_000, 16000, "characters the packed memories may take")
+Query = Annotated[str, Field(description="prose; a double-quoted span demands those words in that order")]
+Scope = Annotated[str | None, Field(None, description="folder, note, memories, memories/SOURCE, identity, "
+                                                      "tags/TAG, a period, or SCOPE/PERIOD")]
+TypeFilter = Annotated[str | None, Field(None, description="keep items whose type equals this")]
+PathFilter = Annotated[str | None, Field(None, description="keep items whose path starts with this")]
+Brains = Annotated[list[str] | None, Field(None, description="select brains of a multi-brain site")]
+
+
+class Session:
+    """The open site, reopened when the manifest on disk names another build."""
+
+    def __init__(self, site: str | None):
+        self.path = find_site(site)
+        self._site: Site | None = None
+        self._stamp = None
+
+    def site(self) -> Site:
+        manifest = self.path / MANIFEST
+        try:
+            st = manifest.stat()
+            stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None      # open_site reports the missing index (or finds a mid-swap copy)
+        if self._site is None or stamp is None or stamp != self._stamp:
+            fresh = open_site(self.path)
+            if self._site is None or fresh.build_id != self._site.build_id:
+                self._site = fresh
+            self._stamp = stamp
+        return self._site
+
+    def roots(self) -> list[str]:
+        return [b.get("root", "") for b in self._site.brains] if self._site else []
+
+
+def _result(session: Session, call) -> CallToolResult:
+    try:
+        reply = call(session.site())
+    except BfError as exc:
+        return CallToolResult(content=[TextContent(type="text", text=scrub(exc.message, session.roots()))],
+                              is_error=True)
+    text = json.dumps(reply, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=reply)
+
+
+def tools(session: Session) -> list[Tool]:
+    async def search(query: Query, scope: Scope = None, type: TypeFilter = None, path: PathFilter = None,
+                     limit: Limit = 10, brain: Brains = None) -> CallToolResult:
+        """Search the brain: ranked notes, sections and records with excerpts, and source coverage."""
+        from .query.search import search as run
+        return _result(session, lambda site: run(site, query, scope=scope, type=type, path=path,
+                                                 limit=limit, brains=brain))
+
+    async def read(ref: Annotated[str, Field(description="a ref or bf:// address; '' or 'home' for home")],
+                   rel: Annotated[str | None, Field(None, description="list items linking to ref through this relation")] = None,
+                   offset: Offset = 0, brain: Brains = None) -> CallToolResult:
+        """Read a note, section, record, folder, tag, source, identity, period, relation page or home."""
+        from .query.read import read as run
+        return _result(session, lambda site: run(site, ref, rel=rel, offset=offset, brains=brain))
+
+    async def recall(query: Query, budget: Budget = 16000, scope: Scope = None, type: TypeFilter = None,
+                     path: PathFilter = None, brain: Brains = None) -> CallToolResult:
+        """Search, then quote the best matches' bodies within a character budget; the rest as index lines."""
+        from .query.recall import recall as run
+        return _result(session, lambda site: run(site, query, budget=budget, scope=scope, type=type,
+                                                 path=path, brains=brain))
+
+    out = []
+    for fn, kind in ((search, "search-reply"), (read, "read-reply"), (recall, "recall-reply")):
+        tool = Tool.from_function(fn, annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
+        # The published schema is the contract; the SDK advertises it and leaves the value alone.
+        tool.fn_metadata.output_schema = schema.load(kind)
+        out.append(tool)
+    return out
+
+
+def server(site: str | None) -> MCPServer:
+    return MCPServer("bf", version=__version__, tools=tools(Session(site)), log_level="WARNING",
+                     instructions="Search, read and recall a brain built by `bf build`. Replies follow "
+                                  "the JSON Schemas published as each tool's outputSchema.")
+
+
+def serve(site: str | None) -> int:
+    """Run until the client closes stdin. A missing site is no reason not to start: each call
+    then answers "index missing … run bf build first"."""
+    server(site).run("stdio")
+    return 0

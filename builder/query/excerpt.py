@@ -1,0 +1,90 @@
+"""Excerpts and phrase checks over the stored text of an item (SPEC §5). JS twin: site/engine/excerpt.js.
+
+Lengths count Unicode code points (JS: iterate with Array.from / for…of), so a cut never splits
+a character. A text's tokens are the runs between lunr's separators (white space and "-");
+a token matches when its lunr term (builder.lunrjs.analyze) is one of the query's terms.
+
+Window (when some token matches):
+1. For each matching token i, in text order, the candidate window starts LEAD code points before
+   it (at 0 if that is before the text), moved forward past the next white space when that
+   start falls inside a word (but never past token i itself).
+2. The window's worth is the number of distinct query terms among matching tokens that end
+   within its first LIMIT - 2 code points; the first window with the highest worth wins.
+3. The text from the start is cut to fit LIMIT with "…" at each cut: when more text follows,
+   the kept part is cut back to its last white space if that lies in its second half, then
+   trailing white space is dropped and "…" appended; a "…" is prefixed when the start is > 0.
+Without a matching token, the fallback is `cut(fallback)` (views/text.cut).
+"""
+from __future__ import annotations
+
+from ..lunrjs import analyze
+from ..lunrjs.tokenizer import SEPARATOR_RE
+from ..views.text import EXCERPT_CHARS, cut
+
+LEAD = 40
+SPACE = " \t\n\r\f\v"
+
+
+def matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
+    """(start, end, term) of each token of `text` whose lunr term is in `terms`, in order.
+    Speed-up only (results are the same without it): the stemmer keeps a word's first two
+    letters, so a token holding none of the terms' first two letters is not analysed."""
+    heads = {t[:2] for t in terms}
+    out, start = [], 0
+    for m in [*SEPARATOR_RE.finditer(text), None]:
+        end = m.start() if m else len(text)
+        if end > start:
+            token = text[start:end]
+            low = token.lower()
+            if any(h in low for h in heads):
+                found = analyze(token)
+                if found and found[0] in terms:
+                    out.append((start, end, found[0]))
+        if m:
+            start = m.end()
+    return out
+
+
+def has_phrase(text: str, phrase: list[str]) -> bool:
+    """Do the terms of `phrase` occur one after another in `text` (stop words skipped on both sides)?"""
+    if not phrase:
+        return True
+    terms = analyze(text)
+    n = len(phrase)
+    for i in range(len(terms) - n + 1):
+        if terms[i:i + n] == phrase:
+            return True
+    return False
+
+
+def _window_start(text: str, at: int) -> int:
+    start = max(0, at - LEAD)
+    if start > 0 and text[start - 1] not in SPACE:
+        k = start
+        while k < at and text[k] not in SPACE:
+            k += 1
+        start = k + 1 if k < at else at
+    return start
+
+
+def excerpt(text: str, terms: set[str], fallback: str, limit: int = EXCERPT_CHARS) -> str:
+    hits = matches(text, terms) if terms else []
+    if not hits:
+        return cut(fallback, limit)
+    best_start, best_worth = 0, -1
+    for start_i, _, _ in hits:
+        start = _window_start(text, start_i)
+        reach = start + limit - 2
+        worth = len({term for s, e, term in hits if s >= start and e <= reach})
+        if worth > best_worth:
+            best_start, best_worth = start, worth
+    prefix = "…" if best_start > 0 else ""
+    room = limit - len(prefix)
+    rest = text[best_start:]
+    if len(rest) <= room:
+        return prefix + rest.rstrip()
+    kept = rest[:room - 1]
+    space = max(kept.rfind(c) for c in SPACE)
+    if space > len(kept) // 2:
+        kept = kept[:space]
+    return prefix + kept.rstrip() + "…"

@@ -1,0 +1,199 @@
+"""bf search and bf types over the built site's lunr index and document store (SPEC §5).
+JS twin: site/engine/search.js — port it line by line; every order below is spelled out.
+
+1. The query is prose. Its words are lunr's tokens, trimmed, without stop words
+   (lunrjs.query_words); nothing in it is lunr syntax. A double-quoted span is a phrase:
+   its words must also occur in that order in the item's stored text (excerpt.has_phrase).
+2. All-words: the index's documents holding every word (lunr BM25, required terms). When no
+   item survives the filters (kind, scope, --type, --path, phrases) in any selected brain,
+   any-word: documents holding at least one word, ranked by how many words they hold first.
+3. One item per note: among a note and its sections, the best by (more words, higher score,
+   the note before a section, ref); a section therefore replaces its note only when it
+   outranks it.
+4. Order of items: not deprecated before deprecated, more words, higher score, brain name,
+   ref. Strings compare by code points (JS: not by UTF-16 units; use a code-point compare).
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from .. import refs
+from ..errors import InvalidInput
+from ..lunrjs import analyze_query_word, query_words
+from ..views.search import join_pieces   # the same join the build used
+from .coverage import coverage_fields
+from .excerpt import excerpt, has_phrase
+from .read import _finish, selected
+from .scopes import admits, parse_scope, window
+from .site import Site
+from .store import BrainStore, Entry, open_store
+
+MAX_QUERY = 4096
+MAX_LIMIT = 50
+QUOTED = re.compile(r'"([^"]*)"')
+
+
+def check_query(text) -> str:
+    if not isinstance(text, str):
+        raise InvalidInput("query", "must be a string")
+    if len(text) > MAX_QUERY:
+        raise InvalidInput("query", f"longer than {MAX_QUERY} characters ({len(text)})")
+    return text
+
+
+def check_limit(limit) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise InvalidInput("limit", f"must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}")
+    return limit
+
+
+def _check_text(name: str, value) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise InvalidInput(name, "must be a string")
+    return value
+
+
+def parse_query(text: str) -> tuple[list[str], list[list[str]]]:
+    """(words, phrases): the query's words, and each quoted span's terms in order."""
+    phrases = []
+    for span in QUOTED.findall(text):
+        terms = [t for t in (analyze_query_word(w) for w in query_words(span)) if t]
+        if terms:
+            phrases.append(terms)
+    return query_words(text), phrases
+
+
+def _stores(site: Site, brains: list[str] | None) -> tuple[dict[str, BrainStore], list[str]]:
+    chosen, _ = selected(site, "", brains)
+    stores, missing = {}, []
+    for name in chosen:
+        store = open_store(site, name)
+        if site.available(name) and store.ok():
+            stores[name] = store
+        else:
+            missing.append(name)
+    return stores, missing
+
+
+def _entry(store: BrainStore, ref: str, notes: bool, records: bool) -> Entry | None:
+    if notes:
+        found = store.note_entry(ref)
+        if found is not None:
+            return found
+    return store.record_entry(ref) if records and refs.is_record_like(ref) else None
+
+
+def _text(store: BrainStore, entry: Entry) -> str:
+    data = store.text(entry)
+    if entry.kind == "record":
+        return data
+    pieces = data.get("pieces", [])
+    if entry.kind == "section":
+        return join_pieces(pieces[entry.section[2]:entry.section[3]])
+    return join_pieces(pieces)
+
+
+def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> tuple[list[tuple], bool]:
+    """[(entry, score, count)] that survive every filter, and whether the scope dropped any hit."""
+    kept, narrowed = [], False
+    for name, store in sorted(stores.items()):
+        bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
+        for ref, score, matched in store.reader.search(words, required):
+            entry = _entry(store, ref, scope.notes, scope.records)
+            if entry is None:
+                narrowed = narrowed or scope.kind != "none"
+                continue
+            if type_ is not None and entry.meta.get("type") != type_:
+                continue
+            if path is not None and not _path(entry).startswith(path):
+                continue
+            if not admits(scope, entry, bounds):
+                narrowed = True
+                continue
+            if phrases and not all(has_phrase(_text(store, entry), p) for p in phrases):
+                continue
+            kept.append((entry, score, len(matched)))
+    return kept, narrowed
+
+
+def _path(entry: Entry) -> str:
+    if entry.kind == "record":
+        return f"memories/{entry.source}/{entry.meta['id']}.json"
+    return entry.note
+
+
+def _best_per_note(kept: list[tuple]) -> list[tuple]:
+    best: dict[tuple, tuple] = {}
+    for cand in kept:
+        entry, score, count = cand
+        key = (entry.brain, entry.note if entry.note is not None else entry.ref)
+        cur = best.get(key)
+        if cur is None or _within(cand) < _within(cur):
+            best[key] = cand
+    return sorted(best.values(), key=_order)
+
+
+def _within(cand: tuple) -> tuple:
+    entry, score, count = cand
+    return (-count, -score, 0 if entry.kind == "note" else 1, entry.ref)
+
+
+def _order(cand: tuple) -> tuple:
+    entry, score, count = cand
+    deprecated = entry.kind != "record" and bool(entry.meta.get("deprecated"))
+    return (1 if deprecated else 0, -count, -score, entry.brain, entry.ref)
+
+
+def _item(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
+    entry, score, _ = cand
+    meta = entry.meta
+    item = {"kind": entry.kind, "brain": entry.brain, "ref": entry.ref, "uri": refs.uri(entry.brain, entry.ref),
+            "score": score, "type": meta.get("type"), "path": _path(entry), "tags": meta.get("tags", []),
+            "fields": meta.get("fields", {}), "entities": meta.get("entities", []), "modified": meta.get("modified")}
+    text = _text(store, entry)
+    if entry.kind == "record":
+        item.update(title=meta.get("title", ""), source=entry.source, time=meta.get("time"),
+                    observed=meta.get("observed"), excerpt=excerpt(text, terms, text))
+    elif entry.kind == "section":
+        item.update(title=entry.section[1], excerpt=excerpt(text, terms, text))
+    else:
+        fallback = store.text(entry).get("summary") or text
+        item.update(title=meta.get("title", ""), excerpt=excerpt(text, terms, fallback))
+    return item
+
+
+def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, brains=None) -> dict:
+    text = check_query(query)
+    limit = check_limit(limit)
+    type_, path = _check_text("type", type), _check_text("path", path)
+    stores, missing = _stores(site, brains)
+    sc = parse_scope(scope, stores)
+    as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
+    words, phrases = parse_query(text)
+    kept, narrowed = [], False
+    if words:
+        kept, narrowed = _candidates(stores, words, phrases, sc, type_, path, True, as_of)
+        if not kept and len(set(words)) > 1:
+            kept, narrowed = _candidates(stores, words, phrases, sc, type_, path, False, as_of)
+    ranked = _best_per_note(kept)
+    terms = {t for t in (analyze_query_word(w) for w in words) if t}
+    items = [_item(stores[c[0].brain], c, terms) for c in ranked[:limit]]
+    reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,
+             "total": len(ranked), "scope_empty": sc.kind != "none" and not items and narrowed}
+    reply.update(coverage_fields(sc, stores, items))
+    stale = [b for b in sorted(stores) if site.stale(b)]
+    return _finish(site, stale[0] if stale else "", reply, missing)
+
+
+def types(site: Site, *, brains=None) -> dict:
+    """The `type` values in use with their note counts, most used first, then by name."""
+    stores, missing = _stores(site, brains)
+    counts: dict[str, int] = {}
+    for store in stores.values():
+        for name, n in store.meta.get("types", {}).items():
+            counts[name] = counts.get(name, 0) + n
+    listed = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    reply = {"as_of": site.as_of, "brains": sorted(stores), "types": [{"type": t, "count": n} for t, n in listed]}
+    stale = [b for b in sorted(stores) if site.stale(b)]
+    return _finish(site, stale[0] if stale else "", reply, missing)

@@ -1,0 +1,42 @@
+"""The published reply schemas (SPEC §9): load one by kind, or a validator for it.
+
+The files in schemas/ are the contract; this module only finds and reads them, so the
+CLI (`bf schema`), the MCP server (each tool's outputSchema) and the tests use the very
+bytes the site ships under schemas/.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from .errors import InvalidInput
+from .resources import resource_dir
+
+KINDS = ("search-reply", "read-reply", "recall-reply", "error")
+
+
+def path(kind: str):
+    if kind not in KINDS:
+        raise InvalidInput("kind", f"unknown schema {kind!r} (valid: {', '.join(KINDS)})")
+    return resource_dir("schemas") / f"{kind}.schema.json"
+
+
+def text(kind: str) -> str:
+    return path(kind).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def _loaded(kind: str) -> str:
+    return text(kind)
+
+
+def load(kind: str) -> dict:
+    """A fresh copy of the schema: callers (the MCP SDK) may annotate what they get."""
+    return json.loads(_loaded(kind))
+
+
+def validator(kind: str):
+    """A Draft 2020-12 validator with format checking on (date-time, date)."""
+    from jsonschema import Draft202012Validator
+    schema = load(kind)
+    return Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)

@@ -1,0 +1,57 @@
+// bf in the browser: search, read and recall over the built site, with the replies Python gives
+// (SPEC §5-§7). Loaded as a module by every page; sets `window.bf` and wires the page:
+// "/" focuses the search box. The site root is this file's parent folder, so the same
+// build works at / and under a GitHub Pages project path.
+import { openSite, read as readSite } from './engine/read.js'
+import { BfError } from './engine/errors.js'
+
+export const root = new URL('../', import.meta.url)
+let opened = null
+
+// The opened site (manifest checked once per page); a failed open is retried next call.
+export function site () {
+  if (!opened) {
+    opened = openSite(root)
+    opened.catch(() => { opened = null })
+  }
+  return opened
+}
+
+// read(ref, {rel, offset, brains}) → the reply; throws BfError {error, code} like `bf read`.
+export async function read (ref, options = {}) {
+  return readSite(await site(), ref, options)
+}
+
+// search(query, {scope, type, path, limit, brains}) → the reply of `bf search`.
+export async function search (query, options = {}) {
+  const engine = await import('./engine/search.js') // only pages that search pay for the engine
+  return engine.search(await site(), query, options)
+}
+
+// recall(query, {budget, scope, type, path, brains}) → the reply of `bf recall`.
+export async function recall (query, options = {}) {
+  const engine = await import('./engine/recall.js')
+  return engine.recall(await site(), query, options)
+}
+
+export { BfError }
+
+const bf = { search, read, recall, site, root: root.href, BfError }
+window.bf = bf
+
+function typing (target) {
+  return target instanceof HTMLElement &&
+    (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
+}
+
+// "/" focuses the page's main search field (the search page's own, else the header's).
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return
+  const box = document.querySelector('[data-bf-search]') || document.querySelector('header input[type=search]')
+  if (!box) return
+  event.preventDefault()
+  box.focus()
+  box.select()
+})
+
+export default bf

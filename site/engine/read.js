@@ -1,0 +1,199 @@
+// bf read in the browser: twin of builder/query/site.py (open a built site) and
+// builder/query/read.py (answer from precomputed replies). Same replies, same errors.
+// One difference: the browser cannot see the brain folder, so it never adds `stale`.
+import * as refs from './refs.js'
+import { BfError, incomplete, indexMissing, invalidInput, notFound, pyRepr } from './errors.js'
+import { LISTINGS, merged, mergedHome, pageAt, periodReply, wholeList } from './listing.js'
+
+export const BUNDLE_VERSION = 1 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
+export const MANIFEST = '_bf/manifest.json'
+const MAX_REF = 4096
+
+async function fetchJson (url) {
+  let resp
+  try {
+    resp = await fetch(url, { cache: 'no-cache' })
+  } catch {
+    return null
+  }
+  if (!resp.ok) return null
+  try {
+    return await resp.json()
+  } catch {
+    return null
+  }
+}
+
+export class Site {
+  constructor (root, manifest) {
+    this.root = root // URL of the site folder, ending in "/"
+    this.manifest = manifest
+    this.files = new Map() // rel → Promise of parsed JSON or null
+    this.availability = new Map()
+  }
+
+  get buildId () { return this.manifest.build_id }
+  get asOf () { return this.manifest.as_of }
+  get brains () { return this.manifest.brains }
+  brainNames () { return this.brains.map((b) => b.name) }
+  brain (name) { return this.brains.find((b) => b.name === name) || null }
+
+  // A file of the site, or null when it is missing or unreadable.
+  loadJson (rel) {
+    if (!this.files.has(rel)) this.files.set(rel, fetchJson(new URL(rel, this.root)))
+    return this.files.get(rel)
+  }
+
+  reply (brain, ref, ...variant) {
+    return this.loadJson(refs.refFile(brain, ref, ...variant))
+  }
+
+  async available (brain) {
+    if (!this.availability.has(brain)) {
+      this.availability.set(brain, (async () => {
+        for (const rel of [`_bf/${brain}/fingerprint.json`, refs.refFile(brain, 'home')]) {
+          const resp = await fetch(new URL(rel, this.root), { method: 'HEAD', cache: 'no-cache' }).catch(() => null)
+          if (resp && resp.ok) return true
+        }
+        return false
+      })())
+    }
+    return this.availability.get(brain)
+  }
+}
+
+export async function openSite (root) {
+  const shown = String(root)
+  const manifest = await fetchJson(new URL(MANIFEST, root))
+  if (manifest === null) throw indexMissing(shown)
+  const version = manifest && typeof manifest === 'object' ? manifest.bundle_version : '?'
+  if (!manifest || typeof manifest !== 'object' || version !== BUNDLE_VERSION) {
+    throw indexMissing(shown, `built by an incompatible version (bundle ${version}, need ${BUNDLE_VERSION})`)
+  }
+  return new Site(root, manifest)
+}
+
+const BARE_HASH = "ends with a bare '#': name a section after it, or drop it"
+
+export function checkRef (text) {
+  if (typeof text !== 'string') throw invalidInput('ref', 'must be a string')
+  if ([...text].length > MAX_REF) throw invalidInput('ref', `longer than ${MAX_REF} characters`)
+  if ([...text].some((c) => c.codePointAt(0) < 32 || c.codePointAt(0) === 127)) throw invalidInput('ref', 'holds control characters')
+  if (text.endsWith('#')) throw invalidInput('ref', BARE_HASH)
+  return refs.pyStrip(text)
+}
+
+export function checkOffset (offset) {
+  if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw invalidInput('offset', 'must be a whole number ≥ 0')
+  return offset
+}
+
+// [brains to read, brain-relative ref] for a ref or bf:// address.
+export function selected (site, refText, brains) {
+  const [brain, ref] = refs.splitAddress(refText)
+  const known = site.brainNames()
+  if (brain !== null) {
+    if (!known.includes(brain)) throw notFound(refText)
+    if (ref.endsWith('#')) throw invalidInput('ref', BARE_HASH)
+    return [[brain], refs.normalize(ref)]
+  }
+  const chosen = brains && brains.length ? brains : known
+  for (const name of chosen) {
+    if (!known.includes(name)) throw invalidInput('brain', `unknown brain ${pyRepr(name)} (valid: ${known.join(', ')})`)
+  }
+  return [[...chosen], refs.normalize(ref)]
+}
+
+export async function read (site, refText, { rel = null, offset = 0, brains = null } = {}) {
+  refText = checkRef(refText)
+  offset = checkOffset(offset)
+  const [chosen, ref] = selected(site, refText, brains)
+  const variant = (rel !== null ? ['r', rel] : []).concat(offset ? [`o${offset}`] : [])
+  const missing = []
+  if (chosen.length > 1) {
+    for (const name of chosen) if (rel !== null) checkRelation(site, name, rel)
+    const combined = await mergedRead(site, chosen, ref, rel, offset)
+    if (combined !== null) {
+      const unavailable = []
+      for (const b of chosen) if (!(await site.available(b))) unavailable.push(b)
+      return finish(combined[0], combined[1], unavailable)
+    }
+  }
+  for (const name of chosen) {
+    if (rel !== null) checkRelation(site, name, rel)
+    if (!(await site.available(name))) {
+      missing.push(name)
+      continue
+    }
+    let reply = await site.reply(name, ref, ...variant)
+    if (reply === null) reply = await computed(site, name, ref, rel, offset)
+    if (reply !== null) {
+      const others = []
+      for (const b of chosen) if (b !== name && !(await site.available(b))) others.push(b)
+      return finish(name, reply, missing.concat(others))
+    }
+  }
+  if (missing.length) throw incomplete(ref, missing)
+  throw notFound(refText)
+}
+
+function checkRelation (site, brain, rel) {
+  const valid = (site.brain(brain) || {}).relations || ['links']
+  if (typeof rel !== 'string' || !valid.includes(rel)) {
+    throw invalidInput('rel', `unknown relation ${pyRepr(rel)} (valid: ${valid.join(', ')})`)
+  }
+}
+
+// [first brain, reply] of a listing page over several brains (SPEC §6.5); null for exact reads.
+async function mergedRead (site, chosen, ref, rel, offset) {
+  const variant = rel !== null ? ['r', rel] : []
+  const firsts = new Map()
+  for (const name of chosen) {
+    if (await site.available(name)) {
+      const first = (await site.reply(name, ref, ...variant)) || (await computed(site, name, ref, rel, 0))
+      if (first !== null) firsts.set(name, first)
+    }
+  }
+  if (!firsts.size) return null
+  const [brain, first] = firsts.entries().next().value
+  if (first.page === 'home') return [brain, mergedHome(firsts)]
+  if (!LISTINGS.has(first.page)) return null
+  const lists = new Map()
+  for (const [b, f] of firsts) lists.set(b, await wholeList(site, b, ref, variant, f))
+  return [brain, merged(first.page, firsts, lists, offset, ref)]
+}
+
+// Valid reads with no file: a later page that does not exist, an unused relation, a period.
+async function computed (site, brain, ref, rel, offset) {
+  const base = await site.reply(brain, ref)
+  if (offset && (base !== null || rel !== null)) {
+    const first = rel !== null ? await site.reply(brain, ref, 'r', rel) : base
+    if (first !== null && (first.next_offset === undefined || first.next_offset === null)) {
+      throw invalidInput('offset', `${ref} fits in one page: use offset 0`)
+    }
+    if (first !== null) throw invalidInput('offset', `${offset} is not a page boundary of ${ref}: use 0 or a next_offset`)
+  }
+  if (rel !== null && base !== null) {
+    if (offset) throw invalidInput('offset', `${ref} has no ${rel} page at offset ${offset}`)
+    return {
+      page: 'relation', brain, ref, uri: refs.uri(brain, ref), title: 'title' in base ? base.title : ref, relation: rel,
+      items: [], total: 0, offset: 0, next_offset: null, as_of: site.asOf
+    }
+  }
+  if (base === null && rel === null) {
+    const pages = await periodReply(site, brain, ref)
+    if (pages !== null) return pageAt(pages, offset, ref)
+  }
+  return null
+}
+
+export function finish (brain, reply, unavailable) {
+  reply = structuredClone(reply) // replies are cached per file: callers get their own copy
+  if (unavailable.length) {
+    reply.problems = [...(reply.problems || []), ...unavailable.map((b) => (
+      { brain: b, path: '', kind: 'unavailable', message: `brain ${b} has no readable built data` }))]
+  }
+  return reply
+}
+
+export { BfError }

@@ -1,0 +1,93 @@
+// Refs, bf:// addresses and the ref → file mapping (SPEC §3, §6.4).
+// A line-by-line twin of builder/refs.py (read its docstring for the file mapping);
+// tests/browser/test_parity.py keeps the two equal. Change both or neither.
+import { sha256hex } from './sha256.js'
+
+const SAFE = /^[a-z0-9.-]$/
+// Python's `\d` is any Unicode decimal digit, so the JS twin uses \p{Nd}.
+const PERIOD_LIKE = /^(\p{Nd}{4}(-\p{Nd}{1,2}(-\p{Nd}{1,2})?|-W\p{Nd}{1,2})?|\p{Nd}+d|today|yesterday)$/u
+export const BF_SCHEME = 'bf://'
+const encoder = new TextEncoder()
+
+// Python's str.isspace() set, for strip()/rstrip() twins (JS trim() differs: \ufeff, \x85, \x1c-\x1f).
+export const PY_SPACE = '\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005' +
+  '\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000'
+
+export function pyStrip (text, chars = PY_SPACE) {
+  let start = 0
+  let end = text.length
+  while (start < end && chars.includes(text[start])) start++
+  while (end > start && chars.includes(text[end - 1])) end--
+  return text.slice(start, end)
+}
+
+export function pyRstrip (text, chars = PY_SPACE) {
+  let end = text.length
+  while (end > 0 && chars.includes(text[end - 1])) end--
+  return text.slice(0, end)
+}
+
+export function escapeSegment (segment) {
+  const out = []
+  let i = 0
+  for (const ch of segment) { // by code point, like Python
+    if (SAFE.test(ch) && !(i === 0 && ch === '.')) out.push(ch)
+    else out.push([...encoder.encode(ch)].map((b) => '~' + b.toString(16).padStart(2, '0')).join(''))
+    i++
+  }
+  let text = out.join('')
+  if (text.length > 120) {
+    const digest = sha256hex(encoder.encode(text)).slice(0, 16)
+    text = `${text.slice(0, 80)}~~${digest}`
+  }
+  return text
+}
+
+// Site-relative path of the JSON reply for `ref` in `brain` ("" ref = home).
+export function refFile (brain, ref, ...variant) {
+  const parts = [escapeSegment(brain)].concat((ref || 'home').split('/').map(escapeSegment))
+  return parts.join('/') + variant.map((v) => '~~' + escapeSegment(v)).join('') + '.json'
+}
+
+// Percent-encode what a bf:// address cannot hold as is: "%", and "#"/"?" of record ids.
+export function encodeUriRef (ref) {
+  let text = ref.replaceAll('%', '%25')
+  if (isRecordLike(ref)) text = text.replaceAll('#', '%23')
+  return text.replaceAll('?', '%3F')
+}
+
+export function uri (brain, ref) {
+  return `${BF_SCHEME}${brain}/${encodeUriRef(ref)}`
+}
+
+export function decodeUriRef (text) {
+  return text.replace(/%(23|3F|3f|25)/g, (_, code) => ({ 23: '#', '3f': '?', 25: '%' })[code.toLowerCase()])
+}
+
+// `SOURCE:ID` or `type:name`: a colon before any slash.
+export function isRecordLike (ref) {
+  const colon = ref.indexOf(':')
+  const slash = ref.indexOf('/')
+  return colon > 0 && (slash < 0 || colon < slash)
+}
+
+// [brain, ref] for a bf:// address, [null, ref] otherwise.
+export function splitAddress (text) {
+  if (!text.startsWith(BF_SCHEME)) return [null, text]
+  const rest = text.slice(BF_SCHEME.length)
+  const slash = rest.indexOf('/')
+  if (slash < 0) return [rest, '']
+  return [rest.slice(0, slash), decodeUriRef(rest.slice(slash + 1))]
+}
+
+// Canonical form of a ref: trailing "/" dropped from listings, "home" for the empty ref.
+export function normalize (ref) {
+  ref = pyStrip(ref)
+  if (ref === '' || ref === 'home' || ref === '/') return 'home'
+  if (ref.endsWith('/') && !isRecordLike(ref)) ref = pyRstrip(ref, '/')
+  return ref
+}
+
+export function isPeriodLike (ref) {
+  return PERIOD_LIKE.test(ref)
+}

@@ -1,0 +1,165 @@
+// The search page: pagefind's UI for full-text search, and the scoped search of bf.js shown
+// as a list. Everything from a reply is rendered as text nodes (never innerHTML).
+import bf from './bf.js'
+import { refFile } from './engine/refs.js'
+import { stem, tokenize, trim } from './engine/lunrindex.js'
+
+const $ = (sel) => document.querySelector(sel)
+const params = new URLSearchParams(location.search)
+
+function el (tag, props = {}, ...children) {
+  const node = document.createElement(tag)
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') node.className = v
+    else node.setAttribute(k, v)
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child)
+  return node
+}
+
+// ---- tabs ------------------------------------------------------------------
+const tabs = [...document.querySelectorAll('[role=tab]')]
+function select (tab) {
+  for (const t of tabs) {
+    const on = t === tab
+    t.setAttribute('aria-selected', String(on))
+    t.tabIndex = on ? 0 : -1
+    document.getElementById(t.getAttribute('aria-controls')).hidden = !on
+  }
+  // "/" focuses the visible search field
+  for (const f of document.querySelectorAll('[data-bf-search]')) f.removeAttribute('data-bf-search')
+  const field = tab.id === 'tab-scoped' ? $('#scoped-q') : $('#pagefind input')
+  if (field) field.setAttribute('data-bf-search', '')
+}
+tabs.forEach((tab, i) => {
+  tab.addEventListener('click', () => select(tab))
+  tab.addEventListener('keydown', (e) => {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
+    if (!step) return
+    const next = tabs[(i + step + tabs.length) % tabs.length]
+    select(next)
+    next.focus()
+  })
+})
+
+// ---- full text (pagefind) -------------------------------------------------------
+function startPagefind () {
+  const holder = $('#pagefind')
+  const bundle = new URL(holder.dataset.bundle.replace(/\/?$/, '/'), document.baseURI).href
+  const script = el('script', { src: bundle + 'pagefind-ui.js' })
+  script.addEventListener('load', () => {
+    // eslint-disable-next-line no-undef
+    const ui = new PagefindUI({ element: '#pagefind', bundlePath: bundle, showSubResults: true, resetStyles: false })
+    if (params.get('q') && !scopedWanted()) ui.triggerSearch(params.get('q'))
+    if ($('#tab-fulltext').getAttribute('aria-selected') === 'true') select($('#tab-fulltext'))
+  })
+  script.addEventListener('error', () => {
+    holder.replaceChildren(el('p', { class: 'empty' },
+      'Full-text search is not in this build (it was built with --no-pagefind). Use the scoped search.'))
+  })
+  document.body.append(script)
+}
+
+// ---- scoped (bf.js) ----------------------------------------------------------------
+const scopedWanted = () => ['scope', 'type', 'limit'].some((k) => params.get(k)) || params.get('mode') === 'scoped'
+
+function pageUrl (item) {
+  const [note, section] = item.kind === 'section' ? [item.ref.split('#')[0], item.ref.slice(item.ref.indexOf('#') + 1)] : [item.ref, '']
+  const path = refFile(item.brain, note).slice(0, -'.json'.length) + '.html'
+  return new URL(path, bf.root).href + (section ? '#' + encodeURIComponent(section) : '')
+}
+
+// The excerpt with every word whose stem a query word shares wrapped in <mark>, as DOM nodes.
+function highlighted (text, query) {
+  const wanted = new Set(tokenize(query).map(([t]) => stem(trim(t))).filter(Boolean))
+  const out = document.createDocumentFragment()
+  const lower = text.toLowerCase()
+  let at = 0
+  if (lower.length === text.length) { // positions are only valid when lower-casing kept them
+    for (const [token, start, length] of tokenize(text)) {
+      if (!wanted.has(stem(trim(token)))) continue
+      out.append(text.slice(at, start), el('mark', {}, text.slice(start, start + length)))
+      at = start + length
+    }
+  }
+  out.append(text.slice(at))
+  return out
+}
+
+function renderItem (item, query) {
+  const badge = el('span', { class: 'badge kind-' + item.kind }, item.kind + (item.type ? ' · ' + item.type : ''))
+  const meta = []
+  if (item.source) meta.push(item.source)
+  if (item.time) meta.push(item.time.slice(0, 10))
+  else if (item.observed) meta.push('observed ' + item.observed.slice(0, 10))
+  if (item.path && item.kind !== 'record') meta.push(item.path)
+  return el('li', { class: 'result kind-' + item.kind },
+    el('a', { href: pageUrl(item) }, item.title || item.ref), ' ', badge,
+    meta.length ? el('span', { class: 'meta' }, ' ' + meta.join(' · ')) : null,
+    item.excerpt ? el('p', { class: 'excerpt' }, highlighted(item.excerpt, query)) : null)
+}
+
+function attention (reply) {
+  return (reply.sources || []).filter((s) => s.needs_attention)
+}
+
+function summary (reply, query, scope) {
+  const n = reply.items.length
+  const where = scope ? ` in ${scope}` : ''
+  if (n) return `${n} result${n === 1 ? '' : 's'} for “${query}”${where}`
+  const why = attention(reply).map((s) => `source ${s.source} is ${s.status.replaceAll('_', ' ')}`)
+  return `No items${where} match “${query}”` + (why.length ? `; ${why.join('; ')}` : '') + '.'
+}
+
+function renderSources (reply) {
+  const box = $('#scoped-sources')
+  const list = box.querySelector('ul')
+  const shown = reply.items.length ? attention(reply) : (reply.sources || [])
+  list.replaceChildren(...shown.map((s) => el('li', { class: 'status-' + s.status },
+    s.title || s.source, ' ', el('span', { class: 'badge ' + (s.needs_attention ? 'attention' : 'ok') }, s.status),
+    s.last_run ? el('span', { class: 'meta' }, ' last run ' + s.last_run) : null,
+    s.error ? el('span', { class: 'meta' }, ' — ' + s.error) : null)))
+  if (reply.sources_omitted) list.append(el('li', { class: 'meta' }, `${reply.sources_omitted} other source(s) fine`))
+  box.hidden = !shown.length
+}
+
+async function runScoped (event) {
+  if (event) event.preventDefault()
+  const query = $('#scoped-q').value
+  const scope = $('#scoped-scope').value.trim()
+  const type = $('#scoped-type').value.trim()
+  const limit = Number($('#scoped-limit').value || 10)
+  const status = $('#scoped-status')
+  const results = $('#scoped-results')
+  const next = new URLSearchParams({ mode: 'scoped', q: query })
+  if (scope) next.set('scope', scope)
+  if (type) next.set('type', type)
+  if (limit !== 10) next.set('limit', String(limit))
+  history.replaceState(null, '', '?' + next)
+  status.textContent = 'Searching…'
+  status.classList.remove('error')
+  try {
+    const options = { limit }
+    if (scope) options.scope = scope
+    if (type) options.type = type
+    const reply = await bf.search(query, options)
+    results.replaceChildren(...reply.items.map((item) => renderItem(item, query)))
+    status.textContent = summary(reply, query, scope)
+    renderSources(reply)
+  } catch (err) {
+    results.replaceChildren()
+    $('#scoped-sources').hidden = true
+    status.textContent = err.error || String(err)
+    status.classList.add('error')
+  }
+}
+
+$('#scoped-form').addEventListener('submit', runScoped)
+for (const [field, key] of [['#scoped-q', 'q'], ['#scoped-scope', 'scope'], ['#scoped-type', 'type'], ['#scoped-limit', 'limit']]) {
+  if (params.get(key)) $(field).value = params.get(key)
+}
+startPagefind()
+if (scopedWanted()) {
+  select($('#tab-scoped'))
+  if (params.get('q')) runScoped()
+} else select($('#tab-fulltext'))

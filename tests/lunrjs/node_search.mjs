@@ -1,0 +1,23 @@
+// stdin {dir, queries: [[words, required, limit]]} -> stdout results of
+// site/engine/lunrindex.js, reading the index through a file-backed fetch.
+import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { LunrIndex } from '../../site/engine/lunrindex.js'
+
+const input = JSON.parse(readFileSync(0, 'utf8'))
+const fetched = []
+const fetchFile = async (url) => {
+  fetched.push(url.slice(input.dir.length + 1))
+  try {
+    const body = await readFile(url, 'utf8')
+    return { ok: true, status: 200, json: async () => JSON.parse(body) }
+  } catch (e) {
+    return { ok: false, status: 404, json: async () => null }
+  }
+}
+const index = new LunrIndex(input.dir, fetchFile)
+const out = []
+for (const [words, required, limit] of input.queries) {
+  out.push(await index.search(words, required, limit))
+}
+process.stdout.write(JSON.stringify({ results: out, fetched }))

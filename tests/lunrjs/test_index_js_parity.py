@@ -1,0 +1,48 @@
+"""site/engine/lunrindex.js returns what IndexReader returns, bit for bit."""
+import pytest
+
+from builder.lunrjs import IndexReader, write_index
+from builder.lunrjs import index as index_mod  # noqa: F401
+
+from lunrjs_corpus import make_docs, make_queries
+
+pytestmark = pytest.mark.parity
+
+
+def py_results(reader, queries):
+    return [[[ref, score, sorted(m)] for ref, score, m in reader.search(w, r, limit)]
+            for w, r, limit in queries]
+
+
+def js_results(run_node, directory, queries):
+    out = run_node("node_search.mjs", {"dir": str(directory), "queries": queries})
+    return [[[e["ref"], e["score"], e["matched"]] for e in res] for res in out["results"]], out
+
+
+def test_js_equals_python(run_node, tmp_path, monkeypatch):
+    # Small thresholds so this corpus also exercises big-term files and
+    # several shards and ref chunks.
+    monkeypatch.setattr(index_mod, "BIG_POSTINGS", 60)
+    monkeypatch.setattr(index_mod, "SHARD_TARGET", 4096)
+    monkeypatch.setattr(index_mod, "REF_CHUNK", 50)
+    docs, vocab = make_docs(300, seed=11)
+    write_index(docs, tmp_path)
+    reader = IndexReader(tmp_path)
+    assert reader.meta["big"] > 0 and reader.meta["shards"] > 1
+    queries = [[w, req, None] for w in make_queries(vocab, 120, seed=3) for req in (True, False)]
+    queries += [[vocab[:40], False, None], [vocab[:40], False, 7],
+                [["Éclair", "café", "co-op", "😀x", "the"], False, None],
+                [[vocab[0]], True, 3], [[], True, None]]
+    expected = py_results(reader, queries)
+    got, _ = js_results(run_node, tmp_path, queries)
+    assert sum(bool(r) for r in expected) >= 150
+    for q, e, g in zip(queries, expected, got):
+        assert g == e, q  # same refs, order, matched words and identical floats
+
+
+def test_first_search_fetches_few_files(run_node, tmp_path):
+    docs, vocab = make_docs(200, seed=2)
+    write_index(docs, tmp_path)
+    _, out = js_results(run_node, tmp_path, [[[vocab[5]], True, 10]])
+    fetched = out["fetched"]
+    assert fetched[0] == "meta.json" and len(fetched) <= 4, fetched

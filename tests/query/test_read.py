@@ -1,0 +1,113 @@
+"""bf read against a built site (SPEC §3, §6, §8): replies, paging, exit codes, staleness."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
+
+
+def read(bf, site, *args):
+    code, out, err = bf("read", *args, "--site", site)
+    return code, (json.loads(out) if out else None), (json.loads(err) if err else None)
+
+
+def test_note_read(bf, example_site):
+    code, reply, err = read(bf, example_site, "projects/new-website.md")
+    assert code == 0 and err is None
+    data = (EXAMPLE / "projects/new-website.md").read_bytes()
+    assert reply["text"].encode("utf-8") == data and reply["sha256"] == hashlib.sha256(data).hexdigest()
+    assert reply["as_of"] == "2026-12-02T12:00:00Z" and reply["uri"] == "bf://brain/projects/new-website.md"
+
+
+def test_address_and_trailing_slash_forms(bf, example_site):
+    _, by_ref, _ = read(bf, example_site, "projects/new-website.md")
+    _, by_uri, _ = read(bf, example_site, "bf://brain/projects/new-website.md")
+    assert by_ref == by_uri
+
+
+@pytest.mark.parametrize("ref", ["issues:new-website#12", "bf://brain/issues:new-website%2312",
+                                 "chat:who-owns-the-domain?", "bf://brain/chat:who-owns-the-domain%3F"])
+def test_record_ids_with_hash_and_question_mark(bf, example_site, ref):
+    code, reply, _ = read(bf, example_site, ref)
+    assert code == 0 and reply["page"] == "record"
+    assert reply["ref"] == refs_decoded(ref)
+
+
+def refs_decoded(ref):
+    from builder.refs import split_address
+    return split_address(ref)[1]
+
+
+def test_section_read_carries_the_files_sha(bf, example_site):
+    code, reply, _ = read(bf, example_site, "projects/new-website.md#decision")
+    data = (EXAMPLE / "projects/new-website.md").read_bytes()
+    assert code == 0 and reply["page"] == "section"
+    assert reply["sha256"] == hashlib.sha256(data).hexdigest()
+    assert reply["text"].startswith("## Decision")
+
+
+def test_paged_read_concatenates_to_the_file(bf, example_site):
+    data = (EXAMPLE / "concepts/style-guide.md").read_bytes()
+    offset, parts, pages = 0, [], 0
+    while offset is not None:
+        code, reply, _ = read(bf, example_site, "concepts/style-guide.md", "--offset", str(offset))
+        assert code == 0 and reply["offset"] == offset and reply["total_bytes"] == len(data)
+        parts.append(reply["text"])
+        offset, pages = reply["next_offset"], pages + 1
+    assert "".join(parts).encode("utf-8") == data and pages >= 2
+
+
+@pytest.mark.parametrize("args, code, kind", [
+    (["projects/nothing.md"], 3, "not_found"),
+    (["bf://other/projects/new-website.md"], 3, "not_found"),
+    (["projects/new-website.md#"], 2, "invalid_input"),
+    (["bf://brain/projects/new-website.md#"], 2, "invalid_input"),
+    (["projects/new-website.md", "--offset", "5"], 2, "invalid_input"),     # fits in one page
+    (["concepts/style-guide.md", "--offset", "7"], 2, "invalid_input"),     # not a page boundary
+    (["projects/new-website.md", "--offset", "-1"], 2, "invalid_input"),
+    (["projects/new-website.md", "--offset", "x"], 2, "invalid_input"),
+    (["projects/new-website.md", "--rel", "nonsense"], 2, "invalid_input"),
+    (["2026-13"], 2, "invalid_input"),
+    (["a\x01b"], 2, "invalid_input"),
+    (["projects/new-website.md", "--bogus"], 2, "invalid_input"),
+])
+def test_error_exit_codes_with_json_on_stderr(bf, example_site, args, code, kind):
+    got, reply, err = read(bf, example_site, *args)
+    assert (got, reply) == (code, None)
+    assert set(err) == {"error", "code"} and err["code"] == kind
+
+
+def test_no_site_is_index_missing(bf, tmp_path):
+    code, reply, err = read(bf, tmp_path / "nowhere", "home")
+    assert (code, reply, err["code"]) == (5, None, "index_missing")
+    assert err["error"].startswith("index missing for site")
+
+
+def test_incompatible_site_is_index_missing(bf, tmp_path, example_site):
+    site = tmp_path / "site"
+    shutil.copytree(example_site, site)
+    manifest = json.loads((site / "_bf/manifest.json").read_text())
+    (site / "_bf/manifest.json").write_text(json.dumps(dict(manifest, bundle_version=-1)))
+    assert read(bf, site, "home")[0] == 5
+
+
+def test_stale_after_a_brain_file_changes(bf, tmp_path, build_site):
+    brain = tmp_path / "brain"
+    shutil.copytree(EXAMPLE, brain)
+    site = tmp_path / "site"
+    build_site(brain, site)
+    code, reply, _ = read(bf, site, "projects/new-website.md")
+    assert code == 0 and "stale" not in reply and "notice" not in reply
+    target = brain / "concepts/glossary.md"
+    st = target.stat()
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    code, reply, _ = read(bf, site, "projects/new-website.md")
+    assert code == 0 and reply["stale"] == {"built_at": "2026-12-02T12:00:00Z", "changed": 1}
+    assert "bf build" in reply["notice"]

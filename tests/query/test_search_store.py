@@ -1,0 +1,68 @@
+"""Excerpts (query words in context) and the search files a build writes (SPEC §5)."""
+from __future__ import annotations
+
+import json
+
+from builder.lunrjs import analyze_query_word
+from builder.query.excerpt import excerpt, has_phrase
+from search_fixtures import site_dir
+
+
+def terms(*words):
+    return {analyze_query_word(w) for w in words}
+
+
+def test_excerpt_windows_on_the_query_words():
+    text = " ".join(f"w{i}" for i in range(200)) + " the pricing explanation " + " ".join(f"v{i}" for i in range(200))
+    out = excerpt(text, terms("explanations"), "fallback")
+    assert out.startswith("…") and out.endswith("…") and len(out) <= 320
+    assert "pricing explanation" in out
+    assert not out[1:].startswith(" ")      # starts on a word, not inside one
+
+
+def test_excerpt_prefers_the_window_with_most_words():
+    text = "alpha " + "x " * 300 + "alpha beta gamma " + "y " * 300
+    out = excerpt(text, terms("alpha", "beta", "gamma"), "")
+    assert "alpha beta gamma" in out
+
+
+def test_excerpt_fallback_and_short_text():
+    assert excerpt("short text here", terms("absent"), "the summary") == "the summary"
+    assert excerpt("short text here", terms("text"), "the summary") == "short text here"
+    long = "é" * 1000
+    assert excerpt("zz", terms("absent"), long) == "é" * 319 + "…"
+
+
+def test_excerpt_counts_code_points():
+    text = "😀 " * 400 + "needle " + "😀 " * 400
+    out = excerpt(text, terms("needle"), "")
+    assert len(out) <= 320 and "needle" in out
+
+
+def test_phrase_is_ordered_and_skips_stop_words():
+    assert has_phrase("the visitors want a clear explanation", ["visitor", "want"])
+    assert not has_phrase("the visitors want a clear explanation", ["want", "visitor"])
+    assert has_phrase("want a clear explanation", ["want", "clear"])
+
+
+def test_build_writes_search_files():
+    base = site_dir() / "_bf" / "search" / "brain"
+    meta = json.loads((base / "meta.json").read_text("utf-8"))
+    assert meta["format"] == "bf-search-1" and meta["notes"] == 25
+    assert sum(meta["records"].values()) == 55
+    assert set(meta["sources"]) == {"brief", "calendar", "chat", "deploys", "email", "issues", "survey"}
+    notes = json.loads((base / "notes.json").read_text("utf-8"))
+    assert "concepts/seo-ideas.md" not in notes                   # draft: not published
+    assert notes["projects/brand-refresh.md"]["deprecated"] is True
+    assert (base / "index" / "meta.json").is_file()
+    refs = json.loads((base / "index" / "r" / "0.json").read_text("utf-8"))
+    assert not any(r.isdigit() for r in refs)                   # never integer-like
+    chat = json.loads((base / "records" / "chat.json").read_text("utf-8"))
+    assert chat["chat:pinned-message"]["placed"] == "2026-11-30T10:00:00Z" and "time" not in chat["chat:pinned-message"]
+
+
+def test_lunr_phase_is_timed(tmp_path):
+    from builder.build import build
+    from search_fixtures import NOW, ROOT
+    report = build([ROOT / "examples" / "brain"], tmp_path / "site", now=NOW, pagefind=False)
+    assert "lunr" in report.timings

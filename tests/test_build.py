@@ -1,0 +1,255 @@
+"""bf build (SPEC §10): rendered pages, and the guarantees — pinned instant, determinism,
+atomic swap, incremental rebuild."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from builder import refs
+from builder.errors import ConfigError
+
+NOW = "2026-12-02T12:00:00Z"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def page(site: Path, ref: str, brain: str = "brain") -> str:
+    return (site / (refs.ref_file(brain, ref)[:-5] + ".html")).read_text(encoding="utf-8")
+
+
+def reply(site: Path, ref: str, brain: str = "brain") -> dict:
+    return json.loads((site / refs.ref_file(brain, ref)).read_bytes())
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+RENDER = {
+    "x/src.md": """---
+title: Source
+---
+Links: [[y/b]] [[Target B|label b]] [[Target B#Sub Part]] [[Dup]] [[nowhere]] [md](../y/b.md#sub-part) [[chat:who?]]
+
+> [!warning] Careful now
+> body of the callout
+
+Footnote here[^1].
+
+[^1]: The footnote text.
+
+| h1 | h2 |
+|----|----|
+| c1 | c2 |
+
+- [ ] open task
+- [x] done task
+
+```python
+print("<b>hi</b>")
+```
+
+## Heading Two
+
+<script>alert(1)</script>
+<details><summary>More</summary>hidden text</details>
+<img src=x onerror="alert(2)">
+
+![[pic.png]]
+![[y/b]]
+""",
+    "y/b.md": "---\ntitle: Target B\n---\nIntro of b.\n\n## Sub Part\n\ntext\n",
+    "y/pic.png": b"\x89PNG\r\n",
+    "p/Dup.md": "one", "q/Dup.md": "two",
+    "memories/chat/who?.json": json.dumps({"text": "Hello <script>alert(3)</script> <img src=x onerror=alert(4)>",
+                                           "time": "2026-12-01T09:00:00Z"}),
+}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    from builder.build import build
+    base = tmp_path_factory.mktemp("render")
+    brain = base / "brain"
+    for rel, content in RENDER.items():
+        (brain / rel).parent.mkdir(parents=True, exist_ok=True)
+        (brain / rel).write_bytes(content if isinstance(content, bytes) else content.encode())
+    build([brain], base / "site", now=NOW, pagefind=False)
+    return base / "site"
+
+
+def test_wikilinks_become_relative_urls(rendered):
+    html = page(rendered, "x/src.md")
+    assert '<a class="internal" href="../y/b.md.html">y/b</a>' in html
+    assert '<a class="internal" href="../y/b.md.html">label b</a>' in html
+    assert 'href="../y/b.md.html#sub-part"' in html
+    assert '<a href="../y/b.md.html#sub-part">md</a>' in html
+    assert 'href="../chat~3awho~3f.html"' in html
+
+
+def test_ambiguous_and_broken_links_are_marked_not_linked(rendered):
+    html = page(rendered, "x/src.md")
+    assert re.search(r'<span class="link-ambiguous"[^>]*>Dup</span>', html)
+    assert re.search(r'<span class="link-broken"[^>]*>nowhere</span>', html)
+
+
+def test_markdown_features(rendered):
+    html = page(rendered, "x/src.md")
+    assert '<blockquote class="callout callout-warning"><p class="callout-title">Careful now</p>' in html
+    assert "body of the callout" in html
+    assert 'class="footnote-ref"' in html and "The footnote text." in html
+    assert "<table>" in html and "<td>c1</td>" in html
+    assert html.count('class="task-list-item-checkbox"') == 2 and 'checked="checked"' in html
+    assert '<code class="language-python">print(&quot;&lt;b&gt;hi&lt;/b&gt;&quot;)' in html
+    assert '<h2 id="heading-two"><a class="anchor" href="#heading-two"' in html
+
+
+def test_embeds(rendered):
+    html = page(rendered, "x/src.md")
+    assert '<img src="../y/pic.png" alt="pic.png"' in html
+    assert (rendered / "brain/y/pic.png").read_bytes() == b"\x89PNG\r\n"
+    assert '<blockquote class="embed"><p class="embed-title"><a href="../y/b.md.html">Target B</a></p>' in html
+
+
+def test_raw_html_is_sanitized_by_default(rendered):
+    html = page(rendered, "x/src.md")
+    body = html.split('<div class="body">', 1)[1]
+    assert "<script>alert(1)" not in body and "&lt;script&gt;alert(1)" in body
+    assert "<details>" in body and "<summary>More</summary>" in body
+    assert "onerror" not in body.replace("onerror=&quot;", "")   # only as escaped text
+
+
+def test_record_text_is_escaped(rendered):
+    html = page(rendered, "chat:who?")
+    assert "<script>alert(3)" not in html and "&lt;script&gt;alert(3)&lt;/script&gt;" in html
+    assert "<img src=x" not in html
+
+
+def test_allow_html_passes_raw_html_through(tmp_path, make_brain, build_site):
+    brain = make_brain(tmp_path, {"brain.toml": "allow_html = true\n", "a.md": "<div class=\"x\"><script>ok()</script></div>\n"})
+    build_site(brain, tmp_path / "site")
+    assert '<div class="x"><script>ok()</script></div>' in page(tmp_path / "site", "a.md")
+
+
+@pytest.mark.parametrize("text", ["Setext Title\n============\n\n## Part\n", "# ATX Title\n\n## Part\n",
+                                  "Intro.\n\n> # Quoted Title\n\n## Part\n"])
+def test_the_title_h1_is_shown_once(tmp_path, make_brain, build_site, text):
+    brain = make_brain(tmp_path, {"a.md": text})
+    build_site(brain, tmp_path / "site")
+    html = page(tmp_path / "site", "a.md")
+    assert html.count("<h1") == 1 and '<h2 id="part">' in html
+
+
+def test_every_page_links_its_json_reply(example_site):
+    pages = [p for p in example_site.rglob("*.html") if p.name not in ("404.html", "search.html")]
+    assert len(pages) > 50
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        m = re.search(r'<link rel="alternate" type="application/json" href="([^"]+)">', html)
+        assert m, f"{path} links no JSON reply"
+        target = (path.parent / m.group(1)).resolve()
+        assert target.is_file(), f"{path} links a missing reply {m.group(1)}"
+        json.loads(target.read_bytes())
+
+
+# --- guarantees ---------------------------------------------------------------------------------
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_now_pins_as_of(example_site):
+    assert json.loads((example_site / "_bf/manifest.json").read_bytes())["as_of"] == NOW
+    assert reply(example_site, "projects/new-website.md")["as_of"] == NOW
+
+
+def test_two_builds_are_byte_identical(tmp_path, build_site):
+    brain = tmp_path / "brain"
+    shutil.copytree(ROOT / "examples/brain", brain)
+    build_site(brain, tmp_path / "one")
+    shutil.rmtree(tmp_path / ".bf-cache")           # the second build parses from scratch
+    build_site(brain, tmp_path / "two")
+    one, two = tree(tmp_path / "one"), tree(tmp_path / "two")
+    assert sorted(one) == sorted(two)
+    assert [k for k in one if one[k] != two[k]] == []
+
+
+def test_a_failed_build_leaves_the_previous_site(tmp_path, make_brain, build_site):
+    brain = make_brain(tmp_path, {"a.md": "first"})
+    site = tmp_path / "site"
+    build_site(brain, site)
+    before = tree(site)
+    (brain / "a.md").write_text("second")
+    (brain / "brain.toml").write_text("colour = 1\n")
+    with pytest.raises(ConfigError):
+        build_site(brain, site)
+    assert tree(site) == before
+    assert [p.name for p in tmp_path.iterdir() if ".building-" in p.name] == []
+
+
+def test_rebuild_reuses_parsed_notes_and_unchanged_files(tmp_path, make_brain, build_site, monkeypatch):
+    import builder.brain as brain_pkg
+    brain = make_brain(tmp_path, {f"n{i}.md": f"# N{i}\n\nbody {i}\n" for i in range(5)})
+    site = tmp_path / "site"
+    build_site(brain, site)
+    unchanged = site / refs.ref_file("brain", "n1.md")
+    inode = unchanged.stat().st_ino
+    parsed = []
+    real = brain_pkg.parse_note
+    monkeypatch.setattr(brain_pkg, "parse_note", lambda ref, *a, **k: parsed.append(ref) or real(ref, *a, **k))
+    (brain / "n3.md").write_text("# N3\n\nchanged body\n")
+    report = build_site(brain, site)
+    assert parsed == ["n3.md"]
+    assert unchanged.stat().st_ino == inode                  # the same file, not rewritten
+    assert report.reused > 0
+    assert reply(site, "n3.md")["text"] == "# N3\n\nchanged body\n"
+
+
+def make_big_brain(root: Path, n: int) -> None:
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu".split()
+    (root / "notes").mkdir(parents=True)
+    for i in range(n):
+        parts = [f"# Note {i}\n"]
+        for j in range(4):
+            text = " ".join(words[(i * 7 + j * 3 + k) % len(words)] for k in range(80))
+            parts.append(f"## Part {j}\n\n{text} [[Note {(i * 7 + j) % n}]]\n")
+        (root / "notes" / f"n{i:04d}.md").write_text("\n".join(parts))
+
+
+def site_is_whole(site: Path, build_id: str) -> None:
+    from builder.query.site import open_site
+    opened = open_site(site)               # falls back to .site.old inside the swap window
+    assert opened.build_id == build_id
+    for path in opened.path.rglob("*.json"):
+        json.loads(path.read_bytes())
+
+
+@pytest.mark.slow
+def test_killed_builds_leave_the_previous_site(tmp_path):
+    brain, site = tmp_path / "brain", tmp_path / "site"
+    make_big_brain(brain, 400)
+    cmd = [sys.executable, "-m", "builder", "build", str(brain), "--out", str(site), "--now", NOW,
+           "--no-pagefind", "--quiet"]
+    subprocess.run(cmd, check=True, cwd=ROOT)
+    build_id = json.loads((site / "_bf/manifest.json").read_bytes())["build_id"]
+    (brain / "notes/n0000.md").write_text("# Changed\n")      # so a finished build would differ
+    killed = 0
+    for delay in (0.2, 0.5, 0.9, 1.4, 2.0):
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            killed += 1
+        proc.wait()
+        if proc.returncode == 0:            # it finished first: that is the new previous site
+            build_id = json.loads((site / "_bf/manifest.json").read_bytes())["build_id"]
+        site_is_whole(site, build_id)
+    assert killed >= 2
+    subprocess.run(cmd, check=True, cwd=ROOT)                  # and the next build recovers
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")] == []

@@ -1,0 +1,72 @@
+"""The command line (SPEC §8): exit codes, JSON on stdout/stderr, no traceback."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOW = "2026-12-02T12:00:00Z"
+
+
+def test_check_reports_problems_and_exits_1(make_brain, tmp_path, bf):
+    root = make_brain(tmp_path, {"ok.md": "[[nowhere]]", "bad.md": b"\xff", "memories/s/r.json": "{"})
+    os.mkfifo(root / "pipe.md")
+    code, out, err = bf("check", root)
+    assert code == 1 and err == ""
+    reply = json.loads(out)
+    assert reply["count"] == 4
+    assert {(p["path"], p["kind"]) for p in reply["problems"]} == {
+        ("ok.md", "broken_link"), ("bad.md", "encoding"), ("memories/s/r.json", "json"), ("pipe.md", "special_file")}
+    assert all(set(p) == {"brain", "path", "kind", "message"} for p in reply["problems"])
+
+
+def test_check_on_a_healthy_brain_exits_0(make_brain, tmp_path, bf):
+    code, out, _ = bf("check", make_brain(tmp_path, {"a.md": "[[b]]", "b.md": "x"}))
+    assert code == 0 and json.loads(out) == {"problems": [], "count": 0}
+
+
+def test_build_with_problems_still_builds_the_healthy_rest(make_brain, tmp_path, bf):
+    root = make_brain(tmp_path, {"ok.md": "fine", "bad.md": "---\ntitle: [\n---\n"})
+    code, _, err = bf("build", root, "--out", tmp_path / "site", "--now", NOW, "--no-pagefind", "--quiet")
+    assert code == 0
+    assert (tmp_path / "site/brain/ok.md.json").is_file() and not (tmp_path / "site/brain/bad.md.json").exists()
+
+
+@pytest.mark.parametrize("args, argument", [
+    (["build", "{missing}"], "brain"),
+    (["build", "{brain}", "--now", "tomorrow"], "--now"),
+    (["build", "{brain}", "--now", "2026-12-02"], "--now"),
+    (["build"], "flag"),
+    (["check", "{missing}"], "brain"),
+    (["frobnicate"], "flag"),
+])
+def test_bad_input_exits_2_with_json(make_brain, tmp_path, bf, args, argument):
+    root = make_brain(tmp_path, {"a.md": "x"})
+    args = [a.format(missing=tmp_path / "missing", brain=root) for a in args]
+    code, out, err = bf(*args, "--out", tmp_path / "site") if args[0] == "build" and len(args) > 1 else bf(*args)
+    assert code == 2 and out == ""
+    reply = json.loads(err)
+    assert reply["code"] == "invalid_input" and reply["error"].startswith(f"invalid input: {argument}")
+
+
+def test_error_text_hides_the_brain_root(make_brain, tmp_path, bf):
+    root = make_brain(tmp_path, {"brain.toml": "timezone = 'Nowhere/City'\n"})
+    _, _, err = bf("build", root, "--out", tmp_path / "site", "--quiet")
+    assert str(root) not in err
+
+
+def test_real_process_exit_codes_and_no_traceback(make_brain, tmp_path):
+    root = make_brain(tmp_path, {"brain.toml": "colour = 1\n", "a.md": "x"})
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    run = subprocess.run([sys.executable, "-m", "builder", "build", str(root), "--out", str(tmp_path / "s")],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert json.loads(run.stderr)["error"].startswith("invalid input: brain.toml: unknown key 'colour' (valid keys: ")
+    run = subprocess.run([sys.executable, "-m", "builder", "read", "home", "--site", str(tmp_path / "none")],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert run.returncode == 5 and json.loads(run.stderr)["code"] == "index_missing"

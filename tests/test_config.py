@@ -1,0 +1,81 @@
+"""brain.toml (SPEC §2.4): defaults, and errors that name the key (exit 2 from bf build, no traceback)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from builder.config import load_config
+from builder.errors import ConfigError
+
+
+def test_defaults(make_brain, tmp_path):
+    cfg = load_config(make_brain(tmp_path, {}, name="My Brain!"))
+    assert (cfg.name, cfg.title, cfg.timezone, cfg.base_url) == ("my-brain", "my-brain", "UTC", "/")
+    assert cfg.fields == ("status", "priority", "due", "owner")
+    assert (cfg.sources, cfg.identities, cfg.allow_html) == ({}, {}, False)
+
+
+def test_full_config(make_brain, tmp_path):
+    cfg = load_config(make_brain(tmp_path, {"brain.toml": """
+name = "work"
+title = "Our brain"
+timezone = "Europe/Berlin"
+base_url = "/my-repo"
+fields = ["status"]
+allow_html = true
+[sources.brief]
+title = "Morning brief"
+cadence = "1d"
+priority = "low"
+[identities]
+"person:alice" = ["Alice", "alice@example.com"]
+"""}))
+    assert (cfg.name, cfg.title, cfg.timezone, cfg.base_url, cfg.fields, cfg.allow_html) == (
+        "work", "Our brain", "Europe/Berlin", "/my-repo/", ("status",), True)
+    brief = cfg.sources["brief"]
+    assert (brief.title, brief.cadence_days, brief.priority) == ("Morning brief", 1, "low")
+    assert cfg.identities == {"person:alice": ("Alice", "alice@example.com")}
+
+
+@pytest.mark.parametrize("toml, named", [
+    ('colour = "red"\n', "'colour'"),
+    ('name = "Bad Name"\n', "name"),
+    ('name = "schemas"\n', "name"),
+    ('timezone = "Mars/Olympus"\n', "timezone"),
+    ('timezone = 5\n', "timezone"),
+    ('base_url = "no-slash"\n', "base_url"),
+    ('fields = "status"\n', "fields"),
+    ('allow_html = "yes"\n', "allow_html"),
+    ('title = 3\n', "title"),
+    ('[sources.brief]\ncadence = "daily"\n', "sources.brief.cadence"),
+    ('[sources.brief]\npriority = "high"\n', "sources.brief.priority"),
+    ('[sources.brief]\ncolour = "x"\n', "'colour'"),
+    ('sources = 3\n', "sources"),
+    ('[identities]\n"alice" = ["A"]\n', "identities.alice"),
+    ('[identities]\n"person:a" = "A"\n', "identities.person:a"),
+    ('name = \n', "brain.toml"),                      # TOML syntax error
+])
+def test_errors_name_the_key(make_brain, tmp_path, toml, named):
+    root = make_brain(tmp_path, {"brain.toml": toml})
+    with pytest.raises(ConfigError) as exc:
+        load_config(root)
+    assert named in exc.value.message
+    assert exc.value.message.startswith("invalid input: brain.toml")
+
+
+@pytest.mark.parametrize("toml", ['colour = "red"\n', '[sources.x]\ncadence = "often"\n', "= broken"])
+def test_bf_build_exits_2_with_json_and_no_traceback(make_brain, tmp_path, bf, toml):
+    root = make_brain(tmp_path, {"brain.toml": toml, "a.md": "x"})
+    code, out, err = bf("build", root, "--out", tmp_path / "site", "--no-pagefind", "--quiet")
+    assert code == 2 and out == ""
+    reply = json.loads(err)
+    assert reply["code"] == "invalid_input" and "brain.toml" in reply["error"]
+    assert "Traceback" not in err
+    assert not (tmp_path / "site").exists()
+
+
+def test_non_utf8_brain_toml_is_a_config_error(make_brain, tmp_path):
+    root = make_brain(tmp_path, {"brain.toml": b'title = "caf\xe9"\n'})
+    with pytest.raises(ConfigError):
+        load_config(root)
