@@ -172,10 +172,30 @@ COMMANDS = {"build": cmd_build, "serve": cmd_serve, "check": cmd_check, "read": 
             "recall": cmd_recall, "schema": cmd_schema, "mcp": cmd_mcp}
 
 
+PROSE = {"search", "recall", "read"}   # their positional is prose or a ref: it may start with "-"
+
+
+def _prose_last(p: Parser, argv: list[str]) -> list[str]:
+    """Move the first token that is neither a flag nor a flag's value behind "--", so a query
+    like "-x" or a ref like "-draft.md" is text, never an unknown option."""
+    if not argv or argv[0] not in PROSE or "--" in argv:
+        return argv
+    sub = p._subparsers._group_actions[0].choices[argv[0]]
+    flags = {o: a.nargs != 0 for a in sub._actions for o in a.option_strings}
+    rest, i = argv[1:], 0
+    while i < len(rest):
+        name = rest[i].split("=", 1)[0]
+        if name not in flags:
+            return [argv[0], *rest[:i], *rest[i + 1:], "--", rest[i]]
+        i += 2 if flags[name] and "=" not in rest[i] else 1
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
     roots: list[str] = []
     try:
-        args = parser().parse_args(argv)
+        p = parser()
+        args = p.parse_args(_prose_last(p, list(sys.argv[1:] if argv is None else argv)))
         roots = [str(Path(b).resolve()) for b in getattr(args, "brains", None) or []]
         code = COMMANDS[args.command](args)
     except BfError as exc:

@@ -70,3 +70,19 @@ def test_real_process_exit_codes_and_no_traceback(make_brain, tmp_path):
     run = subprocess.run([sys.executable, "-m", "builder", "read", "home", "--site", str(tmp_path / "none")],
                          capture_output=True, text=True, env=env, cwd=tmp_path)
     assert run.returncode == 5 and json.loads(run.stderr)["code"] == "index_missing"
+
+
+@pytest.mark.parametrize("args, query", [
+    (["search", "-x"], "-x"), (["search", "--limit", "3", "-x"], "-x"), (["search", "-x", "--limit=3"], "-x"),
+    (["recall", "--budget", "500", "-leading dash"], "-leading dash"),
+])
+def test_a_query_starting_with_a_hyphen_is_text(example_site, bf, args, query):
+    code, out, err = bf(*args, "--site", example_site)
+    assert code == 0, err
+    assert json.loads(out)["query"] == query
+
+
+def test_a_ref_starting_with_a_hyphen_is_a_ref(example_site, bf):
+    code, out, err = bf("read", "-nothing.md", "--site", example_site)
+    assert code == 3
+    assert json.loads(err) == {"error": "not found: -nothing.md", "code": "not_found"}
