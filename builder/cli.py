@@ -9,7 +9,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from .errors import BfError, InvalidInput
+from .errors import BfError, BuildError, InvalidInput
 
 
 class Parser(argparse.ArgumentParser):
@@ -100,8 +100,12 @@ def cmd_build(args) -> int:
     from .build import build
     from .progress import Progress
     progress = None if args.quiet else Progress()
-    report = build([Path(b) for b in args.brains], Path(args.out), now=args.now, base_url=args.base_url,
-                   pagefind=not args.no_pagefind, progress=progress)
+    try:
+        report = build([Path(b) for b in args.brains], Path(args.out), now=args.now, base_url=args.base_url,
+                       pagefind=not args.no_pagefind, progress=progress)
+    except OSError as exc:      # disk full, permissions: build() already dropped its staging folder
+        where = f": {exc.filename}" if exc.filename else ""
+        raise BuildError(f"build failed, previous site kept: {exc.strerror or exc}{where}") from None
     if progress:
         progress.done(report)
     return 0

@@ -17,13 +17,20 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 SAFE = re.compile(r"[a-z0-9.\-]")
 PERIOD_LIKE = re.compile(r"^(\d{4}(-\d{1,2}(-\d{1,2})?|-W\d{1,2})?|\d+d|today|yesterday)$")
 BF_SCHEME = "bf://"
 
 
+SAFE_SEGMENT = re.compile(r"[a-z0-9\-][a-z0-9.\-]*")
+
+
+@lru_cache(maxsize=65536)
 def escape_segment(segment: str) -> str:
+    if SAFE_SEGMENT.fullmatch(segment) and len(segment) <= 120:
+        return segment
     out = []
     for i, ch in enumerate(segment):
         if SAFE.match(ch) and not (i == 0 and ch == "."):

@@ -1,8 +1,6 @@
 """Where each page and reply lives in the site, and relative URLs between them."""
 from __future__ import annotations
 
-import posixpath
-
 from .. import refs
 
 
@@ -19,7 +17,12 @@ def attachment_path(brain: str, rel: str) -> str:
 
 
 def relative(from_page: str, to_path: str) -> str:
-    """A URL from the page at site path `from_page` to the site path `to_path` ('#x' kept)."""
-    target, hash_, frag = to_path.partition("#")
-    rel = posixpath.relpath(target, posixpath.dirname(from_page) or ".")
-    return rel + (hash_ + frag if hash_ else "")
+    """A URL from the page at site path `from_page` to the site path `to_path` ('#x' kept).
+
+    Within the page's folder the URL is just the rest of the path; elsewhere it climbs to
+    the site root and descends: not always the shortest URL, but exact, and it costs
+    nothing per link (posixpath.relpath dominated page rendering)."""
+    folder = from_page[: from_page.rfind("/") + 1]
+    if folder and to_path.startswith(folder):
+        return to_path[len(folder):] or "./"
+    return "../" * from_page.count("/") + to_path
