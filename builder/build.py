@@ -23,6 +23,8 @@ from .emit.urls import attachment_path
 from .emit.writer import Writer, recover
 from .errors import InvalidInput
 from .fingerprint import fingerprint
+from .model import Note
+from .parallel import cores, fork_map
 from .views import compute
 from .views.graph import graph
 
@@ -62,6 +64,10 @@ def parse_now(now: str | None) -> str:
     return rfc3339(parsed)
 
 
+# Cached Notes are only valid for the same bf and the same Note fields.
+CACHE_VERSION = (__version__, tuple(Note.__dataclass_fields__))
+
+
 def _cache_path(out: Path) -> Path:
     return out.parent / ".bf-cache" / f"{out.name}.parse.pickle"
 
@@ -70,9 +76,9 @@ def _load_cache(path: Path) -> dict:
     try:
         with path.open("rb") as fh:
             data = pickle.load(fh)
-        return data if isinstance(data, dict) and data.get("version") == __version__ else {"version": __version__}
+        return data if isinstance(data, dict) and data.get("version") == CACHE_VERSION else {"version": CACHE_VERSION}
     except Exception:   # a damaged cache only costs a full parse
-        return {"version": __version__}
+        return {"version": CACHE_VERSION}
 
 
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
@@ -100,9 +106,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
         for brain in brains:
             g = phases.run("views", graph, brain)
             views = phases.run("views", compute, brain, report.as_of, g)
-            phases.run("replies", emit_replies, writer, views)
-            phases.run("render", emit_item_pages, writer, brain, views)
-            phases.run("render", emit_listing_pages, writer, brain, views, root=brain is brains[0])
+            phases.run("render", _emit_views, writer, brain, views, brain is brains[0])
             phases.run("render", emit_attachments, writer, brain.name, Path(brain.root), brain.attachments, attachment_path)
             phases.run("lunr", emit_search, writer, brain, report.as_of)
             writer.write_json(f"_bf/{brain.name}/fingerprint.json", fingerprint(Path(brain.root)), brain.name)
@@ -124,6 +128,24 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     report.reused = writer.reused
     _save_cache(cache_file, cache)
     return report
+
+
+def _emit_views(writer: Writer, brain, views: list, root: bool) -> None:
+    """Replies and pages of every view, spread over the cores (each worker takes every n-th view)."""
+    n = cores() * 2
+    state = (writer, brain, views, root, n)
+    for written, reused in fork_map(_emit_chunk, list(range(n)), state, threshold=n if len(views) > 500 else n + 1):
+        writer.merge(written, reused)
+
+
+def _emit_chunk(state, index: int):
+    writer, brain, views, root, n = state
+    part = writer.part()
+    chunk = views[index::n]
+    emit_replies(part, chunk)
+    emit_item_pages(part, brain, chunk)
+    emit_listing_pages(part, brain, chunk, root=root, all_views=views)
+    return part.written, part.reused
 
 
 def _manifest(brains, report: BuildReport, writer: Writer, base_url: str | None) -> dict:

@@ -84,6 +84,9 @@ class Note:
     links: tuple[RawLink, ...]
     tasks: tuple[Task, ...]
     frontmatter: dict = field(default_factory=dict)
+    excerpt: str = ""             # summary, else the opening text (≤ 320 chars)
+    html: str = ""                # the body rendered at parse time, with slots (brain/markdown.render_with_slots)
+    slots: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     found = discover(root, skip)
     problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
     cache = {} if cache is None else cache
-    cfg_key = (cfg.timezone, cfg.fields)
+    cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
 
     notes, used = {}, {}
     for rel in found.notes:

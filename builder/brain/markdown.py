@@ -168,6 +168,34 @@ def _render_heading_open(self, tokens, idx, options, env):
     return f'<{token.tag} id="{html.escape(anchor)}"><a class="anchor" href="#{html.escape(anchor)}" aria-hidden="true">§</a> '
 
 
+SLOT = re.compile("\x00(\\d+)\x00")
+
+
+def drop_first_h1(tokens: list) -> list:
+    """Without the H1 that gave the note its title (the page shows the title itself)."""
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag == "h1":
+            return tokens[:i] + tokens[i + 3:]
+    return tokens
+
+
+def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple]:
+    """Render a note's body once, at parse time. Whatever depends on the rest of the brain
+    (where a link points, a tag page's URL, a relative file) becomes a slot "\x00N\x00";
+    slots[N] is ("link", wikilink meta) | ("tag", tag) | ("href", href as written), and
+    emit/html.py fills them. Notes never hold NUL (parse refuses them), so slots are unambiguous."""
+    slots: list[tuple] = []
+
+    def slot(kind: str, value) -> str:
+        slots.append((kind, value))
+        return f"\x00{len(slots) - 1}\x00"
+
+    env = {"link": lambda meta: slot("link", meta), "tag_url": lambda tag: slot("tag", tag),
+           "href": lambda href: slot("href", href), "allow_html": allow_html}
+    md = markdown()
+    return md.renderer.render(tokens, md.options, env), tuple(slots)
+
+
 @lru_cache(maxsize=1)
 def markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})

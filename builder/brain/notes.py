@@ -10,7 +10,8 @@ from ..config import BrainConfig, duration_days
 from ..errors import ConfigError
 from ..model import Note, RawLink, Section, Task
 from .frontmatter import FrontmatterError, split
-from .markdown import inline_text, markdown, split_wikilink
+from ..text import cut, plain
+from .markdown import drop_first_h1, inline_text, markdown, render_with_slots, split_wikilink
 from ..times import parse_instant
 
 TASK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$")
@@ -101,7 +102,8 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         event = parse_instant(meta.get(key), cfg.timezone)
         if event:
             break
-    summary = meta.get("summary") or meta.get("description") or ""
+    summary = str(meta.get("summary") or meta.get("description") or "")
+    html, slots = render_with_slots(drop_first_h1(tokens) if title_from_h1 else tokens, cfg.allow_html)
     return Note(
         ref=ref, title=title, title_from_h1=title_from_h1,
         type=str(note_type) if note_type else None,
@@ -113,7 +115,7 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         modified=parse_instant(meta.get("modified") or meta.get("updated"), cfg.timezone),
         stale_after_days=stale_days,
         deprecated=meta.get("deprecated") is True,
-        summary=str(summary),
+        summary=summary,
         text=text,
         body_offset=len(text[:body_chars].encode("utf-8")),
         sha256=hashlib.sha256(data).hexdigest(),
@@ -121,7 +123,16 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         links=tuple(links),
         tasks=tuple(_tasks(ref, text, sections, code_lines)),
         frontmatter={k: _scalar(v) if _scalar(v) is not None else v for k, v in meta.items()},
+        excerpt=cut(summary) if summary else cut(plain(_lead_text(body, title_from_h1))),
+        html=html, slots=slots,
     )
+
+
+def _lead_text(body: str, title_from_h1: bool) -> str:
+    if title_from_h1:
+        lines = body.lstrip().splitlines()
+        return "\n".join(lines[1:]) if lines and lines[0].startswith("#") else body
+    return body
 
 
 def _sections(ref, title, tokens, skip_index, front_lines, line_bytes) -> list[Section]:

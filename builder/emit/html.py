@@ -13,10 +13,9 @@ from urllib.parse import unquote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ..brain.markdown import markdown
+from ..brain.markdown import SLOT
 from ..model import Brain
 from ..resources import resource_dir
-from ..views.items import note_excerpt
 from .urls import attachment_path, page_path, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
@@ -62,20 +61,18 @@ class NoteRenderer:
         self.links = {(l.source, l.target, l.heading): l for l in brain.links}
 
     def body(self, ref: str) -> str:
+        """The note's parse-time HTML with its slots filled for this page."""
         note = self.brain.notes[ref]
         page = page_path(self.brain.name, ref)
-        env = {
-            "link": lambda meta: self._wikilink(ref, page, meta),
-            "tag_url": lambda tag: relative(page, page_path(self.brain.name, f"tags/{tag}")),
-            "href": lambda href: self._href(ref, page, href),
-            "allow_html": self.brain.config.allow_html,
-        }
-        body = note.text.encode("utf-8")[note.body_offset:].decode("utf-8")
-        md = markdown()
-        tokens = md.parse(body, env)
-        if note.title_from_h1:
-            tokens = _drop_first_h1(tokens)
-        return md.renderer.render(tokens, md.options, env)
+
+        def fill(m: re.Match) -> str:
+            kind, value = note.slots[int(m.group(1))]
+            if kind == "link":
+                return self._wikilink(ref, page, value)
+            if kind == "tag":
+                return html.escape(relative(page, page_path(self.brain.name, f"tags/{value}")))
+            return html.escape(self._href(ref, page, value))
+        return SLOT.sub(fill, note.html)
 
     def _target_url(self, page: str, link) -> str:
         ref = link.ref
@@ -102,7 +99,7 @@ class NoteRenderer:
             if link.ref in self.brain.notes:
                 target = self.brain.notes[link.ref]
                 return (f'<blockquote class="embed"><p class="embed-title"><a href="{url}">{html.escape(target.title)}</a></p>'
-                        f'<p>{html.escape(note_excerpt(target))}</p></blockquote>')
+                        f'<p>{html.escape(target.excerpt)}</p></blockquote>')
         return f'<a class="internal" href="{url}">{text}</a>'
 
     def _href(self, source: str, page: str, href: str) -> str:
@@ -117,12 +114,3 @@ class NoteRenderer:
         if target in self.brain.attachments:
             return relative(page, attachment_path(self.brain.name, target))
         return href
-
-
-def _drop_first_h1(tokens: list) -> list:
-    """Drop the H1 that gave the note its title (the page shows it): the same token
-    brain/notes.py chose, so setext and nested H1s behave as in parsing."""
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.tag == "h1":
-            return tokens[:i] + tokens[i + 3:]
-    return tokens

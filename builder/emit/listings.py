@@ -74,9 +74,12 @@ def _paging(brain: str, view: View, page: dict) -> dict:
     return {"previous": link(previous), "next": link(page.get("next_offset"))}
 
 
-def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bool = False) -> None:
-    known = {v.ref for v in views if v.template in TEMPLATES and not v.variant}
-    words = when_words(next(v for v in views if v.ref == "home").pages[0]["as_of"], brain.config.timezone)
+def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bool = False,
+                       all_views: list[View] | None = None) -> None:
+    """Pages of the listing `views`; `all_views` (default: `views`) tells which pages exist."""
+    everything = views if all_views is None else all_views
+    known = {v.ref for v in everything if v.template in TEMPLATES and not v.variant}
+    words = when_words(next(v for v in everything if v.ref == "home").pages[0]["as_of"], brain.config.timezone)
     for view in views:
         if view.template not in TEMPLATES:
             continue

@@ -5,8 +5,7 @@ import posixpath
 
 from ..model import Brain
 from ..views import View
-from ..views.items import note_excerpt
-from ..views.text import cut
+from ..text import cut
 from .html import NoteRenderer, ref_url, render
 from .urls import attachment_path, page_path, reply_path
 from .writer import Writer
@@ -61,7 +60,7 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
                                                "backlinks": _grouped(whole.get("backlinks", []))}
         if view.template == "note.html":
             ctx |= {"body": renderer.body(view.ref), "folder": posixpath.dirname(view.ref) or "/",
-                    "excerpt": note_excerpt(brain.notes[view.ref])}
+                    "excerpt": brain.notes[view.ref].excerpt}
         else:
             rec = whole["record"]
             author = rec.get("author")

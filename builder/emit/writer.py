@@ -3,6 +3,7 @@ reusing (hard-linking) the previous site's file when the bytes are the same, the
 the staging folder in atomically (SPEC §10)."""
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -42,6 +43,19 @@ class Writer:
             except OSError:
                 pass
         target.write_bytes(data)
+
+    def part(self) -> "Writer":
+        """A writer into the same staging folder for a worker process; merge() its record back."""
+        part = copy.copy(self)
+        part.written, part.reused = {}, 0
+        return part
+
+    def merge(self, written: dict[str, str], reused: int) -> None:
+        for path, owner in written.items():
+            if path in self.written:
+                raise BuildError(f"two outputs claim {path}: {self.written[path]} and {owner}")
+            self.written[path] = owner
+        self.reused += reused
 
     def write_json(self, path: str, obj, owner: str = "") -> None:
         self.write(path, canonical_json(obj), owner)

@@ -13,13 +13,13 @@ Window (when some token matches):
 3. The text from the start is cut to fit LIMIT with "…" at each cut: when more text follows,
    the kept part is cut back to its last white space if that lies in its second half, then
    trailing white space is dropped and "…" appended; a "…" is prefixed when the start is > 0.
-Without a matching token, the fallback is `cut(fallback)` (views/text.cut).
+Without a matching token, the fallback is `cut(fallback)` (builder/text.cut).
 """
 from __future__ import annotations
 
 from ..lunrjs import analyze
 from ..lunrjs.tokenizer import SEPARATOR_RE
-from ..views.text import EXCERPT_CHARS, cut
+from ..text import EXCERPT_CHARS, cut
 
 LEAD = 40
 SPACE = " \t\n\r\f\v"

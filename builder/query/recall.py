@@ -24,7 +24,7 @@ import re
 from typing import Callable
 
 from ..errors import InvalidInput
-from ..views.text import cut
+from ..text import cut
 from .read import read
 from .search import search
 from .site import Site

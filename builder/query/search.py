@@ -21,7 +21,7 @@ from datetime import datetime
 from .. import refs
 from ..errors import InvalidInput
 from ..lunrjs import analyze_query_word, query_words
-from ..views.search import join_pieces   # the same join the build used
+from ..text import join_pieces   # the same join the build used
 from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
 from .read import _finish, selected

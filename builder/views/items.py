@@ -4,17 +4,7 @@ from __future__ import annotations
 from .. import refs
 from ..times import rfc3339
 from ..model import Brain
-from .text import cut, plain
-
-
-def note_excerpt(note) -> str:
-    if note.summary:
-        return cut(note.summary)
-    body = note.text.encode("utf-8")[note.body_offset:].decode("utf-8")
-    if note.title_from_h1:
-        lines = body.lstrip().splitlines()
-        body = "\n".join(lines[1:]) if lines and lines[0].startswith("#") else body
-    return cut(plain(body))
+from ..text import cut, plain
 
 
 def kind_of(brain: Brain, ref: str) -> str:
@@ -49,7 +39,7 @@ def listed(brain: Brain, ref: str, excerpt: str | None = None) -> dict:
         return base | {
             "title": note.title, "type": note.type, "path": ref, "tags": list(note.tags),
             "fields": dict(note.fields), "modified": rfc3339(brain.modified[ref]),
-            "excerpt": excerpt if excerpt is not None else note_excerpt(note),
+            "excerpt": excerpt if excerpt is not None else note.excerpt,
         }
     if ref in brain.records:
         rec = brain.records[ref]

@@ -9,7 +9,7 @@ from ..times import rfc3339
 from ..model import Brain, Note
 from .graph import Graph
 from .items import kind_of, title_of
-from .text import cut, plain
+from ..text import cut, plain
 
 
 def _line_excerpt(brain: Brain, link) -> str:

@@ -13,7 +13,7 @@ Text of a note is kept once, in *pieces*: piece 0 is the lead (body before the f
 heading, without the H1 that titles the note), then one piece per section from its heading
 line to the next heading of any level. A section's text is the join of pieces
 [first, end) — its own piece and those of the sections nested in it. Pieces are joined
-with one space, empty ones skipped (`join_pieces`, also in builder/query/excerpt.py).
+with one space, empty ones skipped (`builder.text.join_pieces`, shared with the query engine).
 """
 from __future__ import annotations
 
@@ -21,11 +21,7 @@ from ..model import Brain, Note
 from ..times import parse_instant, rfc3339
 from .coverage import all_coverage
 from .listings import placed
-from .text import plain, preview_title
-
-
-def join_pieces(pieces: list[str]) -> str:
-    return " ".join(p for p in pieces if p)
+from ..text import join_pieces, plain, preview_title
 
 
 def note_pieces(note: Note) -> list[str]:

@@ -2,7 +2,7 @@
 // builder/query/read.py (answer from precomputed replies). Same replies, same errors.
 // One difference: the browser cannot see the brain folder, so it never adds `stale`.
 import * as refs from './refs.js'
-import { BfError, incomplete, indexMissing, invalidInput, notFound, pyRepr } from './errors.js'
+import { incomplete, indexMissing, invalidInput, notFound, pyRepr } from './errors.js'
 import { LISTINGS, merged, mergedHome, pageAt, periodReply, wholeList } from './listing.js'
 
 export const BUNDLE_VERSION = 1 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
@@ -196,4 +196,3 @@ export function finish (brain, reply, unavailable) {
   return reply
 }
 
-export { BfError }

@@ -33,3 +33,8 @@ def cut(text: str, limit: int = EXCERPT_CHARS) -> str:
 
 def preview_title(title: str) -> str:
     return cut(title, TITLE_CHARS)
+
+
+def join_pieces(pieces: list[str]) -> str:
+    """A note's searchable text from its pieces (lead + sections): the build and the query join alike."""
+    return " ".join(p for p in pieces if p)

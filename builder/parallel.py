@@ -1,0 +1,43 @@
+"""Spread CPU-bound build work over the machine's cores with forked workers.
+
+Workers are forked, so they inherit `state` (the parsed brain, the views, the writer)
+without pickling it; only each call's small argument and result cross a pipe.
+Below `threshold` items, or on one core, everything runs in this process.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+_STATE = None   # set only around a fork_map call, read by the forked workers
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _call(job):
+    fn, arg = job
+    return fn(_STATE, arg)
+
+
+def fork_map(fn, args: list, state=None, *, threshold: int = 2) -> list:
+    """[fn(state, arg) for arg in args], in forked workers when it pays; results in order."""
+    global _STATE
+    workers = min(cores(), len(args))
+    if workers <= 1 or len(args) < threshold or "fork" not in multiprocessing.get_all_start_methods():
+        return [fn(state, arg) for arg in args]
+    _STATE = state
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            return pool.map(_call, [(fn, arg) for arg in args], chunksize=1)
+    finally:
+        _STATE = None
+
+
+def chunks(items: list, n: int) -> list[list]:
+    """`items` dealt into n interleaved chunks (interleaving evens out big and small items)."""
+    return [items[i::n] for i in range(n) if items[i::n]]

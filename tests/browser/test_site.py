@@ -1,0 +1,101 @@
+"""The site in a browser: navigation, the "/" key, phone width, dark mode, the search page
+(both modes) and screenshots of the main page kinds into tests/artifacts/ (SPEC §10)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crawl import screenshot
+
+NOW = "2026-12-02T12:00:00Z"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    from builder.build import build
+    out = tmp_path_factory.mktemp("site") / "site"
+    build([EXAMPLE], out, now=NOW, pagefind=True)
+    return out
+
+
+@pytest.fixture
+def base(site, serve_site):
+    return serve_site(site, "/")
+
+
+def test_header_links_and_breadcrumbs(page, base):
+    page.goto(base + "brain/projects/new-website.md.html")
+    nav = page.locator("header.top nav a")
+    assert nav.all_inner_texts() == ["Home", "Search", "Memories"]
+    crumbs = page.locator("nav.crumbs a").all_inner_texts()
+    assert crumbs[:2] == ["home", "projects"]
+    page.locator("nav.crumbs a", has_text="projects").click()
+    assert page.url.endswith("brain/projects.html")
+    page.locator("header.top nav a", has_text="Memories").click()
+    assert page.url.endswith("brain/memories.html")
+    page.locator("header.top nav a", has_text="Home").click()
+    assert page.url.endswith("brain/home.html")
+
+
+def test_slash_focuses_the_search_box(page, base):
+    page.goto(base + "brain/projects/new-website.md.html")
+    page.wait_for_function("window.bf !== undefined")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.name") == "q"
+    page.keyboard.type("pricing")
+    assert page.evaluate("document.activeElement.value") == "pricing"   # "/" was not typed
+
+
+def test_readable_on_a_phone_and_in_dark_mode(chromium, site, serve_site):
+    base = serve_site(site, "/")
+    for scheme in ("light", "dark"):
+        context = chromium.new_context(viewport={"width": 375, "height": 740}, color_scheme=scheme)
+        page = context.new_page()
+        page.goto(base + "brain/projects/new-website.md.html")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"horizontal scroll at 375 px ({width} px)"
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert (background == "rgb(21, 23, 26)") == (scheme == "dark"), background
+        screenshot(page, f"note-375px-{scheme}", full_page=False)
+        context.close()
+
+
+def test_screenshots_of_the_main_pages(page, base):
+    for name, path in [("home", "index.html"), ("note", "brain/projects/new-website.md.html"),
+                       ("period", "brain/2026-W49.html")]:
+        page.goto(base + path)
+        assert page.locator("main h1").count() >= 1
+        screenshot(page, name)
+
+
+def test_scoped_search_renders_results_as_text(page, base):
+    page.goto(base + "search.html?mode=scoped&q=pricing+page&scope=memories")
+    page.wait_for_selector("#scoped-results li")
+    status = page.locator("#scoped-status").inner_text()
+    n = page.locator("#scoped-results li").count()
+    assert status.startswith(f"{n} result") and "in memories" in status
+    assert page.locator("#scoped-results mark").count() > 0
+    assert page.locator("#scoped-results .badge").first.inner_text().startswith("record")
+    screenshot(page, "search-results")
+    page.fill("#scoped-q", "zzzqqq")
+    page.fill("#scoped-scope", "memories/brief")
+    page.click("#scoped-form button")
+    page.wait_for_function("document.querySelector('#scoped-status').textContent.startsWith('No items')")
+    assert "memories/brief" in page.locator("#scoped-status").inner_text()
+    assert page.locator("#scoped-sources li").count() >= 1
+    page.fill("#scoped-scope", "memories/breif")
+    page.click("#scoped-form button")
+    page.wait_for_function("document.querySelector('#scoped-status').classList.contains('error')")
+    assert "did you mean memories/brief?" in page.locator("#scoped-status").inner_text()
+
+
+def test_full_text_search_uses_pagefind(page, base):
+    page.goto(base + "search.html?q=pricing")
+    page.wait_for_selector(".pagefind-ui__result", timeout=15_000)
+    assert page.locator(".pagefind-ui__result").count() > 0
+    assert page.locator(".pagefind-ui__filter-name, .pagefind-ui__filter-panel").count() >= 1
+    screenshot(page, "search-fulltext")
