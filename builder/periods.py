@@ -51,7 +51,7 @@ def parse_period(ref: str, tz: str, as_of: datetime) -> tuple[str, datetime, dat
         if m := DAY.match(ref):
             d = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
             return "day", _utc(d, tz), _utc(d + timedelta(days=1), tz), False
-    except ValueError:
+    except (ValueError, OverflowError):   # no such date, or beyond year 1–9999 once shifted to UTC
         raise bad from None
     if re.match(r"^\d{4}(-|$)|^\d+d$", ref):
         raise bad

@@ -54,7 +54,7 @@ def serve_site():
         server.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")   # per module: a live Playwright loop would break later asyncio tests (MCP)
 def chromium():
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); browser tests need it")
