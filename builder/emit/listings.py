@@ -3,7 +3,7 @@
 JSON replies of these views go through emit_replies like every other View."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from markupsafe import Markup, escape
@@ -23,19 +23,37 @@ def timeline_path(brain: str) -> str:
     return f"_bf/{brain}/timeline.json"
 
 
-def chart_svg(buckets: list[tuple[str, int]]) -> Markup:
-    """A bar per bucket, scaled to the largest; each bar's <title> names its bucket and count."""
+def chart_svg(buckets: list[tuple[str, int]], link=None) -> Markup:
+    """A bar per bucket, scaled to the largest; each bar's <title> names its bucket and count.
+    `link(label)` gives a URL for a bucket (a day or month page) or None; bars with items link there."""
     if not buckets:
         return Markup("")
     top = max(count for _, count in buckets) or 1
     width, height = 10 * len(buckets), 40
-    bars = "".join(
-        f'<rect x="{i * 10 + 1}" y="{height - max(count * height / top, 1 if count else 0):.1f}" width="8" '
-        f'height="{max(count * height / top, 1 if count else 0):.1f}"><title>{escape(label)}: {count}</title></rect>'
-        for i, (label, count) in enumerate(buckets))
+    bars = []
+    for i, (label, count) in enumerate(buckets):
+        h = max(count * height / top, 1 if count else 0)
+        bar = (f'<rect x="{i * 10 + 1}" y="{height - h:.1f}" width="8" height="{h:.1f}">'
+               f'<title>{escape(label)}: {count}</title></rect>')
+        url = link(label) if link and count else None
+        bars.append(f'<a href="{escape(url)}">{bar}</a>' if url else bar)
     total = sum(count for _, count in buckets)
     return Markup(f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="img" '
-                  f'aria-label="activity: {total} item(s) over {len(buckets)} bucket(s)">{bars}</svg>')
+                  f'aria-label="activity: {total} item(s) over {len(buckets)} bucket(s)">{"".join(bars)}</svg>')
+
+
+def _containing(ref: str) -> list[str]:
+    """The calendar periods holding a calendar period: a day's year, month and ISO week; a week's or month's year."""
+    if len(ref) == 10:
+        day = date.fromisoformat(ref)
+        iso = day.isocalendar()
+        return [ref[:4], ref[:7], f"{iso.year:04d}-W{iso.week:02d}"]
+    return [ref[:4]] if len(ref) > 4 else []
+
+
+def _bucket_url(brain: str, page: str, label: str) -> str | None:
+    """Chart buckets that are periods (days, months) link to their page; hours do not."""
+    return relative(page, page_path(brain, label)) if len(label) >= 7 else None
 
 
 def when_words(as_of: str, tz: str):
@@ -79,6 +97,10 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bo
     """Pages of the listing `views`; `all_views` (default: `views`) tells which pages exist."""
     everything = views if all_views is None else all_views
     known = {v.ref for v in everything if v.template in TEMPLATES and not v.variant}
+    relations: dict[str, list[str]] = {}     # ref → relations with a page of their own
+    for v in everything:
+        if v.variant[:1] == ("r",):
+            relations.setdefault(v.ref, []).append(v.variant[1])
     words = when_words(next(v for v in everything if v.ref == "home").pages[0]["as_of"], brain.config.timezone)
     for view in views:
         if view.template not in TEMPLATES:
@@ -94,16 +116,18 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bo
             if root and view.ref == "home":
                 targets.append("index.html")
             for target in targets:
-                writer.write(target, _render(brain, view, page, variant, target, known, words), view.ref)
+                writer.write(target, _render(brain, view, page, variant, target, known, words, relations), view.ref)
 
 
-def _render(brain: Brain, view: View, page: dict, variant, target: str, known: set[str], words) -> str:
+def _render(brain: Brain, view: View, page: dict, variant, target: str, known: set[str], words, relations) -> str:
     ctx = common(brain, view.ref, page, *variant) | {
+        "relations": sorted(relations.get(view.ref, [])) if not view.variant else [],
         "crumbs": _crumbs(brain.name, view.ref, page.get("title") or view.ref, known) if view.ref != "home" else None,
         "item_url": lambda it: relative(target, ref_url(brain.name, it["ref"])),
         "ref_page": lambda ref: page_path(brain.name, ref),
-        "paging": _paging(brain.name, view, page), "chart": chart_svg(view.extra.get("chart", [])),
+        "paging": _paging(brain.name, view, page), "chart": chart_svg(view.extra.get("chart", []), lambda label: _bucket_url(brain.name, target, label)),
         "previous_period": view.extra.get("previous"), "next_period": view.extra.get("next"),
+        "up_periods": _containing(view.ref) if view.extra.get("previous") or view.extra.get("next") else [],
         "when": words, "variant": view.variant,
     }
     return render(view.template, target, **ctx)

@@ -45,6 +45,7 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str) -> dict:
         "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant),
         "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
         "item_path": lambda r: attachment_path(brain.name, r) if r in brain.attachments else ref_url(brain.name, r), "tag_path": lambda t: page_path(brain.name, f"tags/{t}"),
+        "rel_path": lambda relation: page_path(brain.name, ref, "r", relation),
         "reply": reply,
     }
 

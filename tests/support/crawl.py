@@ -200,7 +200,8 @@ def crawl(page, start_url: str, prefix: str | None = None, *, max_pages: int = 1
             visited.append(url)
             settle()
 
-            links = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+            links = page.eval_on_selector_all(
+                "a[href]", "els => els.map(e => new URL(e.getAttribute('href'), document.baseURI).href)")  # SVG <a> too
             for href in links:
                 if not href or href.startswith(_SKIP_SCHEMES):
                     continue
