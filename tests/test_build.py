@@ -253,3 +253,33 @@ def test_killed_builds_leave_the_previous_site(tmp_path):
     assert killed >= 2
     subprocess.run(cmd, check=True, cwd=ROOT)                  # and the next build recovers
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site.")] == []
+
+
+def test_markdown_link_to_a_missing_note_is_plain_text_with_a_marker(tmp_path, make_brain, build_site):
+    brain = make_brain(tmp_path, {"a.md": "# A\n\n[ok](c.md \"t\") [gone **x**](missing.md) [web](https://x.org/m.md)\n",
+                                  "c.md": "# C\n"})
+    site = build_site(brain, tmp_path / "site").out
+    html = (site / "brain" / "a.md.html").read_text()
+    assert '<a href="c.md.html" title="t">ok</a>' in html
+    assert '<span class="link-broken" title="broken: no note at missing.md">gone <strong>x</strong></span>' in html
+    assert '<a href="https://x.org/m.md">web</a>' in html
+
+
+def test_an_identity_named_only_by_a_wikilink_gets_its_page(tmp_path, make_brain, build_site):
+    brain = make_brain(tmp_path, {"a.md": "# A\n\nTalk to [[person:dave]].\n"})
+    site = build_site(brain, tmp_path / "site").out
+    html = (site / "brain" / "a.md.html").read_text()
+    assert 'href="person~3adave.html"' in html
+    assert (site / "brain" / "person~3adave.html").is_file()
+
+
+@pytest.mark.parametrize("allow", [False, True])
+def test_active_attachments_are_published_only_when_html_is_allowed(tmp_path, make_brain, build_site, allow):
+    files = {"a.md": "# A\n", "x/page.html": "<script>1</script>", "x/pic.svg": "<svg/>", "x/pic.png": "png"}
+    if allow:
+        files["brain.toml"] = "allow_html = true\n"
+    brain = make_brain(tmp_path, files)
+    site = build_site(brain, tmp_path / "site").out
+    assert (site / "brain" / "x" / "pic.png").is_file()
+    assert (site / "brain" / "x" / "page.html").is_file() is allow
+    assert (site / "brain" / "x" / "pic.svg").is_file() is allow

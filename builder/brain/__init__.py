@@ -60,7 +60,8 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     sources = _sources(root, cfg, found, problems)
     identities = known_identities(cfg.identities, notes, records, sources)
     names = build_names(notes, identities)
-    resolver = Resolver(notes, records, names, identities, sources, found.attachments)
+    attachments = _safe_attachments(found.attachments, cfg, problems)
+    resolver = Resolver(notes, records, names, identities, sources, attachments)
     links, link_problems = resolve_links(cfg.name, notes, records, resolver)
     problems.extend(link_problems)
 
@@ -71,8 +72,26 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     return Brain(
         root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
         sources=sources, links=tuple(links), names=names, identities=identities,
-        attachments=tuple(found.attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
+        attachments=tuple(attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
     )
+
+
+# Files a browser would run as a page or script on the site's own origin.
+ACTIVE_ATTACHMENTS = (".html", ".htm", ".xhtml", ".xht", ".js", ".mjs", ".svg", ".svgz")
+
+
+def _safe_attachments(paths: list[str], cfg, problems: list) -> list[str]:
+    """Attachments to copy. Active content is copied only when the owner allows raw HTML."""
+    if cfg.allow_html:
+        return list(paths)
+    keep = []
+    for rel in paths:
+        if rel.lower().endswith(ACTIVE_ATTACHMENTS):
+            problems.append(Problem(cfg.name, rel, "unsafe_attachment",
+                                    "active content (could run scripts on the site): not copied; set allow_html = true to publish it"))
+        else:
+            keep.append(rel)
+    return keep
 
 
 def _read(root: Path, rel: str, problems: list, brain: str, limit: int) -> bytes | None:

@@ -148,11 +148,26 @@ def _render_blockquote_open(self, tokens, idx, options, env):
     return "<blockquote>\n"
 
 
+RELATIVE_MD = re.compile(r"^(?![a-zA-Z][\w+.-]*:|[/#])[^#?]*\.md(#.*)?$")
+
+
 def _render_link_open(self, tokens, idx, options, env):
     token = tokens[idx]
     href = token.attrGet("href") or ""
+    opened = env.setdefault("open_links", [])
+    if RELATIVE_MD.match(href) and "note_link" in env:
+        # A link to a note: whether it renders as <a> or as a broken-link <span> is decided
+        # once every note is known, so the whole tag (and its closing tag) is a slot.
+        opened.append(href)
+        return env["note_link"](href, token.attrGet("title"))
+    opened.append(None)
     token.attrSet("href", env["href"](href))
     return self.renderToken(tokens, idx, options, env)
+
+
+def _render_link_close(self, tokens, idx, options, env):
+    href = env.get("open_links", [None]).pop() if env.get("open_links") else None
+    return env["note_link_close"](href) if href is not None else "</a>"
 
 
 def _render_image(self, tokens, idx, options, env):
@@ -182,7 +197,8 @@ def drop_first_h1(tokens: list) -> list:
 def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple]:
     """Render a note's body once, at parse time. Whatever depends on the rest of the brain
     (where a link points, a tag page's URL, a relative file) becomes a slot "\x00N\x00";
-    slots[N] is ("link", wikilink meta) | ("tag", tag) | ("href", href as written), and
+    slots[N] is ("link", wikilink meta) | ("tag", tag) | ("href", href as written) |
+    ("note_link", (href, title)) | ("note_link_close", href) for Markdown links to notes, and
     emit/html.py fills them. Notes never hold NUL (parse refuses them), so slots are unambiguous."""
     slots: list[tuple] = []
 
@@ -191,7 +207,9 @@ def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple]:
         return f"\x00{len(slots) - 1}\x00"
 
     env = {"link": lambda meta: slot("link", meta), "tag_url": lambda tag: slot("tag", tag),
-           "href": lambda href: slot("href", href), "allow_html": allow_html}
+           "href": lambda href: slot("href", href), "allow_html": allow_html,
+           "note_link": lambda href, title: slot("note_link", (href, title)),
+           "note_link_close": lambda href: slot("note_link_close", href)}
     md = markdown()
     return md.renderer.render(tokens, md.options, env), tuple(slots)
 
@@ -211,6 +229,7 @@ def markdown() -> MarkdownIt:
     md.add_render_rule("html_inline", _render_html)
     md.add_render_rule("blockquote_open", _render_blockquote_open)
     md.add_render_rule("link_open", _render_link_open)
+    md.add_render_rule("link_close", _render_link_close)
     md.add_render_rule("image", _render_image)
     md.add_render_rule("heading_open", _render_heading_open)
     return md

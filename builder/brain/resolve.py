@@ -123,7 +123,7 @@ def known_identities(config_identities, notes, records, sources) -> dict[str, tu
         for ident in note.entities:
             out.setdefault(ident, ())
         for raw in note.links:
-            if raw.kind == "identity" and is_identity(raw.target, sources):
+            if raw.kind in ("identity", "wikilink") and is_identity(raw.target, sources):
                 out.setdefault(raw.target, ())
     for rec in records.values():
         for text in (rec.author or "", *rec.refs, *(t for ts in rec.relations.values() for t in ts)):

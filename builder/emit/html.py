@@ -71,6 +71,15 @@ class NoteRenderer:
                 return self._wikilink(ref, page, value)
             if kind == "tag":
                 return html.escape(relative(page, page_path(self.brain.name, f"tags/{value}")))
+            if kind == "note_link":
+                href, title = value
+                target = self._note_target(ref, href)
+                if target is None:
+                    return f'<span class="link-broken" title="broken: no note at {html.escape(href)}">'
+                extra = f' title="{html.escape(title)}"' if title else ""
+                return f'<a href="{html.escape(self._href(ref, page, href))}"{extra}>'
+            if kind == "note_link_close":
+                return "</a>" if self._note_target(ref, value) else "</span>"
             return html.escape(self._href(ref, page, value))
         return SLOT.sub(fill, note.html)
 
@@ -101,6 +110,11 @@ class NoteRenderer:
                 return (f'<blockquote class="embed"><p class="embed-title"><a href="{url}">{html.escape(target.title)}</a></p>'
                         f'<p>{html.escape(target.excerpt)}</p></blockquote>')
         return f'<a class="internal" href="{url}">{text}</a>'
+
+    def _note_target(self, source: str, href: str) -> str | None:
+        path = href.partition("#")[0]
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(source), unquote(path)))
+        return target if target in self.brain.notes else None
 
     def _href(self, source: str, page: str, href: str) -> str:
         if not href or re.match(r"^[a-zA-Z][\w+.-]*:", href) or href.startswith(("#", "/", "//")):

@@ -119,6 +119,7 @@ def write_hostile_brain(root: Path, *, huge: bool = True) -> dict:
     put("hostile/links.md", _note("Links", links_md + "\n\n![[evil.svg]]\n"))
     put("hostile/raw.md", "# " + PAYLOADS[0] + "\n\n" + "\n\n".join(PAYLOADS) + "\n\n```html\n" + PAYLOADS[0] + "\n```\n")
     put("hostile/evil.svg", f'<svg xmlns="http://www.w3.org/2000/svg" onload="{PWN}"><script>{PWN}</script></svg>')
+    problems["hostile/evil.svg"] = "unsafe_attachment"   # active content is not published by default
     # A note rich enough to need paging: its later pages carry payloads too.
     put("hostile/long.md", _note("Long", "\n\n".join(f"## Part {i}\n\n{PAYLOADS[i % len(PAYLOADS)]} " + "filler " * 600
                                                      for i in range(20))))
