@@ -209,6 +209,12 @@ def main(argv: list[str] | None = None) -> int:
         code = exc.exit
     except KeyboardInterrupt:
         code = 130
+    except Exception as exc:   # a bug of ours: say so in the §8 shape; the traceback only on request
+        if os.environ.get("BF_DEBUG"):
+            raise
+        message = scrub(f"internal error: {type(exc).__name__}: {exc} (set BF_DEBUG=1 for a traceback)", roots)
+        sys.stderr.write(json.dumps({"error": message, "code": "internal"}, ensure_ascii=False) + "\n")
+        code = 1
     sys.stdout.flush()
     return code
 

@@ -86,3 +86,16 @@ def test_a_ref_starting_with_a_hyphen_is_a_ref(example_site, bf):
     code, out, err = bf("read", "-nothing.md", "--site", example_site)
     assert code == 3
     assert json.loads(err) == {"error": "not found: -nothing.md", "code": "not_found"}
+
+
+def test_an_internal_error_is_json_on_stderr_not_a_traceback(example_site, bf, monkeypatch):
+    import builder.query.read as read_module
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("boom")
+    monkeypatch.setattr(read_module, "read", broken)
+    monkeypatch.delenv("BF_DEBUG", raising=False)
+    code, out, err = bf("read", "home", "--site", example_site)
+    assert code == 1 and out == ""
+    assert json.loads(err) == {"error": "internal error: ZeroDivisionError: boom (set BF_DEBUG=1 for a traceback)",
+                               "code": "internal"}
