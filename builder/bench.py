@@ -1,0 +1,327 @@
+"""`python -m builder.bench`: build synthetic brains and print one JSON object per size (SPEC §11).
+
+Every key is always present; a value that cannot be measured (a part not built yet) is
+null and `null_reasons[key]` says why. Builds run in child processes so their peak RSS is
+theirs alone (os.wait4 gives one child's rusage); the child times phases in process
+from BuildReport.timings. Stock lunr.py runs over the same note-level documents (title,
+aliases, headings, body with bf's boosts), next to bf's own index, as ratios
+`ratio_stock_*_to_bf_*` = stock / bf: above 1 means bf is smaller or faster.
+`load_avg_1m` is the machine's load when the size started: timings are only as quiet as the host.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .benchgen import FUNCTION_WORDS, NOW, Corpus, generate
+
+PHASES = ("parse", "views", "render", "lunr", "assets", "pagefind", "swap")  # always reported; others too
+MB = 1024  # ru_maxrss and time's %M are in KiB on Linux
+TIME = "/usr/bin/time"
+
+
+class Result(dict):
+    """The size's JSON object; `null(key, why)` records a missing measurement."""
+
+    def __init__(self):
+        super().__init__(null_reasons={})
+
+    def null(self, key: str, why: str) -> None:
+        self[key] = None
+        self["null_reasons"][key] = why
+
+    def ratio(self, key: str, num: str, den: str) -> None:
+        a, b = self.get(num), self.get(den)
+        if a is None or not b:
+            self.null(key, f"{num} / {den}: {self['null_reasons'].get(num) or self['null_reasons'].get(den) or 'zero'}")
+        else:
+            self[key] = round(a / b, 3)
+
+
+def _run(cmd: list[str]) -> tuple[float, int, str, float]:
+    """(wall seconds, exit code, stdout, peak RSS in MB of the command).
+
+    Linux starts a forked child's max RSS at its parent's RSS, and this process holds a
+    whole corpus: the command is started by /usr/bin/time (a small parent), which reports
+    the command's own peak (%M, KiB). The wall time includes that extra exec (~1 ms)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rss_file = Path(tmp) / "rss"
+        wrap = [TIME, "-f", "%M", "-o", str(rss_file)] if os.access(TIME, os.X_OK) else []
+        start = time.perf_counter()
+        proc = subprocess.run(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        lines = rss_file.read_text().split() if wrap and rss_file.exists() else []
+        rss = int(lines[-1]) / MB if lines and lines[-1].isdigit() else None
+        return wall, proc.returncode, proc.stdout.decode("utf-8", "replace"), rss
+
+
+def _child_build(brain: str, out: str, pagefind: bool) -> None:
+    """Runs in the child: one build, its timings and own/pagefind peak RSS on stdout."""
+    from .build import build
+    start = time.perf_counter()
+    report = build([Path(brain)], Path(out), now=NOW, pagefind=pagefind)
+    json.dump({"seconds": time.perf_counter() - start, "timings": report.timings, "files": report.files,
+               "reused": report.reused, "problems": len(report.problems),
+               "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / MB,
+               "pagefind_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / MB}, sys.stdout)
+
+
+def _build(brain: Path, out: Path, pagefind: bool) -> dict:
+    cmd = [sys.executable, "-m", "builder.bench", "--child-build", str(brain), str(out)]
+    wall, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]))
+    if code != 0:
+        raise RuntimeError(f"benchmark build failed (exit {code}): {' '.join(cmd)}")
+    return json.loads(stdout)
+
+
+def _record_build(res: Result, tag: str, child: dict) -> None:
+    timings = child["timings"]
+    res[f"{tag}_s"] = round(child["seconds"], 3)
+    for phase in PHASES + tuple(sorted(set(timings) - set(PHASES))):
+        key = f"{tag}_phase_{phase}_s"
+        if phase in timings:
+            res[key] = round(timings[phase], 3)
+        else:
+            res.null(key, f"BuildReport.timings has no {phase!r} phase")
+    res[f"{tag}_files_written"] = child["files"] - child["reused"]
+
+
+def queries(corpus: Corpus) -> list[tuple[str, str, str | None]]:
+    """(kind, query, scope): common, rare, multi-word, phrase and scoped queries, fixed per corpus."""
+    content = [w for w in corpus.vocab if w not in FUNCTION_WORDS]
+    qs = [("common", w, None) for w in content[:5]]
+    qs += [("rare", w, None) for w in content[3000:3005]]
+    qs += [("multi", " ".join(content[i:i + 3 * 37:37]), None) for i in range(100, 105)]
+    qs += [("multi", f"the {content[i]} of {content[i + 50]}", None) for i in range(10, 12)]
+    qs += [("phrase", f'"{p}"', None) for p in corpus.phrases[:5]]
+    tag = corpus.tags[0]
+    scopes = ["projects", f"tags/{tag}", "memories/chat", "30d", f"person:{corpus.people[0]}",
+              "memories/chat/30d", "concepts"]
+    qs += [("scoped", content[i], scope) for i, scope in enumerate(scopes)]
+    return qs
+
+
+def _latency(fn, items, reps: int) -> tuple[float, float, int]:
+    """Warm p50/p95 in ms (one untimed pass, then `reps` timed passes) and how many items found nothing."""
+    empty = sum(not fn(item) for item in items)
+    times = []
+    for _ in range(reps):
+        for item in items:
+            start = time.perf_counter()
+            fn(item)
+            times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return (round(statistics.median(times), 3), round(times[min(len(times) - 1, int(len(times) * 0.95))], 3),
+            empty)
+
+
+def _dir_bytes(path: Path, skip: str | None = None) -> int:
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(path):
+        if skip and Path(dirpath) == path and skip in dirnames:
+            dirnames.remove(skip)
+        total += sum(os.lstat(os.path.join(dirpath, f)).st_size for f in filenames)
+    return total
+
+
+def _lunr_dirs(site: Path) -> list[Path]:
+    """Folders of bf-lunr indexes in a built site, wherever the emitter puts them."""
+    found = []
+    for meta in site.rglob("meta.json"):
+        try:
+            if json.loads(meta.read_text("utf-8")).get("format", "").startswith("bf-lunr"):
+                found.append(meta.parent)
+        except (OSError, ValueError, AttributeError):
+            continue
+    return found
+
+
+def _words(query: str) -> list[str]:
+    return query.replace('"', " ").split()
+
+
+def _note_docs(corpus: Corpus) -> list[dict]:
+    return [{"ref": n["ref"], "title": n["title"], "aliases": " ".join(n["aliases"]),
+             "headings": " ".join(n["headings"]), "body": n["body"]} for n in corpus.notes]
+
+
+def _compare_indexes(res: Result, corpus: Corpus, qs, reps: int, work: Path) -> None:
+    """Stock lunr.py next to bf's own index writer/reader, same docs and query words."""
+    import lunr
+    from .lunrjs import FIELD_BOOSTS, IndexReader, write_index
+    docs, texts = _note_docs(corpus), [_words(q) for _, q, _ in qs]
+    start = time.perf_counter()
+    idx = lunr.lunr(ref="ref", fields=[{"field_name": f, "boost": b} for f, b in FIELD_BOOSTS.items()],
+                    documents=docs)
+    res["stock_lunr_build_s"] = round(time.perf_counter() - start, 3)
+    res["stock_lunr_bytes"] = len(json.dumps(idx.serialize(), separators=(",", ":")).encode("utf-8"))
+
+    def stock(words):  # every word required first, then any (SPEC §5), in lunr's query syntax
+        return idx.search(" ".join("+" + w for w in words)) or idx.search(" ".join(words))
+    res["stock_lunr_p50_ms"], res["stock_lunr_p95_ms"], res["stock_lunr_empty_replies"] = _latency(stock, texts, reps)
+
+    start = time.perf_counter()
+    write_index(docs, work / "bf-index")
+    res["bf_index_build_s"] = round(time.perf_counter() - start, 3)
+    res["bf_index_bytes"] = _dir_bytes(work / "bf-index")
+    reader = IndexReader(work / "bf-index")
+    res["bf_index_p50_ms"], res["bf_index_p95_ms"], res["bf_index_empty_replies"] = _latency(
+        lambda words: reader.search(words, True) or reader.search(words, False), texts, reps)
+    for key in ("build_s", "bytes", "p50_ms", "p95_ms"):
+        res.ratio(f"ratio_stock_to_bf_index_{key}", f"stock_lunr_{key}", f"bf_index_{key}")
+
+
+def _search_fn(site: Path):
+    """In-process bf search over the built site, or the reason it is not available yet."""
+    try:
+        from .query import search as mod
+        from .query.site import open_site
+        site_obj = open_site(str(site))
+        return lambda q: mod.search(site_obj, q[0], scope=q[1])["items"], None
+    except Exception as exc:  # the module is written concurrently: any failure is a reason
+        return None, f"builder.query.search unavailable: {type(exc).__name__}: {exc}"
+
+
+def _search(res: Result, site: Path, qs, reps: int, read_ref: str) -> None:
+    fn, why = _search_fn(site)
+    if fn is not None:
+        try:
+            res["search_warm_p50_ms"], res["search_warm_p95_ms"], res["search_empty_replies"] = _latency(
+                fn, [(q, s) for _, q, s in qs], reps)
+        except Exception as exc:
+            fn, why = None, f"bf search failed: {type(exc).__name__}: {exc}"
+    if fn is None:
+        for key in ("search_warm_p50_ms", "search_warm_p95_ms", "search_empty_replies"):
+            res.null(key, why)
+    for key in ("p50_ms", "p95_ms"):
+        res.ratio(f"ratio_stock_to_bf_search_{key}", f"stock_lunr_{key}", f"search_warm_{key}")
+    walls, rss, why = [], [], None
+    for _, q, scope in qs[::5]:
+        cmd = [sys.executable, "-m", "builder", "search", q, "--site", str(site)] + (["--scope", scope] if scope else [])
+        wall, code, _, mb = _run(cmd)
+        if code != 0:
+            why = f"`bf search` exited {code} (command not there yet, or failing)"
+            break
+        walls.append(wall)
+        rss.append(mb)
+    if why:
+        res.null("search_cold_process_s", why)
+        res.null("query_peak_rss_mb", why)
+    else:
+        res["search_cold_process_s"] = round(statistics.median(walls), 3)
+        _rss(res, "query_peak_rss_mb", max(rss, key=lambda v: v or 0))
+    wall, code, _, mb = _run([sys.executable, "-m", "builder", "read", read_ref, "--site", str(site)])
+    if code != 0:
+        raise RuntimeError(f"bf read {read_ref} exited {code}")
+    res["read_cold_process_s"] = round(wall, 3)
+    _rss(res, "read_peak_rss_mb", mb)
+
+
+def _rss(res: Result, key: str, mb: float | None) -> None:
+    if mb is None:
+        res.null(key, f"{TIME} is not available to measure a process's own peak RSS")
+    else:
+        res[key] = round(mb, 1)
+
+
+def _site_sizes(res: Result, out: Path, n: int) -> None:
+    res["site_bytes"] = _dir_bytes(out, skip="pagefind")
+    res["site_bytes_per_note"] = round(res["site_bytes"] / n)
+    if (out / "pagefind").is_dir():
+        res["pagefind_bytes"] = _dir_bytes(out / "pagefind")
+    else:
+        res.null("pagefind_bytes", "no pagefind/ folder in the site")
+    lunr_dirs = _lunr_dirs(out)
+    if lunr_dirs:
+        res["search_data_bytes"] = sum(_dir_bytes(d) for d in lunr_dirs)
+        res["search_data_to_raw_ratio"] = round(res["search_data_bytes"] / res["raw_text_bytes"], 3)
+    else:
+        res.null("search_data_bytes", "the site holds no bf-lunr index (not emitted by the build yet)")
+        res.null("search_data_to_raw_ratio", "no search data in the site")
+
+
+def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, reps: int) -> Result:
+    res = Result()
+    brain, out = work / f"brain-{n}", work / f"site-{n}"
+    for old in (brain, out, work / ".bf-cache"):   # a kept --workdir must not leak into this run
+        shutil.rmtree(old, ignore_errors=True)
+    start = time.perf_counter()
+    corpus = generate(brain, n, records_per_note)
+    res.update(notes=n, records=corpus.records, generate_s=round(time.perf_counter() - start, 3),
+               cpus=os.cpu_count(), load_avg_1m=round(os.getloadavg()[0], 2),
+               raw_note_bytes=corpus.note_bytes, raw_record_text_bytes=corpus.record_bytes,
+               raw_text_bytes=corpus.note_bytes + corpus.record_bytes)
+    _log(f"{n} notes: generated in {res['generate_s']} s; building")
+    full = _build(brain, out, pagefind)
+    _record_build(res, "build", full)
+    res["build_notes_per_s"] = round(n / full["seconds"], 1)
+    res["build_problems"] = full["problems"]
+    res["build_peak_rss_mb"] = round(full["rss_mb"], 1)
+    if pagefind:
+        # RUSAGE_CHILDREN of the build: pagefind's peak (at least the build's RSS when it forked)
+        res["pagefind_peak_rss_mb"] = round(full["pagefind_rss_mb"], 1)
+    else:
+        res.null("pagefind_peak_rss_mb", "run with --no-pagefind")
+    _site_sizes(res, out, n)
+
+    edited = brain / corpus.notes[len(corpus.notes) // 2]["ref"]
+    with edited.open("a", encoding="utf-8") as fh:
+        fh.write("\nAn edit for the rebuild benchmark.\n")
+    _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after one edit")
+    again = _build(brain, out, pagefind)
+    _record_build(res, "rebuild", again)
+    res["rebuild_without_pagefind_s"] = round(again["seconds"] - again["timings"].get("pagefind", 0.0), 3)
+
+    qs = queries(corpus)
+    res["queries"] = len(qs)
+    _log(f"{n} notes: rebuilt in {again['seconds']:.1f} s; stock lunr.py and bf index")
+    _compare_indexes(res, corpus, qs, reps, work)
+    res["stock_lunr_bytes_to_raw_note_ratio"] = round(res["stock_lunr_bytes"] / corpus.note_bytes, 3)
+    res["bf_index_bytes_to_raw_note_ratio"] = round(res["bf_index_bytes"] / corpus.note_bytes, 3)
+    _log(f"{n} notes: searching")
+    _search(res, out, qs, reps, corpus.notes[0]["ref"])
+    return res
+
+
+def _log(msg: str) -> None:
+    sys.stderr.write(f"bench: {msg}\n")
+    sys.stderr.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m builder.bench", description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="the 1k size only")
+    p.add_argument("--notes", type=int, action="append", help="a size to run (repeatable); default 1000 and 10000")
+    p.add_argument("--records-per-note", type=int, default=5)
+    p.add_argument("--reps", type=int, default=5, help="timed passes over the query set")
+    p.add_argument("--no-pagefind", action="store_true")
+    p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
+    p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child_build:
+        _child_build(*args.child_build, pagefind=not args.no_pagefind)
+        return 0
+    sizes = args.notes or ([1000] if args.quick else [1000, 10000])
+    work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="bf-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        for n in sizes:
+            res = bench_size(n, args.records_per_note, work, pagefind=not args.no_pagefind, reps=args.reps)
+            print(json.dumps(res, sort_keys=True), flush=True)
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""The benchmark runs end to end on a tiny brain and reports every field (SPEC §11).
+
+Numbers are not checked (no timing asserts): only that each field is there, and is a
+number or null with a stated reason. One run feeds all the tests.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from builder.bench import PHASES, queries
+from builder.benchgen import generate
+
+ROOT = Path(__file__).resolve().parents[1]
+FIELDS = [
+    "notes", "records", "cpus", "load_avg_1m", "generate_s", "raw_note_bytes", "raw_record_text_bytes",
+    "raw_text_bytes", "build_s", "build_notes_per_s", "build_files_written", "build_problems",
+    "build_peak_rss_mb", "pagefind_peak_rss_mb", "site_bytes", "site_bytes_per_note", "pagefind_bytes",
+    "search_data_bytes", "search_data_to_raw_ratio", "rebuild_s", "rebuild_without_pagefind_s",
+    "rebuild_files_written", "queries", "stock_lunr_build_s", "stock_lunr_bytes", "stock_lunr_p50_ms",
+    "stock_lunr_p95_ms", "stock_lunr_empty_replies", "stock_lunr_bytes_to_raw_note_ratio",
+    "bf_index_build_s", "bf_index_bytes", "bf_index_p50_ms", "bf_index_p95_ms", "bf_index_empty_replies",
+    "bf_index_bytes_to_raw_note_ratio", "search_warm_p50_ms", "search_warm_p95_ms", "search_empty_replies",
+    "search_cold_process_s", "query_peak_rss_mb", "read_cold_process_s", "read_peak_rss_mb",
+    "ratio_stock_to_bf_search_p50_ms", "ratio_stock_to_bf_search_p95_ms",
+] + [f"ratio_stock_to_bf_index_{k}" for k in ("build_s", "bytes", "p50_ms", "p95_ms")] + [
+    f"{tag}_phase_{phase}_s" for tag in ("build", "rebuild") for phase in PHASES]
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory) -> list[dict]:
+    work = tmp_path_factory.mktemp("bench")
+    proc = subprocess.run([sys.executable, "-m", "builder.bench", "--notes", "40", "--records-per-note", "2",
+                           "--reps", "1", "--workdir", str(work)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_one_object_per_size(rows):
+    assert len(rows) == 1
+    assert rows[0]["notes"] == 40 and rows[0]["records"] == 80
+
+
+def test_every_field_is_numeric_or_null_with_reason(rows):
+    row = rows[0]
+    missing = [k for k in FIELDS if k not in row]
+    assert not missing
+    reasons = row["null_reasons"]
+    for key in FIELDS:
+        value = row[key]
+        if value is None:
+            assert isinstance(reasons.get(key), str) and reasons[key], key
+        else:
+            assert isinstance(value, (int, float)) and not isinstance(value, bool), (key, value)
+    assert set(reasons) <= set(FIELDS)
+
+
+def test_the_generated_brain_builds_without_problems(rows):
+    assert rows[0]["build_problems"] == 0
+
+
+def test_generation_is_deterministic(tmp_path):
+    a, b = generate(tmp_path / "a", 30, 2), generate(tmp_path / "b", 30, 2)
+    files_a = sorted(p.relative_to(a.root) for p in a.root.rglob("*") if p.is_file())
+    assert files_a == sorted(p.relative_to(b.root) for p in b.root.rglob("*") if p.is_file())
+    assert all((a.root / p).read_bytes() == (b.root / p).read_bytes() for p in files_a)
+    assert queries(a) == queries(b)
+
+
+def test_query_set_mixes_every_kind(tmp_path):
+    kinds = {kind for kind, _, _ in queries(generate(tmp_path / "brain", 60, 1))}
+    assert kinds == {"common", "rare", "multi", "phrase", "scoped"}
