@@ -134,7 +134,7 @@ def _emit_views(writer: Writer, brain, views: list, root: bool) -> None:
     """Replies and pages of every view, spread over the cores (each worker takes every n-th view)."""
     n = cores() * 2
     state = (writer, brain, views, root, n)
-    for written, reused in fork_map(_emit_chunk, list(range(n)), state, threshold=n if len(views) > 500 else n + 1):
+    for written, reused in fork_map(_emit_chunk, list(range(n)), state, parallel=len(views) > 500):
         writer.merge(written, reused)
 
 

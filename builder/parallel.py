@@ -2,7 +2,7 @@
 
 Workers are forked, so they inherit `state` (the parsed brain, the views, the writer)
 without pickling it; only each call's small argument and result cross a pipe.
-Below `threshold` items, or on one core, everything runs in this process.
+Small jobs (`parallel=False`) and one-core machines run everything in this process.
 """
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ def _call(job):
     return fn(_STATE, arg)
 
 
-def fork_map(fn, args: list, state=None, *, threshold: int = 2) -> list:
-    """[fn(state, arg) for arg in args], in forked workers when it pays; results in order."""
+def fork_map(fn, args: list, state=None, *, parallel: bool = True) -> list:
+    """[fn(state, arg) for arg in args], in forked workers when `parallel`; results in order."""
     global _STATE
     workers = min(cores(), len(args))
-    if workers <= 1 or len(args) < threshold or "fork" not in multiprocessing.get_all_start_methods():
+    if not parallel or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return [fn(state, arg) for arg in args]
     _STATE = state
     try:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..config import load_config
 from ..model import Brain, Problem, Source
+from ..parallel import chunks, cores, fork_map
 from .discover import discover
 from .gittimes import commit_times
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note
@@ -24,19 +25,22 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     cache = {} if cache is None else cache
     cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
 
-    notes, used = {}, {}
+    read = {}
     for rel in found.notes:
         data = _read(root, rel, problems, cfg.name, MAX_NOTE_BYTES)
-        if data is None:
+        if data is not None:
+            read[rel] = ((rel, hashlib.sha256(data).hexdigest(), cfg_key), data)
+    misses = [(rel, data) for rel, (key, data) in read.items() if key not in cache]
+    parsed = {}
+    for part in fork_map(_parse_chunk, chunks(misses, cores() * 4), cfg, parallel=len(misses) >= 200):
+        parsed.update(part)
+
+    notes, used = {}, {}
+    for rel, (key, _) in read.items():
+        note = cache.get(key) or parsed[rel]
+        if isinstance(note, NoteError):
+            problems.append(Problem(cfg.name, rel, note.kind, str(note)))
             continue
-        key = (rel, hashlib.sha256(data).hexdigest(), cfg_key)
-        note = cache.get(key)
-        if note is None:
-            try:
-                note = parse_note(rel, data, cfg)
-            except NoteError as exc:
-                problems.append(Problem(cfg.name, rel, exc.kind, str(exc)))
-                continue
         used[key] = note
         if note.frontmatter.get("draft") is True:
             continue
@@ -92,6 +96,17 @@ def _safe_attachments(paths: list[str], cfg, problems: list) -> list[str]:
         else:
             keep.append(rel)
     return keep
+
+
+def _parse_chunk(cfg, items: list[tuple[str, bytes]]) -> dict:
+    """rel → Note, or the NoteError that says why it is skipped (runs in a worker)."""
+    out = {}
+    for rel, data in items:
+        try:
+            out[rel] = parse_note(rel, data, cfg)
+        except NoteError as exc:
+            out[rel] = exc
+    return out
 
 
 def _read(root: Path, rel: str, problems: list, brain: str, limit: int) -> bytes | None:

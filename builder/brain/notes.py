@@ -25,6 +25,9 @@ class NoteError(ValueError):
         super().__init__(message)
         self.kind = kind
 
+    def __reduce__(self):   # crosses a pipe from parse workers
+        return NoteError, (self.kind, str(self))
+
 
 def _as_list(value) -> list[str]:
     if value is None:

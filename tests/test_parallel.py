@@ -1,0 +1,19 @@
+"""Parallel parse and emit give the very bytes a one-process build gives."""
+import builder.brain as brain_module
+import builder.build as build_module
+import builder.parallel as parallel_module
+from builder.benchgen import generate
+
+
+def _tree(root):
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
+    brain = tmp_path / "brain"
+    generate(brain, notes=300, records_per_note=2, seed=5)
+    build_site(brain, tmp_path / "parallel")
+    for module in (parallel_module, build_module, brain_module):
+        monkeypatch.setattr(module, "cores", lambda: 1)
+    build_site(brain, tmp_path / "serial")
+    assert _tree(tmp_path / "parallel") == _tree(tmp_path / "serial")
