@@ -11,7 +11,7 @@ def _tree(root):
 
 def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     brain = tmp_path / "brain"
-    generate(brain, notes=300, records_per_note=2, seed=5)
+    generate(brain, notes=220, records_per_note=1, seed=5)   # over both parallel thresholds
     build_site(brain, tmp_path / "parallel")
     for module in (parallel_module, build_module, brain_module):
         monkeypatch.setattr(module, "cores", lambda: 1)
