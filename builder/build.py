@@ -86,8 +86,8 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
-    recover(out)
     cache_file = _cache_path(out)
+    recover(out, cache_file.parent)
     cache = _load_cache(cache_file)
     skip = {out, cache_file.parent}
 
@@ -101,7 +101,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     if len(set(names)) != len(names):
         raise InvalidInput("brain", f"two brains share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}; set `name` in brain.toml")
 
-    writer = Writer(out)
+    writer = Writer(out, cache_file.parent)
     try:
         for brain in brains:
             g = phases.run("views", graph, brain)
@@ -114,8 +114,8 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
         phases.run("render", emit_site_pages, writer, brains, report.as_of, base_url)
         phases.run("assets", emit_assets, writer)
         if pagefind:
-            from .emit.pagefind import run_pagefind
-            phases.run("pagefind", run_pagefind, writer.stage)
+            from .emit.pagefind import emit_pagefind
+            phases.run("pagefind", emit_pagefind, writer, brains, report.as_of)
         manifest = _manifest(brains, report, writer, base_url)
         writer.write_json(MANIFEST, manifest, "manifest")
         report.build_id = manifest["build_id"]
@@ -134,8 +134,8 @@ def _emit_views(writer: Writer, brain, views: list, root: bool) -> None:
     """Replies and pages of every view, spread over the cores (each worker takes every n-th view)."""
     n = cores() * 2
     state = (writer, brain, views, root, n)
-    for written, reused in fork_map(_emit_chunk, list(range(n)), state, parallel=len(views) > 500):
-        writer.merge(written, reused)
+    for record in fork_map(_emit_chunk, list(range(n)), state, parallel=len(views) > 500):
+        writer.merge(*record)
 
 
 def _emit_chunk(state, index: int):
@@ -145,14 +145,14 @@ def _emit_chunk(state, index: int):
     emit_replies(part, chunk)
     emit_item_pages(part, brain, chunk)
     emit_listing_pages(part, brain, chunk, root=root, all_views=views)
-    return part.written, part.reused
+    return part.record()
 
 
 def _manifest(brains, report: BuildReport, writer: Writer, base_url: str | None) -> dict:
     digest = hashlib.sha256()
     for path in sorted(writer.written):
         digest.update(path.encode("utf-8"))
-        digest.update((writer.stage / path).read_bytes() if not path.startswith("pagefind/") else b"")
+        digest.update(writer.digests.get(path, b""))
     return {
         "bundle_version": BUNDLE_VERSION, "bf_version": __version__, "build_id": digest.hexdigest()[:16],
         "as_of": report.as_of,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timezone
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 
@@ -29,6 +30,7 @@ def parse_instant(value, tz: str = "UTC") -> datetime | None:
     return dt.astimezone(timezone.utc).replace(microsecond=0)
 
 
+@lru_cache(maxsize=65536)   # the same instants are formatted for every listing they appear on
 def rfc3339(dt: datetime | None) -> str | None:
     if dt is None:
         return None

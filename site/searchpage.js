@@ -43,20 +43,35 @@ tabs.forEach((tab, i) => {
 })
 
 // ---- full text (pagefind) -------------------------------------------------------
-function startPagefind () {
+// The build writes several pagefind bundles (pagefind/bundles.json lists them): the UI
+// searches the first and merges the others, so results and filters cover every bundle.
+function fullTextMissing () {
+  $('#pagefind').replaceChildren(el('p', { class: 'empty' },
+    'Full-text search is not in this build (it was built with --no-pagefind). Use the scoped search.'))
+}
+
+async function startPagefind () {
   const holder = $('#pagefind')
-  const bundle = new URL(holder.dataset.bundle.replace(/\/?$/, '/'), document.baseURI).href
-  const script = el('script', { src: bundle + 'pagefind-ui.js' })
+  const root = new URL(holder.dataset.bundle.replace(/\/?$/, '/'), document.baseURI).href
+  let bundles
+  try {
+    const reply = await fetch(root + 'bundles.json')
+    bundles = reply.ok ? (await reply.json()).bundles.map((b) => new URL(b.path, root).href) : []
+  } catch { bundles = [] }
+  if (!bundles.length) return fullTextMissing()
+  const script = el('script', { src: root + 'pagefind-ui.js' })
   script.addEventListener('load', () => {
+    // result URLs are site paths: the site root is the folder holding pagefind/
+    const baseUrl = new URL('..', root).pathname
     // eslint-disable-next-line no-undef
-    const ui = new PagefindUI({ element: '#pagefind', bundlePath: bundle, showSubResults: true, resetStyles: false })
+    const ui = new PagefindUI({
+      element: '#pagefind', bundlePath: bundles[0], baseUrl, showSubResults: true, resetStyles: false,
+      mergeIndex: bundles.slice(1).map((bundlePath) => ({ bundlePath, baseUrl }))
+    })
     if (params.get('q') && !scopedWanted()) ui.triggerSearch(params.get('q'))
     if ($('#tab-fulltext').getAttribute('aria-selected') === 'true') select($('#tab-fulltext'))
   })
-  script.addEventListener('error', () => {
-    holder.replaceChildren(el('p', { class: 'empty' },
-      'Full-text search is not in this build (it was built with --no-pagefind). Use the scoped search.'))
-  })
+  script.addEventListener('error', fullTextMissing)
   document.body.append(script)
 }
 

@@ -86,11 +86,11 @@ def rendered(tmp_path_factory):
 
 def test_wikilinks_become_relative_urls(rendered):
     html = page(rendered, "x/src.md")
-    assert '<a class="internal" href="../../brain/y/b.md.html">y/b</a>' in html
-    assert '<a class="internal" href="../../brain/y/b.md.html">label b</a>' in html
-    assert 'href="../../brain/y/b.md.html#sub-part"' in html
-    assert '<a href="../../brain/y/b.md.html#sub-part">md</a>' in html
-    assert 'href="../../brain/chat~3awho~3f.html"' in html
+    assert '<a class="internal" href="../y/b.md.html">y/b</a>' in html
+    assert '<a class="internal" href="../y/b.md.html">label b</a>' in html
+    assert 'href="../y/b.md.html#sub-part"' in html
+    assert '<a href="../y/b.md.html#sub-part">md</a>' in html
+    assert 'href="../chat~3awho~3f.html"' in html
 
 
 def test_ambiguous_and_broken_links_are_marked_not_linked(rendered):
@@ -112,9 +112,9 @@ def test_markdown_features(rendered):
 
 def test_embeds(rendered):
     html = page(rendered, "x/src.md")
-    assert '<img src="../../brain/y/pic.png" alt="pic.png"' in html
+    assert '<img src="../y/pic.png" alt="pic.png"' in html
     assert (rendered / "brain/y/pic.png").read_bytes() == b"\x89PNG\r\n"
-    assert '<blockquote class="embed"><p class="embed-title"><a href="../../brain/y/b.md.html">Target B</a></p>' in html
+    assert '<blockquote class="embed"><p class="embed-title"><a href="../y/b.md.html">Target B</a></p>' in html
 
 
 def test_raw_html_is_sanitized_by_default(rendered):

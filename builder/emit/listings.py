@@ -10,6 +10,7 @@ from markupsafe import Markup, escape
 
 from ..listing import PAGE_ITEMS
 from ..model import Brain
+from ..text import cut
 from ..views import View
 from .html import ref_url, render
 from .pages import common, offset_variant
@@ -49,6 +50,49 @@ def _containing(ref: str) -> list[str]:
         iso = day.isocalendar()
         return [ref[:4], ref[:7], f"{iso.year:04d}-W{iso.week:02d}"]
     return [ref[:4]] if len(ref) > 4 else []
+
+
+# Listing pages show a shorter excerpt than the JSON item (which keeps up to 320 characters):
+# the same item appears on ~7 listings, and its page and reply hold the rest.
+LISTED_EXCERPT = 160
+
+
+def _item_fragment(it: dict) -> tuple[str, str]:
+    """An item's <li> split around its link URL (the only part that depends on the page)."""
+    meta = ""
+    if it.get("source"):
+        when = (f' · <time datetime="{it["time"]}">{it["time"]}</time>' if it.get("time")
+                else f' · observed {it["observed"]}' if it.get("observed") else "")
+        meta = f' <span class="meta">{escape(it["source"])}{when}</span>'
+    if it.get("fields"):
+        meta += (' <span class="fields">' + "".join(f'<span class="field">{escape(k)}: {escape(v)}</span>'
+                                                   for k, v in sorted(it["fields"].items())) + "</span>")
+    text = it.get("excerpt") or ""
+    if text and text != it["title"]:
+        meta += f'<p class="excerpt">{escape(cut(text, LISTED_EXCERPT))}</p>'
+    badge = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
+    review = ' <span class="badge review" title="asks for review">review</span>' if it.get("review") else ""
+    return (f'<li class="item kind-{escape(it["kind"])}"><a href="',
+            f'">{escape(it["title"])}</a> <span class="badge">{badge}</span>{review}{meta}</li>\n')
+
+
+class ItemLists:
+    """Renders listed items as HTML: each item's fragment once per process (an item sits on
+    many listings; the per-item Jinja macro was the largest cost of rendering listings)."""
+
+    def __init__(self, brain: str):
+        self.brain, self.fragments = brain, {}
+
+    def __call__(self, items: list[dict], target: str) -> Markup:
+        out = ['<ul class="items">\n']
+        for it in items:
+            key = (it["ref"], it.get("excerpt"), it.get("review"))
+            parts = self.fragments.get(key)
+            if parts is None:
+                parts = self.fragments[key] = _item_fragment(it)
+            out += (parts[0], escape(relative(target, ref_url(self.brain, it["ref"]))), parts[1])
+        out.append("</ul>\n")
+        return Markup("".join(out))
 
 
 def _bucket_url(brain: str, page: str, label: str) -> str | None:
@@ -102,6 +146,7 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bo
         if v.variant[:1] == ("r",):
             relations.setdefault(v.ref, []).append(v.variant[1])
     words = when_words(next(v for v in everything if v.ref == "home").pages[0]["as_of"], brain.config.timezone)
+    item_lists = ItemLists(brain.name)
     for view in views:
         if view.template not in TEMPLATES:
             continue
@@ -116,16 +161,22 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bo
             if root and view.ref == "home":
                 targets.append("index.html")
             for target in targets:
-                writer.write(target, _render(brain, view, page, variant, target, known, words, relations), view.ref)
+                writer.write(target, _render(brain, view, page, variant, target, known, words, relations, item_lists),
+                             view.ref)
 
 
-def _render(brain: Brain, view: View, page: dict, variant, target: str, known: set[str], words, relations) -> str:
+def _render(brain: Brain, view: View, page: dict, variant, target: str, known: set[str], words, relations,
+            item_lists: ItemLists) -> str:
     ctx = common(brain, view.ref, page, *variant) | {
         "relations": sorted(relations.get(view.ref, [])) if not view.variant else [],
         "crumbs": _crumbs(brain.name, view.ref, page.get("title") or view.ref, known) if view.ref != "home" else None,
         "item_url": lambda it: relative(target, ref_url(brain.name, it["ref"])),
+        "item_list": lambda items: item_lists(items, target),
         "ref_page": lambda ref: page_path(brain.name, ref),
-        "paging": _paging(brain.name, view, page), "chart": chart_svg(view.extra.get("chart", []), lambda label: _bucket_url(brain.name, target, label)),
+        "paging": _paging(brain.name, view, page),
+        # The chart describes the whole list: its first page shows it, later pages do not repeat it.
+        "chart": chart_svg(view.extra.get("chart", []) if not page.get("offset") else [],
+                           lambda label: _bucket_url(brain.name, target, label)),
         "previous_period": view.extra.get("previous"), "next_period": view.extra.get("next"),
         "up_periods": _containing(view.ref) if view.extra.get("previous") or view.extra.get("next") else [],
         "when": words, "variant": view.variant,

@@ -1,83 +1,82 @@
-"""Run pagefind over a rendered site and make its bundle byte-deterministic.
+"""Full-text search bundles: pagefind over the content pages, in several bundles.
 
-`run_pagefind(site_dir)` runs the pagefind 1.5.2 binary shipped by the
-`pagefind_bin` wheel (``pagefind[bin]``) once over the whole folder — the CLI
-indexes a directory in one pass (FACTS: 300 pages in ~0.55 s), whereas the
-Python API's per-page calls sleep ~0.1 s each — and leaves the bundle in
-``site_dir/pagefind/``.
+What is indexed: note pages (their sections are anchors on them) and record pages —
+never listing, period, tag, home or relation pages. Pages mark what pagefind reads
+(``data-pagefind-body`` on the content, ``data-pagefind-filter`` type/tag/source/folder,
+``data-pagefind-meta`` title/date/excerpt); this module picks which pages it sees.
 
-Pages decide what is indexed: ``data-pagefind-body`` on the content only,
-``data-pagefind-filter="type"`` (and ``tag``, ``source``, ``folder``) for
-filters, ``data-pagefind-meta="title"`` (and ``date``, ``excerpt``) for
-metadata. Prefer the attribute forms (``data-pagefind-filter="type:project"``,
-``<meta data-pagefind-filter="tag[content]" content="web">``) for values that
-should not also be indexed as body text: pagefind indexes hidden text too.
+Why several bundles: one pagefind run over a 10k-note + 50k-record site took 80 s and
+4.1 GB RSS (FACTS: 10k note pages alone 2.2 GB). pagefind's memory grows with the pages
+of one run, so each brain's pages are split into bundles of at most ~3,000 notes or
+~10,000 records (records by source; sources under 1,000 records share one bundle), a
+page's bundle within its group chosen by a hash of its path so that adding a page
+disturbs one bundle only. Each bundle is built by its own pagefind process over a
+working copy holding only its pages (hard links, so no ``--glob`` walk over the whole
+site), two processes at a time (pagefind 1.5.2 keeps about one core busy).
 
-Determinism (measured on pagefind 1.5.2, 60 pages, 12 runs of the same input)
-------------------------------------------------------------------------------
-Identical between runs: every ``fragment/*.pf_fragment``, every
-``index/*.pf_index``, the wasm files and all the JS/CSS.
+Layout: ``pagefind/<brain>/<bundle>/`` per bundle, ``pagefind/bundles.json`` listing
+them, and ``pagefind/pagefind-ui.{js,css}`` for the search page, whose PagefindUI searches
+the first bundle and merges the others (``mergeIndex``; merged bundles reuse the first
+one's wasm, and their filters are merged).
 
-Not identical, raw: three kinds of file, from one cause — pagefind writes
-hash maps in iteration order, which is random per process:
+Incremental: bundles.json records, per bundle, a hash of its input — the bytes of its
+pages (with the build's ``as_of`` instant removed: it is in every page's footer, outside
+what pagefind indexes), the pagefind version and `FORMAT`. A bundle whose input hash
+equals the previous site's is copied from it through the Writer (which hard-links the
+identical files) instead of re-running pagefind.
 
-- ``filter/<lang>_<hash>.pf_filter`` (one per filter name): the filter's
-  values come out in random order, so the bytes *and the file name* (a
-  content hash) change;
-- ``pagefind.<lang>_<hash>.pf_meta``: it lists the filter files by name, and
-  also lists the filters themselves in random order (``type`` before ``tag``
-  in 8 of 12 runs), so its bytes and name change;
-- ``pagefind-entry.json``: it names the meta file's hash.
-
-`run_pagefind` removes that: it decodes those files (gzip around the
-``pagefind_dcd`` signature and CBOR), sorts filter values by value and the
-meta's filter list by name, re-encodes them (shortest-form CBOR, as pagefind
-writes it; gzip level 9 with mtime 0), renames them after a SHA-256 of the new
-content (same ``<lang>_`` prefix and hash length as pagefind's) and rewrites
-the hash in ``pagefind-entry.json``. Each decoded file must re-encode to
-pagefind's exact bytes before it is touched; if a future pagefind changes the
-format so that it does not, the bundle is left as pagefind wrote it and
-`last_nondeterministic` lists the files that may then differ. After
-post-processing, 12 of 12 runs gave byte-identical bundles.
-
-The bundle is produced in a temporary folder and then synced into
-``site_dir/pagefind/``: files whose bytes are unchanged are not rewritten
-(their mtime is kept), stale files from an earlier bundle are removed.
-pagefind runs with a temporary working directory and without ``PAGEFIND_*``
-variables, so a stray ``pagefind.yml`` or environment cannot change the
-output.
-
-Timing (this machine, whole `run_pagefind` call incl. post-processing and
-sync): the 4 pages of tests/emit/test_pagefind.py in ~0.03 s; 60 pages of
-~200 words in ~0.055 s (pagefind alone ~0.03 s).
+Every bundle is made byte-deterministic by `pagefind_canon.canonicalize`; files it could
+not fix are listed in `last_nondeterministic`. pagefind runs in a temporary working
+directory without ``PAGEFIND_*`` variables, so a stray ``pagefind.yml`` or environment
+cannot change the output.
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
 
-__all__ = ["PagefindError", "run_pagefind", "pagefind_executable", "BUNDLE_DIR"]
+from ..refs import escape_segment
+from .pagefind_canon import canonicalize
+from .urls import page_path
+from .writer import Writer
+
+__all__ = ["PagefindError", "Bundle", "plan_bundles", "emit_pagefind", "index_pages",
+           "pagefind_executable", "BUNDLE_DIR", "BUNDLES_JSON"]
 
 BUNDLE_DIR = "pagefind"
-_SIGNATURE = b"pagefind_dcd"
+BUNDLES_JSON = f"{BUNDLE_DIR}/bundles.json"
+UI_FILES = ("pagefind-ui.js", "pagefind-ui.css")
+#: Bump when the bundle layout or post-processing changes: every bundle is rebuilt.
+FORMAT = 1
+NOTES_PER_BUNDLE = 3000      # ~0.6 GB peak RSS per pagefind run (2,000 note pages: 0.4 GB)
+RECORDS_PER_BUNDLE = 10000   # ~0.5 GB (5,655 record pages: 0.29 GB)
+SMALL_SOURCE = 1000          # sources below this share the brain's "records-other" bundles
+PARALLEL = 2
 
-#: Files of the last `run_pagefind` bundle that could not be made
-#: deterministic (empty when post-processing succeeded), relative to the
-#: bundle folder.
+#: Files of the last `emit_pagefind` bundles that could not be made deterministic
+#: (empty when post-processing succeeded), relative to the site.
 last_nondeterministic: list[str] = []
 
 
 class PagefindError(RuntimeError):
     """pagefind failed; the message carries its stderr (or stdout)."""
+
+
+@dataclass
+class Bundle:
+    folder: str                    # under pagefind/, ends with "/"
+    pages: list[str] = field(default_factory=list)
+    input: str = ""
 
 
 def pagefind_executable() -> Path:
@@ -92,230 +91,153 @@ def pagefind_executable() -> Path:
         raise PagefindError(f"pagefind binary not found: {exc}") from exc
 
 
-def run_pagefind(site_dir: Path, *, glob: str = "**/*.html", quiet: bool = True) -> list[Path]:
-    """Index the HTML of `site_dir` into `site_dir/pagefind/`.
+# --- which pages go to which bundle ----------------------------------------------------
 
-    Returns every file of the bundle (sorted). Raises `PagefindError` when
-    pagefind fails, for example when no page matches `glob`.
-    """
+
+def plan_bundles(groups: dict[str, list[str]], per_bundle: dict[str, int]) -> list[Bundle]:
+    """Split each group (folder prefix → page paths) into ceil(n / cap) bundles by path hash.
+
+    `per_bundle` maps a group to its cap. Bundles come out sorted by folder, pages sorted."""
+    bundles = []
+    for group, pages in sorted(groups.items()):
+        if not pages:
+            continue
+        n = -(-len(pages) // per_bundle[group])
+        parts: list[list[str]] = [[] for _ in range(n)]
+        for page in pages:
+            parts[int(hashlib.sha256(page.encode("utf-8")).hexdigest()[:8], 16) % n].append(page)
+        bundles += [Bundle(f"{group}-{i}/", sorted(p)) for i, p in enumerate(parts) if p]
+    return sorted(bundles, key=lambda b: b.folder)
+
+
+def _content_groups(brains, written) -> tuple[dict[str, list[str]], dict[str, int]]:
+    groups: dict[str, list[str]] = {}
+    caps: dict[str, int] = {}
+    for brain in brains:
+        b = escape_segment(brain.name)
+        notes = f"{b}/notes"
+        groups[notes], caps[notes] = [], NOTES_PER_BUNDLE
+        for ref in brain.notes:
+            groups[notes].append(page_path(brain.name, ref))
+        by_source: dict[str, list[str]] = {}
+        for ref, rec in brain.records.items():
+            by_source.setdefault(rec.source, []).append(page_path(brain.name, ref))
+        for source, pages in by_source.items():
+            name = f"{b}/records-{escape_segment(source)}" if len(pages) >= SMALL_SOURCE else f"{b}/records-other"
+            groups.setdefault(name, []).extend(pages)
+            caps[name] = RECORDS_PER_BUNDLE
+    # a ref without a page (none today) is simply not indexed
+    return {g: [p for p in pages if p in written] for g, pages in groups.items()}, caps
+
+
+# --- the build phase ----------------------------------------------------------------------
+
+
+def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
+    """Index the staged content pages of `brains` into pagefind bundles, through `writer`."""
     global last_nondeterministic
-    site_dir = Path(site_dir).resolve()
-    if not site_dir.is_dir():
-        raise PagefindError(f"site folder not found: {site_dir}")
-    with tempfile.TemporaryDirectory(prefix="bf-pagefind-") as tmp:
+    groups, caps = _content_groups(brains, writer.written)
+    bundles = plan_bundles(groups, caps)
+    engine = version("pagefind_bin")
+    strip = as_of.encode("utf-8")
+    for bundle in bundles:
+        bundle.input = _input_hash(writer.stage, bundle.pages, strip, engine)
+    previous = _previous(writer.previous, engine)
+    entries: dict[str, dict] = {}   # folder → {"files": n}
+    stale = []
+    for bundle in bundles:
+        old = previous.get(bundle.folder)
+        reused = _copy_previous(writer, bundle, old) if old and old.get("input") == bundle.input else 0
+        if reused:
+            entries[bundle.folder] = {"files": reused}
+        else:
+            stale.append(bundle)
+    last_nondeterministic = []
+    if stale:
+        with tempfile.TemporaryDirectory(prefix=".bf-pagefind-", dir=writer.stage.parent) as tmp:
+            def run(bundle: Bundle) -> tuple[Path, list[str]]:
+                out = Path(tmp) / bundle.folder.replace("/", "_")
+                return out, index_pages(writer.stage, bundle.pages, out)
+            with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
+                for bundle, (out, odd) in zip(stale, pool.map(run, stale)):
+                    files = sorted(p for p in out.rglob("*") if p.is_file())
+                    for path in files:
+                        writer.copy(path, f"{BUNDLE_DIR}/{bundle.folder}{path.relative_to(out).as_posix()}")
+                    entries[bundle.folder] = {"files": len(files)}
+                    last_nondeterministic += [f"{BUNDLE_DIR}/{bundle.folder}{p}" for p in odd]
+                    shutil.rmtree(out)
+    if bundles:
+        for name in UI_FILES:  # the same in every bundle; the search page loads them from here
+            writer.copy(writer.stage / BUNDLE_DIR / bundles[0].folder / name, f"{BUNDLE_DIR}/{name}")
+    writer.write_json(BUNDLES_JSON, {
+        "format": FORMAT, "pagefind": engine,
+        "bundles": [{"path": b.folder, "pages": len(b.pages), "input": b.input, **entries[b.folder]}
+                    for b in bundles]}, "pagefind")
+    return bundles
+
+
+def _input_hash(stage: Path, pages: list[str], strip: bytes, engine: str) -> str:
+    digest = hashlib.sha256(f"{FORMAT}\0{engine}\0".encode("utf-8"))
+    for page in pages:
+        data = (stage / page).read_bytes().replace(strip, b"")
+        digest.update(f"{page}\0{len(data)}\0".encode("utf-8"))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _previous(site: Path | None, engine: str) -> dict[str, dict]:
+    """The previous build's bundles (folder → entry) when they can be reused."""
+    try:
+        data = json.loads((site / BUNDLES_JSON).read_bytes()) if site else {}
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("pagefind") != engine:
+        return {}
+    return {b["path"]: b for b in data.get("bundles", []) if isinstance(b, dict) and "path" in b}
+
+
+def _copy_previous(writer: Writer, bundle: Bundle, old: dict) -> int:
+    """Copy a bundle folder of the previous site through `writer`: its file count, 0 if incomplete."""
+    folder = writer.previous / BUNDLE_DIR / bundle.folder
+    files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+    if not files or len(files) != old.get("files"):
+        return 0
+    for path in files:
+        writer.copy(path, f"{BUNDLE_DIR}/{bundle.folder}{path.relative_to(folder).as_posix()}")
+    return len(files)
+
+
+# --- one pagefind run -----------------------------------------------------------------------
+
+
+def index_pages(site_dir: Path, pages: list[str], out: Path, *, quiet: bool = True) -> list[str]:
+    """Run pagefind over `pages` (paths relative to `site_dir`), bundle into `out`.
+
+    pagefind sees a working copy holding only those pages (hard links where possible), so
+    result URLs are the pages' site paths. Returns the bundle files left nondeterministic
+    (relative to `out`). Raises `PagefindError` when pagefind fails."""
+    site_dir = Path(site_dir)
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    with tempfile.TemporaryDirectory(prefix=".bf-pagefind-pages-", dir=out.parent) as tmp:
         work = Path(tmp)
-        out = work / BUNDLE_DIR
-        cmd = [
-            str(pagefind_executable()),
-            "--site", str(site_dir),
-            "--output-path", str(out),
-            "--glob", glob,
-            *(["--quiet"] if quiet else []),
-        ]
+        copy = work / "site"
+        for page in pages:
+            target = copy / page
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(site_dir / page, target)
+            except OSError:  # another file system: copy instead
+                shutil.copyfile(site_dir / page, target)
+        copy.mkdir(exist_ok=True)
+        cmd = [str(pagefind_executable()), "--site", str(copy), "--output-path", str(out),
+               *(["--quiet"] if quiet else [])]
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAGEFIND_")}
         proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
-        if not quiet and proc.stdout:
-            sys.stderr.write(proc.stdout)
-        if proc.returncode != 0 or not (out / "pagefind-entry.json").is_file():
-            detail = (proc.stderr.strip() or proc.stdout.strip() or "(no output)")
-            raise PagefindError(f"pagefind failed (exit {proc.returncode}) on {site_dir}:\n{detail}")
-        last_nondeterministic = _canonicalize(out)
-        return _sync(out, site_dir / BUNDLE_DIR)
-
-
-# --- making the bundle deterministic -------------------------------------
-
-
-def _canonicalize(bundle: Path) -> list[str]:
-    """Sort filter values and the meta's filter list; rename by content hash.
-
-    Returns the files left nondeterministic (empty on success).
-    """
-    entry_path = bundle / "pagefind-entry.json"
-    entry_text = entry_path.read_text(encoding="utf-8")
-    filter_files = sorted((bundle / "filter").glob("*.pf_filter")) if (bundle / "filter").is_dir() else []
-    meta_files = sorted(bundle.glob("pagefind.*.pf_meta"))
-    suspects = [p.relative_to(bundle).as_posix() for p in [*filter_files, *meta_files, entry_path]]
-    try:
-        decoded_filters = [(p, _read_exact(p)) for p in filter_files]
-        decoded_metas = [(p, _read_exact(p)) for p in meta_files]
-    except _NotCanonical:
-        return suspects
-
-    renames: dict[str, str] = {}
-    for path, value in decoded_filters:
-        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[1], list)
-                and all(isinstance(v, list) and v and isinstance(v[0], str) for v in value[1])):
-            return suspects
-        value = [value[0], sorted(value[1], key=lambda v: v[0])]
-        old = path.name[: -len(".pf_filter")]
-        new = _rehash(old, value)
-        renames[old] = new
-        _write(path.with_name(new + ".pf_filter"), value)
-        if new + ".pf_filter" != path.name:
-            path.unlink()
-
-    for path, value in decoded_metas:
-        value = _rewrite_meta(value, renames)
-        old = path.name[len("pagefind."): -len(".pf_meta")]
-        new = _rehash(old, value)
-        _write(path.with_name(f"pagefind.{new}.pf_meta"), value)
-        if path.name != f"pagefind.{new}.pf_meta":
-            path.unlink()
-        needle = json.dumps(old)
-        if entry_text.count(needle) != 1:
-            return suspects
-        entry_text = entry_text.replace(needle, json.dumps(new))
-    entry_path.write_text(entry_text, encoding="utf-8")
-    return []
-
-
-def _rewrite_meta(value, renames: dict[str, str]):
-    """Replace filter-file hashes; sort lists of [filter name, filter hash] by name."""
-    if isinstance(value, str):
-        return renames.get(value, value)
-    if isinstance(value, list):
-        items = [_rewrite_meta(v, renames) for v in value]
-        if items and all(isinstance(v, list) and len(v) == 2 and v[1] in renames.values() for v in items):
-            items.sort(key=lambda v: v[0])
-        return items
-    if isinstance(value, dict):
-        return {k: _rewrite_meta(v, renames) for k, v in value.items()}
-    return value
-
-
-def _rehash(old: str, value) -> str:
-    prefix, _, digest = old.rpartition("_")
-    new = hashlib.sha256(_encode(value)).hexdigest()[: len(digest) or 10]
-    return f"{prefix}_{new}" if prefix else new
-
-
-class _NotCanonical(ValueError):
-    pass
-
-
-def _read_exact(path: Path):
-    raw = gzip.decompress(path.read_bytes())
-    if not raw.startswith(_SIGNATURE):
-        raise _NotCanonical(path)
-    try:
-        value, end = _decode(raw, len(_SIGNATURE))
-    except (ValueError, IndexError, KeyError, struct.error, UnicodeDecodeError) as exc:
-        raise _NotCanonical(path) from exc
-    if end != len(raw) or _encode(value) != raw[len(_SIGNATURE):]:
-        raise _NotCanonical(path)
-    return value
-
-
-def _write(path: Path, value) -> None:
-    path.write_bytes(gzip.compress(_SIGNATURE + _encode(value), compresslevel=9, mtime=0))
-
-
-# --- the CBOR subset pagefind writes --------------------------------------
-
-
-def _decode(b: bytes, i: int):
-    ib = b[i]
-    major, info = ib >> 5, ib & 31
-    i += 1
-    if info < 24:
-        n = info
-    elif info == 24:
-        n = b[i]; i += 1
-    elif info == 25:
-        (n,) = struct.unpack_from(">H", b, i); i += 2
-    elif info == 26:
-        (n,) = struct.unpack_from(">I", b, i); i += 4
-    elif info == 27:
-        (n,) = struct.unpack_from(">Q", b, i); i += 8
-    else:
-        raise ValueError(f"unsupported CBOR item {ib:#x}")
-    if major == 0:
-        return n, i
-    if major == 1:
-        return -1 - n, i
-    if major == 2:
-        return _Bytes(b[i:i + n]), i + n
-    if major == 3:
-        return b[i:i + n].decode("utf-8"), i + n
-    if major == 4:
-        out = []
-        for _ in range(n):
-            v, i = _decode(b, i)
-            out.append(v)
-        return out, i
-    if major == 5:
-        d = {}
-        for _ in range(n):
-            k, i = _decode(b, i)
-            d[k], i = _decode(b, i)
-        return d, i
-    if major == 7 and n in (20, 21, 22):
-        return {20: False, 21: True, 22: None}[n], i
-    raise ValueError(f"unsupported CBOR item {ib:#x}")
-
-
-class _Bytes(bytes):
-    """CBOR byte string (kept apart from text)."""
-
-
-def _head(major: int, n: int) -> bytes:
-    if n < 24:
-        return bytes([major << 5 | n])
-    if n < 0x100:
-        return bytes([major << 5 | 24, n])
-    if n < 0x10000:
-        return bytes([major << 5 | 25]) + struct.pack(">H", n)
-    if n < 0x100000000:
-        return bytes([major << 5 | 26]) + struct.pack(">I", n)
-    return bytes([major << 5 | 27]) + struct.pack(">Q", n)
-
-
-def _encode(v) -> bytes:
-    if v is False:
-        return b"\xf4"
-    if v is True:
-        return b"\xf5"
-    if v is None:
-        return b"\xf6"
-    if isinstance(v, int):
-        return _head(0, v) if v >= 0 else _head(1, -1 - v)
-    if isinstance(v, bytes):
-        return _head(2, len(v)) + v
-    if isinstance(v, str):
-        data = v.encode("utf-8")
-        return _head(3, len(data)) + data
-    if isinstance(v, list):
-        return _head(4, len(v)) + b"".join(_encode(x) for x in v)
-    if isinstance(v, dict):
-        return _head(5, len(v)) + b"".join(_encode(k) + _encode(x) for k, x in v.items())
-    raise TypeError(f"cannot encode {type(v).__name__}")
-
-
-# --- writing the bundle into the site --------------------------------------
-
-
-def _sync(src: Path, dest: Path) -> list[Path]:
-    """Make `dest` equal `src`, rewriting only changed files."""
-    if dest.is_symlink() or (dest.exists() and not dest.is_dir()):
-        dest.unlink()
-    dest.mkdir(parents=True, exist_ok=True)
-    wanted = {p.relative_to(src) for p in src.rglob("*") if p.is_file()}
-    for rel in sorted(wanted):
-        target = dest / rel
-        data = (src / rel).read_bytes()
-        if target.is_file() and not target.is_symlink():
-            if target.stat().st_size == len(data) and target.read_bytes() == data:
-                continue
-        elif target.is_dir():
-            shutil.rmtree(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    for path in sorted(dest.rglob("*"), reverse=True):
-        rel = path.relative_to(dest)
-        if path.is_dir() and not path.is_symlink():
-            if not any(path.iterdir()):
-                path.rmdir()
-        elif rel not in wanted:
-            path.unlink()
-    return sorted(dest / rel for rel in wanted)
+    if not quiet and proc.stdout:
+        sys.stderr.write(proc.stdout)
+    if proc.returncode != 0 or not (out / "pagefind-entry.json").is_file():
+        detail = proc.stderr.strip() or proc.stdout.strip() or "(no output)"
+        raise PagefindError(f"pagefind failed (exit {proc.returncode}) on {len(pages)} page(s) of {site_dir}:\n{detail}")
+    return canonicalize(out)

@@ -68,8 +68,15 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
             ctx |= {"source_path": page_path(brain.name, f"memories/{rec['source']}"),
                     "author_path": ref_url(brain.name, author) if author in brain.identities else None,
                     "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
-                    "excerpt": cut(" ".join(rec["text"].split()))}
+                    # A record short enough to be its own excerpt needs no excerpt meta for pagefind.
+                    "excerpt": _excerpt_if_shorter(rec["text"])}
         writer.write(page, render(view.template, page, **ctx), view.ref)
+
+
+def _excerpt_if_shorter(text: str) -> str | None:
+    whole = " ".join(text.split())
+    excerpt = cut(whole)
+    return excerpt if excerpt != whole else None
 
 
 def _whole(view: View) -> dict:

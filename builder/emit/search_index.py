@@ -1,17 +1,22 @@
 """Write the search index and document store of one brain under `_bf/search/BRAIN/` (SPEC §5).
 
 Files (all JSON, fetched lazily by the browser as well as by builder/query/store.py):
-  index/…                  the lunr BM25 index (builder/lunrjs, format in its FORMAT.md)
-  meta.json                {format, brain, notes, records: {SOURCE: n}, sources: {SOURCE: coverage},
-                            types: {TYPE: n}, text_chunk}
+  index/…                  the lunr BM25 index (builder/lunrjs, format in its FORMAT.md); a
+                           record's index group is its source
+  meta.json                {format, brain, notes, records: {SOURCE: n}, record_chunks: {SOURCE:
+                            [first ref of each chunk]}, sources: {SOURCE: coverage}, types: {TYPE: n},
+                            text_chunk}
   notes.json               {NOTE_REF: {title, type, tags, fields, entities, modified, placed,
                             deprecated, sections: [[id, title, first, end]…], t}}
   notes/K.json             {NOTE_REF: {summary, pieces}} for the notes whose `t` is K
-  records/SRC.json         {RECORD_REF: {id, title, time, observed, modified, placed, entities, t}}
-  records/SRC/K.json       {RECORD_REF: text} for the records of SRC whose `t` is K
+  records/SRC/m/K.json     {RECORD_REF: {id, title, time, observed, modified, placed, entities}} for
+                           chunk K of SRC's records (ref order; bisect record_chunks to find K)
+  records/SRC/K.json       {RECORD_REF: text} for the same chunk K
 SRC is the source name escaped like a ref segment (builder.refs.escape_segment). Text is
-split from metadata, and into chunks of TEXT_CHUNK items, because only the items a reply
-shows (and phrase checks) need it. Empty values are omitted (see views/search._compact).
+split from metadata, and both into chunks of TEXT_CHUNK items, because only the items a reply
+shows (and phrase and period checks) need them: a search scoped to one source ranks its
+hits from the index alone, then reads the chunks of the items it returns. Empty values are
+omitted (see views/search._compact).
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from ..refs import escape_segment
 from ..views.search import documents, store
 from .writer import Writer
 
-STORE_FORMAT = "bf-search-1"
+STORE_FORMAT = "bf-search-2"
 TEXT_CHUNK = 100
 
 
@@ -33,7 +38,7 @@ def search_dir(brain: str) -> str:
 
 
 def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str) -> None:
-    """Give each item of `meta` its text chunk number `t` and write the chunks."""
+    """Give each note of `meta` its text chunk number `t` and write the chunks."""
     chunks: list[dict] = []
     for i, ref in enumerate(sorted(meta)):
         if i % TEXT_CHUNK == 0:
@@ -42,6 +47,18 @@ def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str) ->
         chunks[-1][ref] = text[ref]
     for k, chunk in enumerate(chunks):
         writer.write_json(f"{folder}/{k}.json", chunk, owner)
+
+
+def _record_chunks(writer: Writer, folder: str, meta: dict, text: dict, owner: str) -> list[str]:
+    """Write one source's meta and text chunks; return the first ref of each chunk."""
+    ordered = sorted(meta)
+    heads = []
+    for k, i in enumerate(range(0, len(ordered), TEXT_CHUNK)):
+        part = ordered[i:i + TEXT_CHUNK]
+        heads.append(part[0])
+        writer.write_json(f"{folder}/m/{k}.json", {ref: meta[ref] for ref in part}, owner)
+        writer.write_json(f"{folder}/{k}.json", {ref: text[ref] for ref in part}, owner)
+    return heads
 
 
 def emit_search(writer: Writer, brain: Brain, as_of: str) -> int:
@@ -54,13 +71,13 @@ def emit_search(writer: Writer, brain: Brain, as_of: str) -> int:
     data = store(brain, as_of)
     _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner)
     writer.write_json(f"{base}/notes.json", data["notes"], owner)
+    heads = {}
     for source, meta in sorted(data["records"].items()):
-        name = escape_segment(source)
-        _chunked(writer, f"{base}/records/{name}", meta, data["record_text"][source], owner)
-        writer.write_json(f"{base}/records/{name}.json", meta, owner)
+        folder = f"{base}/records/{escape_segment(source)}"
+        heads[source] = _record_chunks(writer, folder, meta, data["record_text"][source], owner)
     writer.write_json(f"{base}/meta.json", {
         "format": STORE_FORMAT, "brain": brain.name, "notes": len(data["notes"]),
-        "records": {s: len(m) for s, m in sorted(data["records"].items())},
+        "records": {s: len(m) for s, m in sorted(data["records"].items())}, "record_chunks": heads,
         "sources": data["sources"], "types": data["types"], "text_chunk": TEXT_CHUNK,
     }, owner)
     return sum((writer.stage / p).stat().st_size for p, o in writer.written.items()

@@ -1,12 +1,21 @@
 """The one write path of a build: into a staging folder, refusing two outputs for one file,
 reusing (hard-linking) the previous site's file when the bytes are the same, then swapping
-the staging folder in atomically (SPEC §10)."""
+the staging folder in atomically (SPEC §10).
+
+Each written file's sha256 is kept (the manifest's build_id hashes them; nothing is read back).
+With a cache folder, the digests of the site just committed are saved there with each file's
+size, mtime and inode: the next build compares bytes with the previous site through that
+index instead of reading every old file, and trusts an entry only while the old file's stat
+still matches it (a hand-edited site is never mistaken for the index's version)."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
+import pickle
 import shutil
+import subprocess
 from pathlib import Path
 
 from ..errors import BuildError
@@ -17,15 +26,21 @@ def canonical_json(obj) -> bytes:
 
 
 class Writer:
-    def __init__(self, out: Path):
-        self.out = out
+    def __init__(self, out: Path, cache: Path | None = None):
+        self.out, self.cache = out, cache
         self.stage = out.parent / f".{out.name}.building-{os.getpid()}"
         self.previous = out if out.is_dir() else None
         self.written: dict[str, str] = {}     # site path → who wrote it
+        self.digests: dict[str, bytes] = {}   # site path → sha256 of its bytes
         self.reused = 0
+        self.folders: set[Path] = set()       # staged folders known to exist
+        self.index = _load_index(self._index_file()) if self.previous is not None else {}
         if self.stage.exists():
             shutil.rmtree(self.stage)
         self.stage.mkdir(parents=True)
+
+    def _index_file(self) -> Path | None:
+        return self.cache / f"{self.out.name}.files.pickle" if self.cache else None
 
     def write(self, path: str, data: bytes | str, owner: str = "") -> None:
         if isinstance(data, str):
@@ -33,9 +48,12 @@ class Writer:
         if path in self.written:
             raise BuildError(f"two outputs claim {path}: {self.written[path]} and {owner}")
         self.written[path] = owner or path
+        digest = self.digests[path] = hashlib.sha256(data).digest()
         target = self.stage / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if self.previous is not None and self._same(path, data):
+        if target.parent not in self.folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.folders.add(target.parent)
+        if self.previous is not None and self._same(path, data, digest):
             try:
                 os.link(self.previous / path, target)
                 self.reused += 1
@@ -45,16 +63,20 @@ class Writer:
         target.write_bytes(data)
 
     def part(self) -> "Writer":
-        """A writer into the same staging folder for a worker process; merge() its record back."""
+        """A writer into the same staging folder for a worker process; merge() its record() back."""
         part = copy.copy(self)
-        part.written, part.reused = {}, 0
+        part.written, part.digests, part.reused = {}, {}, 0
         return part
 
-    def merge(self, written: dict[str, str], reused: int) -> None:
+    def record(self) -> tuple:
+        return self.written, self.digests, self.reused
+
+    def merge(self, written: dict[str, str], digests: dict[str, bytes], reused: int) -> None:
         for path, owner in written.items():
             if path in self.written:
                 raise BuildError(f"two outputs claim {path}: {self.written[path]} and {owner}")
             self.written[path] = owner
+        self.digests.update(digests)
         self.reused += reused
 
     def write_json(self, path: str, obj, owner: str = "") -> None:
@@ -64,16 +86,24 @@ class Writer:
         data = source.read_bytes()
         self.write(path, data, str(source))
 
-    def _same(self, path: str, data: bytes) -> bool:
+    def _same(self, path: str, data: bytes, digest: bytes) -> bool:
         old = self.previous / path
         try:
-            return old.stat().st_size == len(data) and old.read_bytes() == data
+            st = old.stat()
+            if st.st_size != len(data):
+                return False
+            known = self.index.get(path)
+            if known is not None and known[1:] == (st.st_size, st.st_mtime_ns, st.st_ino):
+                return known[0] == digest
+            return old.read_bytes() == data     # not in the index (or changed since): compare bytes
         except OSError:
             return False
 
     def commit(self) -> None:
         """Swap the staged site in. Between the two renames the old site is at `.NAME.old`;
-        `recover()` puts it back if a build dies right there."""
+        `recover()` puts it back if a build dies right there. The old tree is then removed
+        in the background when there is a cache folder to move it into (deleting a large
+        site takes seconds); otherwise right here."""
         old = self.out.parent / f".{self.out.name}.old"
         if old.exists():
             shutil.rmtree(old)
@@ -81,15 +111,65 @@ class Writer:
             os.rename(self.out, old)
         os.rename(self.stage, self.out)
         if old.exists():
-            shutil.rmtree(old, ignore_errors=True)
+            _discard(old, self.cache)
+        if self.cache is not None:
+            self._save_index()
+
+    def _save_index(self) -> None:
+        index = {}
+        for path, digest in self.digests.items():
+            try:
+                st = os.stat(self.out / path)
+            except OSError:
+                continue
+            index[path] = (digest, st.st_size, st.st_mtime_ns, st.st_ino)
+        file = self._index_file()
+        file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = file.with_suffix(f".tmp{os.getpid()}")
+        with tmp.open("wb") as fh:
+            pickle.dump(index, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(file)
 
     def abort(self) -> None:
         shutil.rmtree(self.stage, ignore_errors=True)
 
 
-def recover(out: Path) -> None:
+def _load_index(file: Path | None) -> dict:
+    try:
+        with file.open("rb") as fh:
+            index = pickle.load(fh)
+        return index if isinstance(index, dict) else {}
+    except Exception:   # no or a damaged index only costs reading the old files
+        return {}
+
+
+def _discard(tree: Path, cache: Path | None) -> None:
+    """Remove a folder: moved into the cache folder (same file system: out's parent) and deleted
+    there in the background; synchronously when it cannot move. recover() retries leftovers."""
+    if cache is not None:
+        try:
+            cache.mkdir(parents=True, exist_ok=True)
+            trash = cache / f"trash-{os.getpid()}-{os.urandom(4).hex()}"
+            os.rename(tree, trash)
+            _remove_later(trash)
+            return
+        except OSError:
+            pass
+    shutil.rmtree(tree, ignore_errors=True)
+
+
+def _remove_later(tree: Path) -> None:
+    """`rm -rf` in a detached process (it outlives the build); in process where there is no rm."""
+    try:
+        subprocess.Popen(["rm", "-rf", str(tree)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        shutil.rmtree(tree, ignore_errors=True)
+
+
+def recover(out: Path, cache: Path | None = None) -> None:
     """A build killed between its two renames leaves no `out` but `.out.old`: restore it.
-    Also drop staging folders of dead builds."""
+    Also drop staging folders of dead builds, and old sites a background removal left behind."""
     old = out.parent / f".{out.name}.old"
     if not out.exists() and old.is_dir():
         os.rename(old, out)
@@ -97,6 +177,11 @@ def recover(out: Path) -> None:
         pid = stale.name.rsplit("-", 1)[-1]
         if pid.isdigit() and not _alive(int(pid)):
             shutil.rmtree(stale, ignore_errors=True)
+    if cache is not None and cache.is_dir():
+        for trash in cache.glob("trash-*"):
+            pid = trash.name.split("-")[1]
+            if pid.isdigit() and not _alive(int(pid)):
+                _remove_later(trash)
 
 
 def _alive(pid: int) -> bool:

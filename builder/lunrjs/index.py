@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .pipeline import analyze
 
-FORMAT = "bf-lunr-1"
+FORMAT = "bf-lunr-2"
 FIELDS = ("title", "aliases", "headings", "body")
 FIELD_BOOSTS = {"title": 10, "aliases": 8, "headings": 4, "body": 1}
 K1 = 1.2
@@ -120,9 +120,22 @@ def _weights(docs):
     return out, avgs
 
 
+def _group_runs(docs) -> list[list]:
+    """[[group, count], ...]: runs of equal `group` (default "") in doc id order."""
+    runs: list[list] = []
+    for doc in docs:
+        g = str(doc.get("group") or "")
+        if runs and runs[-1][0] == g:
+            runs[-1][1] += 1
+        else:
+            runs.append([g, 1])
+    return runs
+
+
 def write_index(docs, out_dir) -> list[str]:
-    """Write the index of *docs* (dicts with ref/title/aliases/headings/body)
-    under *out_dir*; return the written paths. Bytes depend only on docs."""
+    """Write the index of *docs* (dicts with ref/title/aliases/headings/body,
+    optionally group) under *out_dir*; return the written paths. Bytes depend
+    only on docs."""
     docs = sorted(docs, key=itemgetter("ref"))
     refs = [str(doc["ref"]) for doc in docs]
     if len(set(refs)) != len(refs):
@@ -155,7 +168,7 @@ def write_index(docs, out_dir) -> list[str]:
         "boosts": FIELD_BOOSTS, "k1": K1, "b": B,
         "avgFieldLength": dict(zip(FIELDS, avgs)), "terms": len(weights),
         "postings": total, "shards": shards, "big": nbig,
-        "refChunk": REF_CHUNK, "refChunks": nchunks,
+        "refChunk": REF_CHUNK, "refChunks": nchunks, "groups": _group_runs(docs),
     }
 
     out = Path(out_dir)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import math
 import os
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from itertools import accumulate, compress
 
 from .index import FORMAT, fnv1a
@@ -22,13 +23,20 @@ except ImportError:  # pragma: no cover
 
 
 class _Posting:
-    __slots__ = ("ids", "ks", "_map", "_order")
+    __slots__ = ("ids", "ks", "_map", "_order", "_ranked")
 
     def __init__(self, gaps, ks):
         self.ids = list(accumulate(gaps))
         self.ks = ks
         self._map = None
         self._order = None
+        self._ranked = None
+
+    def ranked(self):
+        """Doc ids in order() order."""
+        if self._ranked is None:
+            self._ranked = list(map(self.ids.__getitem__, self.order()))
+        return self._ranked
 
     def map(self):
         if self._map is None:
@@ -40,6 +48,26 @@ class _Posting:
         if self._order is None:
             self._order = sorted(range(len(self.ks)), key=self.ks.__getitem__, reverse=True)
         return self._order
+
+
+class Hits(Sequence):
+    """search_ids' result: ``hits[i]`` is ``(doc, score, matched)``, ``docs`` the doc ids in
+    that order. One-term hits (the long lists of common words) make their tuples on demand."""
+
+    def __init__(self, docs, at):
+        self.docs, self._at = docs, at
+
+    @classmethod
+    def of(cls, rows):
+        return cls([r[0] for r in rows], rows.__getitem__)
+
+    def __len__(self):
+        return len(self.docs)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._at(k) for k in range(len(self.docs))[i]]
+        return self._at(i)
 
 
 class IndexReader:
@@ -61,20 +89,28 @@ class IndexReader:
             raise ValueError(f"not a {FORMAT} index: {self.dir}")
         self._shards: dict[int, dict] = {}
         self._terms: dict[str, _Posting | None] = {}
-        self._refs: list[str] | None = None
+        self._refs: dict[int, list[str]] = {}
+        self._group_starts, self._group_names, start = [], [], 0
+        for name, count in self.meta["groups"]:
+            self._group_starts.append(start)
+            self._group_names.append(name)
+            start += count
 
     def _load(self, rel):
         with open(os.path.join(self.dir, rel), "rb") as f:
             return _loads(f.read())
 
-    @property
-    def refs(self) -> list[str]:
-        if self._refs is None:
-            refs = []
-            for i in range(self.meta["refChunks"]):
-                refs.extend(self._load(f"r/{i}.json"))
-            self._refs = refs
-        return self._refs
+    def ref(self, doc: int) -> str:
+        """The ref of doc id `doc`; loads only its r/N.json chunk."""
+        size = self.meta["refChunk"]
+        chunk = self._refs.get(doc // size)
+        if chunk is None:
+            chunk = self._refs[doc // size] = self._load(f"r/{doc // size}.json")
+        return chunk[doc % size]
+
+    def group(self, doc: int) -> str:
+        """The group of doc id `doc` (meta.json `groups` runs)."""
+        return self._group_names[bisect_right(self._group_starts, doc) - 1]
 
     def postings(self, term: str) -> _Posting | None:
         if term in self._terms:
@@ -90,6 +126,10 @@ class IndexReader:
         return p
 
     def search(self, terms: list[str], required: bool, limit: int | None = None):
+        return [(self.ref(d), score, s) for d, score, s in self.search_ids(terms, required, limit)]
+
+    def search_ids(self, terms: list[str], required: bool, limit: int | None = None):
+        """Like ``search`` with doc ids for refs (no ref file is read), as Hits."""
         groups: dict[str, list] = {}  # term -> [count, words], first-seen order
         for word in terms:
             t = analyze_query_word(word)
@@ -102,18 +142,17 @@ class IndexReader:
             p = self.postings(t)
             if p is None:
                 if required:
-                    return []
+                    return Hits.of([])
                 continue
             present.append((c, words, p))
         if not present:
-            return []
+            return Hits.of([])
         q = math.sqrt(sum(c * c for c, _, _ in present))
-        refs = self.refs
         if len(present) == 1:
             c, words, p = present[0]
-            order = p.order()[:limit] if limit is not None else p.order()
-            ids, ks, s = p.ids, p.ks, frozenset(words)
-            return [(refs[ids[i]], c * ks[i] / 1000 / q, s) for i in order]
+            order, ks, s = p.order(), p.ks, frozenset(words)
+            docs = p.ranked()[:limit] if limit is not None else p.ranked()
+            return Hits(docs, lambda i: (docs[i], c * ks[order[i]] / 1000 / q, s))
         if required:
             ids, sums = _intersect(present)
             masks = None
@@ -125,11 +164,10 @@ class IndexReader:
             order = order[:limit]
         if masks is None:
             s = frozenset(w for e in present for w in e[1])
-            return [(refs[ids[i]], scores[i], s) for i in order]
+            return Hits.of([(ids[i], scores[i], s) for i in order])
         sets = {m: frozenset(w for b, e in enumerate(present) if m >> b & 1 for w in e[1])
                 for m in set(masks)}
-        out = [(refs[ids[i]], scores[i], sets[masks[i]]) for i in order]
-        return out
+        return Hits.of([(ids[i], scores[i], sets[masks[i]]) for i in order])
 
 
 def _intersect(present):

@@ -17,12 +17,15 @@ Without a matching token, the fallback is `cut(fallback)` (builder/text.cut).
 """
 from __future__ import annotations
 
+import re
+
 from ..lunrjs import analyze
 from ..lunrjs.tokenizer import SEPARATOR_RE
 from ..text import EXCERPT_CHARS, cut
 
 LEAD = 40
 SPACE = " \t\n\r\f\v"
+ASCII_TOKEN_RE = re.compile("[^ \t\n\r\f\v-]+")   # runs between lunr's separators in ASCII text
 
 
 def matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
@@ -30,6 +33,8 @@ def matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
     Speed-up only (results are the same without it): the stemmer keeps a word's first two
     letters, so a token holding none of the terms' first two letters is not analysed."""
     heads = {t[:2] for t in terms}
+    if text.isascii():
+        return _ascii_matches(text, terms, heads)
     out, start = [], 0
     for m in [*SEPARATOR_RE.finditer(text), None]:
         end = m.start() if m else len(text)
@@ -42,6 +47,25 @@ def matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
                     out.append((start, end, found[0]))
         if m:
             start = m.end()
+    return out
+
+
+def _ascii_matches(text: str, terms: set[str], heads: set[str]) -> list[tuple[int, int, str]]:
+    """matches() for ASCII text, where lower() keeps positions: one regex pass over the
+    lower-cased text, each distinct token analysed once."""
+    low = text.lower()
+    if not any(h in low for h in heads):
+        return []
+    out, seen = [], {}
+    for m in ASCII_TOKEN_RE.finditer(low):
+        token = m.group()
+        if not any(h in token for h in heads):
+            continue
+        found = seen.get(token)
+        if found is None:
+            found = seen[token] = analyze(token)
+        if found and found[0] in terms:
+            out.append((m.start(), m.end(), found[0]))
     return out
 
 

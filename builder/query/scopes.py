@@ -165,7 +165,7 @@ def window(scope: Scope, timezone: str, as_of: datetime) -> tuple[str, str, str]
 
 def admits(scope: Scope, entry: Entry, bounds: tuple[str, str, str] | None) -> bool:
     """Does the scope hold this item? `bounds` from window() for the item's brain."""
-    meta, kind = entry.meta, scope.kind
+    kind = scope.kind   # entry.meta only where needed: a record's meta is read on first use
     if scope.brain is not None and entry.brain != scope.brain:
         return False
     if kind in NOTE_KINDS and entry.kind == "record" or kind in RECORD_KINDS and entry.kind != "record":
@@ -174,16 +174,18 @@ def admits(scope: Scope, entry: Entry, bounds: tuple[str, str, str] | None) -> b
         return False
     if kind == "note" and entry.note != scope.value:
         return False
-    if kind == "tag" and not any(t == scope.value or t.startswith(scope.value + "/") for t in meta.get("tags", [])):
-        return False
+    if kind == "tag":
+        tags = entry.meta.get("tags", [])
+        if not any(t == scope.value or t.startswith(scope.value + "/") for t in tags):
+            return False
     if kind in ("source", "undated") and entry.source != scope.value:
         return False
-    if kind == "undated" and meta.get("time") is not None:
+    if kind == "undated" and entry.meta.get("time") is not None:
         return False
-    if kind == "identity" and scope.value not in meta.get("entities", []):
+    if kind == "identity" and scope.value not in entry.meta.get("entities", []):
         return False
     if bounds is not None:
-        placed = meta.get("placed")
+        placed = entry.meta.get("placed")
         start, end, now = bounds
         if placed is None or not (start <= placed < end and placed <= now):
             return False

@@ -1,5 +1,7 @@
 """bf search and bf types over the built site's lunr index and document store (SPEC §5).
 JS twin: site/engine/search.js — port it line by line; every order below is spelled out.
+Without phrases, Python ranks through query/topk.py (same results, one check per note
+rather than one item per hit); _candidates is the reference both runtimes share.
 
 1. The query is prose. Its words are lunr's tokens, trimmed, without stop words
    (lunrjs.query_words); nothing in it is lunr syntax. A double-quoted span is a phrase:
@@ -26,6 +28,7 @@ from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
 from .read import _finish, selected
 from .scopes import admits, parse_scope, window
+from . import topk
 from .site import Site
 from .store import BrainStore, Entry, open_store
 
@@ -76,12 +79,8 @@ def _stores(site: Site, brains: list[str] | None) -> tuple[dict[str, BrainStore]
     return stores, missing
 
 
-def _entry(store: BrainStore, ref: str, notes: bool, records: bool) -> Entry | None:
-    if notes:
-        found = store.note_entry(ref)
-        if found is not None:
-            return found
-    return store.record_entry(ref) if records and refs.is_record_like(ref) else None
+def _entry(store: BrainStore, doc: int, group: str, scope) -> Entry | None:
+    return store.hit(doc, group) if (scope.records if group else scope.notes) else None
 
 
 def _text(store: BrainStore, entry: Entry) -> str:
@@ -99,16 +98,21 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
     kept, narrowed = [], False
     for name, store in sorted(stores.items()):
         bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
-        for ref, score, matched in store.reader.search(words, required):
-            entry = _entry(store, ref, scope.notes, scope.records)
+        reader, keep = store.reader, topk.keep_groups(scope, store, type_, path)
+        for doc, score, matched in reader.search_ids(words, required):
+            group = reader.group(doc)
+            if keep is not None and group not in keep:
+                narrowed = True
+                continue
+            entry = _entry(store, doc, group, scope)
             if entry is None:
                 narrowed = narrowed or scope.kind != "none"
                 continue
-            if type_ is not None and entry.meta.get("type") != type_:
-                continue
+            if type_ is not None and (group or entry.meta.get("type") != type_):
+                continue   # records have no type
             if path is not None and not _path(entry).startswith(path):
                 continue
-            if not admits(scope, entry, bounds):
+            if scope.kind != "none" and not admits(scope, entry, bounds):   # "none" admits all
                 narrowed = True
                 continue
             if phrases and not all(has_phrase(_text(store, entry), p) for p in phrases):
@@ -118,16 +122,18 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
 
 
 def _path(entry: Entry) -> str:
-    if entry.kind == "record":
-        return f"memories/{entry.source}/{entry.meta['id']}.json"
+    if entry.kind == "record":   # a record's ref is SOURCE:ID
+        return f"memories/{entry.source}/{entry.ref.partition(':')[2]}.json"
     return entry.note
 
 
 def _best_per_note(kept: list[tuple]) -> list[tuple]:
+    """Doc ids stand for refs here: within a brain they are in ref (code point) order. (The
+    browser ranks records before fetching their refs.)"""
     best: dict[tuple, tuple] = {}
     for cand in kept:
         entry, score, count = cand
-        key = (entry.brain, entry.note if entry.note is not None else entry.ref)
+        key = (entry.brain, entry.note if entry.note is not None else entry.doc)
         cur = best.get(key)
         if cur is None or _within(cand) < _within(cur):
             best[key] = cand
@@ -136,13 +142,13 @@ def _best_per_note(kept: list[tuple]) -> list[tuple]:
 
 def _within(cand: tuple) -> tuple:
     entry, score, count = cand
-    return (-count, -score, 0 if entry.kind == "note" else 1, entry.ref)
+    return (-count, -score, 0 if entry.kind == "note" else 1, entry.doc)
 
 
 def _order(cand: tuple) -> tuple:
     entry, score, count = cand
     deprecated = entry.kind != "record" and bool(entry.meta.get("deprecated"))
-    return (1 if deprecated else 0, -count, -score, entry.brain, entry.ref)
+    return (1 if deprecated else 0, -count, -score, entry.brain, entry.doc)
 
 
 def _item(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
@@ -163,6 +169,27 @@ def _item(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
     return item
 
 
+def _ranked(stores, words, phrases, scope, type_, path, required, as_of, limit) -> tuple[list[tuple], int, bool]:
+    """(the first `limit` ranked candidates, how many in all, whether the scope dropped a hit)."""
+    if not phrases:
+        bounds = {name: window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
+                  for name, store in stores.items()}
+
+        def check(store: BrainStore, entry: Entry | None) -> bool | None:
+            """None: the item passes; else whether its refusal narrows (as in _candidates)."""
+            if entry is None:
+                return scope.kind != "none"
+            if type_ is not None and (entry.kind == "record" or entry.meta.get("type") != type_):
+                return False
+            if path is not None and not _path(entry).startswith(path):
+                return False
+            return None if scope.kind == "none" or admits(scope, entry, bounds[entry.brain]) else True
+        return topk.ranked_top(stores, words, scope, type_, path, required, limit, check, _order)
+    kept, narrowed = _candidates(stores, words, phrases, scope, type_, path, required, as_of)
+    ranked = _best_per_note(kept)
+    return ranked[:limit], len(ranked), narrowed
+
+
 def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, brains=None) -> dict:
     text = check_query(query)
     limit = check_limit(limit)
@@ -171,16 +198,15 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     sc = parse_scope(scope, stores)
     as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
     words, phrases = parse_query(text)
-    kept, narrowed = [], False
+    top, total, narrowed = [], 0, False
     if words:
-        kept, narrowed = _candidates(stores, words, phrases, sc, type_, path, True, as_of)
-        if not kept and len(set(words)) > 1:
-            kept, narrowed = _candidates(stores, words, phrases, sc, type_, path, False, as_of)
-    ranked = _best_per_note(kept)
+        top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, True, as_of, limit)
+        if not total and len(set(words)) > 1:
+            top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, False, as_of, limit)
     terms = {t for t in (analyze_query_word(w) for w in words) if t}
-    items = [_item(stores[c[0].brain], c, terms) for c in ranked[:limit]]
+    items = [_item(stores[c[0].brain], c, terms) for c in top]
     reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,
-             "total": len(ranked), "scope_empty": sc.kind != "none" and not items and narrowed}
+             "total": total, "scope_empty": sc.kind != "none" and not items and narrowed}
     reply.update(coverage_fields(sc, stores, items))
     stale = [b for b in sorted(stores) if site.stale(b)]
     return _finish(site, stale[0] if stale else "", reply, missing)

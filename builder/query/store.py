@@ -1,35 +1,69 @@
 """Lazy reader of one brain's search files (`_bf/search/BRAIN/`, written by emit/search_index.py).
 
 Every file is read at most once per BrainStore, and only when a search needs it: a search
-scoped to `memories/brief` reads `records/brief.json` and never `notes.json`.
+scoped to `memories/brief` ranks its hits from the index and reads the meta and text
+chunks of the brief records it returns, never `notes.json`.
 JS twin: site/engine/store.js (same files, same lookups).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import gc
+import json
+from bisect import bisect_right
 
 from ..lunrjs import IndexReader
 from ..refs import escape_segment
 from .site import Site
 
-STORE_FORMAT = "bf-search-1"
+try:  # orjson parses ~2x faster; json gives the same values
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = json.loads
+
+STORE_FORMAT = "bf-search-2"
 OPEN_MAX = 8
 # Open stores by (site folder, build id, brain): a long-lived process (bf mcp, tests) answers
 # warm, and a rebuilt site (new build id) is never read through a stale store.
 _open: dict[tuple, "BrainStore"] = {}
 
 
-@dataclass(frozen=True)
+def _read_json(path) -> dict | None:
+    """A store file, or None when missing or unreadable (like Site.load_json, faster: orjson,
+    and no garbage collection pass while a large file's objects are made)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        try:
+            return _loads(data)
+        except ValueError:   # orjson refuses what json takes (ints over 64 bits, lone surrogates)
+            return json.loads(data)
+    except (OSError, ValueError):
+        return None
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class Entry:
-    """One searchable item: `meta` is its notes.json / records/SRC.json entry; a section's
-    `meta` is its note's entry (sections share their note's type, tags, fields, times)."""
-    brain: str
-    kind: str            # note | section | record
-    ref: str
-    note: str | None     # the note ref of a note or section
-    source: str | None   # a record's source
-    meta: dict
-    section: list | None = None   # [id, title, first, end] of a section
+    """One searchable item: `meta` is its notes.json / records/SRC/m/K.json entry; a section's
+    `meta` is its note's entry (sections share their note's type, tags, fields, times). A
+    record hit's `meta` is read on first use: ranking a record needs only its ref."""
+    __slots__ = ("brain", "kind", "ref", "note", "source", "section", "doc", "_meta", "_store")
+
+    def __init__(self, brain: str, kind: str, ref: str, note: str | None, source: str | None,
+                 meta: dict | None, section: list | None = None, store: "BrainStore | None" = None):
+        self.brain, self.kind, self.ref, self.note, self.source = brain, kind, ref, note, source
+        self.section = section   # [id, title, first, end] of a section
+        self.doc = -1            # its id in the brain's index, for a search hit
+        self._meta, self._store = meta, store
+
+    @property
+    def meta(self) -> dict:
+        if self._meta is None:
+            self._meta = self._store.record_meta(self.ref) or {}
+        return self._meta
 
 
 class BrainStore:
@@ -39,10 +73,13 @@ class BrainStore:
         self._files: dict[str, dict | None] = {}
         self._reader: IndexReader | None = None
         self._sections: dict[str, dict] = {}
+        self._hits: dict[int, Entry | None] = {}   # doc id -> entry: warm searches skip building them
+        self._owners: list[int] | None = None
+        self._groups: list[str] | None = None
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
-            self._files[rel] = self.site.load_json(f"{self.base}/{rel}")
+            self._files[rel] = _read_json(self.site.path / self.base / rel)
         return self._files[rel] or {}
 
     def ok(self) -> bool:
@@ -56,10 +93,17 @@ class BrainStore:
     def notes(self) -> dict:
         return self._load("notes.json")
 
-    def records(self, source: str) -> dict:
-        if source not in self.meta.get("records", {}):
-            return {}
-        return self._load(f"records/{escape_segment(source)}.json")
+    def _record_file(self, ref: str, part: str) -> str | None:
+        """records/SRC/{part}K.json: the chunk that would hold record `ref` (part "m/": its
+        meta, "": its text), or None."""
+        source = ref.partition(":")[0]
+        heads = self.meta.get("record_chunks", {}).get(source)
+        k = bisect_right(heads, ref) - 1 if heads else -1
+        return f"records/{escape_segment(source)}/{part}{k}.json" if k >= 0 else None
+
+    def record_meta(self, ref: str) -> dict | None:
+        rel = self._record_file(ref, "m/")
+        return self._load(rel).get(ref) if rel else None
 
     @property
     def reader(self) -> IndexReader:
@@ -89,15 +133,41 @@ class BrainStore:
 
     def record_entry(self, ref: str) -> Entry | None:
         """The record `ref` (`SOURCE:ID`: its source is the text before the first colon), or None."""
-        source = ref.partition(":")[0]
-        meta = self.records(source).get(ref)
-        return Entry(self.brain, "record", ref, None, source, meta) if meta is not None else None
+        meta = self.record_meta(ref)
+        return Entry(self.brain, "record", ref, None, ref.partition(":")[0], meta) if meta is not None else None
+
+    def hit(self, doc: int, group: str) -> Entry | None:
+        """The item of doc id `doc` of this brain's index, in index group `group` (a record's
+        source, "" for notes and sections). A record's meta is read on first use."""
+        if doc not in self._hits:
+            ref = self.reader.ref(doc)
+            entry = Entry(self.brain, "record", ref, None, group, None, None, self) if group else self.note_entry(ref)
+            if entry is not None:
+                entry.doc = doc
+            self._hits[doc] = entry
+        return self._hits[doc]
+
+    def groups(self) -> list[str]:
+        """Doc id -> its index group (a record's source, "" for notes and sections)."""
+        if self._groups is None:
+            self._groups = [name for name, count in self.reader.meta["groups"] for _ in range(count)]
+        return self._groups
+
+    def owners(self) -> list[int]:
+        """Doc id -> the doc id of the item it ranks as: a section's note, else itself.
+        Reads every ref file once."""
+        if self._owners is None:
+            reader, groups = self.reader, self.groups()
+            refs = [reader.ref(d) for d in range(reader.meta["docs"])]
+            ids = {ref: d for d, ref in enumerate(refs)}
+            self._owners = [d if groups[d] else ids.get(ref.partition("#")[0], d) for d, ref in enumerate(refs)]
+        return self._owners
 
     def text(self, entry: Entry) -> dict | str:
         """A note's {summary, pieces}, or a record's text."""
         if entry.kind == "record":
-            chunk = self._load(f"records/{escape_segment(entry.source)}/{entry.meta.get('t', 0)}.json")
-            return chunk.get(entry.ref, "")
+            rel = self._record_file(entry.ref, "")
+            return self._load(rel).get(entry.ref, "") if rel else ""
         return self._load(f"notes/{entry.meta.get('t', 0)}.json").get(entry.note, {})
 
 

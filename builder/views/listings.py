@@ -6,7 +6,7 @@ path; source, undated and identity pages list newest first by placement time (§
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -32,6 +32,7 @@ class Ctx:
     now: datetime
     reviews: dict[str, dict]
     coverage: dict[str, dict]
+    items: dict = field(default_factory=dict, compare=False)   # item() results, by its arguments
 
 
 def placed(brain: Brain, ref: str) -> datetime | None:
@@ -46,10 +47,15 @@ def placed(brain: Brain, ref: str) -> datetime | None:
 
 
 def item(ctx: Ctx, ref: str, *, timed: bool = False, excerpt: str | None = None) -> dict:
-    """One listed item with its review badge; `timed` lists also carry `placed` (their sort key)."""
-    out = listed(ctx.brain, ref, excerpt) | badge(ctx.reviews.get(ref))
-    if timed:
-        out["placed"] = rfc3339(placed(ctx.brain, ref))
+    """One listed item with its review badge; `timed` lists also carry `placed` (their sort key).
+    Made once per build and shared by every listing holding it (an item sits on ~7): never mutate."""
+    key = (ref, timed, excerpt)
+    out = ctx.items.get(key)
+    if out is None:
+        out = listed(ctx.brain, ref, excerpt) | badge(ctx.reviews.get(ref))
+        if timed:
+            out["placed"] = rfc3339(placed(ctx.brain, ref))
+        ctx.items[key] = out
     return out
 
 

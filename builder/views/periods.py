@@ -7,7 +7,7 @@ query/read.py computes an `Nd` page from it with the same builder.listing.period
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from ..listing import newest_first, period_pages
@@ -41,12 +41,11 @@ def timeline(ctx: Ctx) -> list[dict]:
     return [{k: v for k, v in e.items() if k != "ref"} for e in newest_first(entries)]
 
 
-def period_keys(when: datetime, tz: ZoneInfo) -> dict[str, str]:
-    """The calendar periods (year, month, ISO week, day) holding an instant, in the brain's zone."""
-    local = when.astimezone(tz)
+def period_keys(local: date) -> dict[str, str]:
+    """The calendar periods (year, month, ISO week, day) holding a local day."""
     iso = local.isocalendar()
-    return {"year": f"{local.year:04d}", "month": local.strftime("%Y-%m"),
-            "week": f"{iso.year:04d}-W{iso.week:02d}", "day": local.strftime("%Y-%m-%d")}
+    return {"year": f"{local.year:04d}", "month": f"{local.year:04d}-{local.month:02d}",
+            "week": f"{iso.year:04d}-W{iso.week:02d}", "day": local.isoformat()}
 
 
 def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: ZoneInfo) -> list[tuple[str, int]]:
@@ -65,11 +64,13 @@ def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: Zo
         key = lambda e: local(e["placed"]).strftime("%Y-%m-%d")
     counts: dict[str, int] = {}
     for e in inside:
-        counts[key(e)] = counts.get(key(e), 0) + 1
+        k = key(e)
+        counts[k] = counts.get(k, 0) + 1
     return [(label, counts.get(label, 0)) for label in labels]
 
 
 def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, **extra) -> View:
+    """`entries` holds at least the period's entries (newest first); period_pages keeps those inside."""
     kind, start, end, _ = parse_period(ref, ctx.brain.config.timezone, ctx.now)
     pages = period_pages(ctx.brain.name, ref, kind, start, end, entries, ctx.as_of)
     lo, hi = rfc3339(start), rfc3339(end)
@@ -79,17 +80,25 @@ def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, **extra)
 
 def period_views(ctx: Ctx, entries: list[dict]) -> list[View]:
     """Relative periods, then every calendar period holding an entry, with the previous and next
-    period of the same kind that holds one (for page navigation)."""
+    period of the same kind that holds one (for page navigation).
+
+    Entries are grouped by local day once: a calendar period is a run of whole local days, so
+    its entries are its days' groups joined newest day first (already in timeline order),
+    instead of a scan of the whole timeline per period."""
     tz = ZoneInfo(ctx.brain.config.timezone)
     views = [_period_view(ctx, ref, entries, tz) for ref in RELATIVE]
-    held: dict[str, set[str]] = {k: set() for k in KINDS}
+    by_day: dict[str, list[dict]] = {}
     for e in entries:
-        when = datetime.fromisoformat(e["placed"].replace("Z", "+00:00"))
-        for kind, key in period_keys(when, tz).items():
-            held[kind].add(key)
+        day = datetime.fromisoformat(e["placed"].replace("Z", "+00:00")).astimezone(tz).date().isoformat()
+        by_day.setdefault(day, []).append(e)
+    held: dict[str, dict[str, list[str]]] = {k: {} for k in KINDS}   # kind → period → its days
+    for day in by_day:
+        for kind, key in period_keys(date.fromisoformat(day)).items():
+            held[kind].setdefault(key, []).append(day)
     for kind in KINDS:
         keys = sorted(held[kind])
         for i, ref in enumerate(keys):
-            views.append(_period_view(ctx, ref, entries, tz, previous=keys[i - 1] if i else None,
+            inside = [e for day in sorted(held[kind][ref], reverse=True) for e in by_day[day]]
+            views.append(_period_view(ctx, ref, inside, tz, previous=keys[i - 1] if i else None,
                                       next=keys[i + 1] if i + 1 < len(keys) else None))
     return views

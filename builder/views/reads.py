@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 
 from .. import refs
 from ..brain.resolve import claimed_names
@@ -14,13 +15,30 @@ from ..text import cut, plain
 
 def _line_excerpt(brain: Brain, link) -> str:
     if link.source in brain.records:
-        return cut(" ".join(brain.records[link.source].text.split()))
+        return _flat_excerpt(brain.records[link.source].text)
     note = brain.notes[link.source]
     if link.line:
-        lines = note.text.splitlines()
+        lines = _lines(note.text)
         if 0 < link.line <= len(lines):
-            return cut(plain(lines[link.line - 1]))
+            return _line_text(lines[link.line - 1])
     return f"{link.relation}: {link.target}"
+
+
+# A linking item's text is excerpted once per backlink it makes, on each page listing it:
+# these caches (keyed by the text itself) keep that to once per build.
+@lru_cache(maxsize=4096)
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+@lru_cache(maxsize=65536)
+def _line_text(line: str) -> str:
+    return cut(plain(line))
+
+
+@lru_cache(maxsize=65536)
+def _flat_excerpt(text: str) -> str:
+    return cut(" ".join(text.split()))
 
 
 def backlinks(brain: Brain, g: Graph, ref: str, links=None) -> list[dict]:

@@ -2,7 +2,8 @@
 
 Two products:
 - `documents`: one lunr document per note, per section and per record, with the fields
-  title, aliases, headings and body (builder/lunrjs weighs them). Refs are the items' own
+  title, aliases, headings and body (builder/lunrjs weighs them), and a record's source
+  as its index `group` (notes and sections: none). Refs are the items' own
   refs (`x.md`, `x.md#id`, `SOURCE:ID`), never integer-like.
 - `store`: the compact document store the query engine filters, ranks and excerpts from
   (builder/query/store.py reads it; site/engine reads the same files). Small metadata is
@@ -77,7 +78,9 @@ def documents(brain: Brain) -> list[dict]:
     for rec in brain.records.values():
         given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""
         # A title made from the text would count the text twice, ten times over.
-        docs.append({"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text})
+        # group: the index knows each hit's source without its ref, so a scoped search drops hits early
+        docs.append({"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text,
+                     "group": rec.source})
     return docs
 
 

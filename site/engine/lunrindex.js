@@ -151,8 +151,29 @@ export class LunrIndex {
 
   async meta () {
     const m = await this.json('meta.json')
-    if (m.format !== 'bf-lunr-1') throw new Error('lunrindex: unknown format ' + m.format)
+    if (m.format !== 'bf-lunr-2') throw new Error('lunrindex: unknown format ' + m.format)
     return m
+  }
+
+  // A function doc id -> [group, position among the group's docs] (meta.json `groups`
+  // runs), without any ref file.
+  async grouper () {
+    const m = await this.meta()
+    const starts = []
+    const before = [] // docs of the same group in earlier runs
+    const seen = new Map()
+    let start = 0
+    for (const [name, count] of m.groups) {
+      starts.push(start)
+      before.push(seen.get(name) || 0)
+      seen.set(name, (seen.get(name) || 0) + count)
+      start += count
+    }
+    return (d) => {
+      let lo = 0; let hi = starts.length
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (starts[mid] <= d) lo = mid + 1; else hi = mid }
+      return [m.groups[lo - 1][0], before[lo - 1] + d - starts[lo - 1]]
+    }
   }
 
   postings (term) {

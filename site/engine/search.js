@@ -6,7 +6,7 @@ import { analyzeQueryWord, queryWords } from './lunrindex.js'
 import { coverageFields } from './coverage.js'
 import { excerpt, hasPhrase } from './excerpt.js'
 import { finish, selected } from './read.js'
-import { admits, parseScope, window } from './scopes.js'
+import { NOTE_KINDS, RECORD_KINDS, admits, parseScope, window } from './scopes.js'
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
 
@@ -55,13 +55,24 @@ async function openStores (site, brains) {
   return [stores, missing]
 }
 
-async function entryOf (store, ref, notes, records) {
-  if (notes) {
-    const found = await store.noteEntry(ref)
-    if (found !== null) return found
-  }
-  return records && refs.isRecordLike(ref) ? store.recordEntry(ref) : null
+// The index groups (records: their source; notes and sections: '') whose hits can survive the
+// scope, or null for all: see _keep in search.py.
+function keepGroups (scope, store, type, path) {
+  if (NOTE_KINDS.includes(scope.kind)) return new Set([''])
+  if ((scope.kind === 'source' || scope.kind === 'undated') && type === null && path === null) return new Set([scope.value])
+  if (RECORD_KINDS.includes(scope.kind)) return new Set(Object.keys(store.meta.records || {}))
+  return null
 }
+
+async function entryOf (store, ref, id, group, pos, scope) {
+  if (group) return scope.records ? store.recordHit(ref, id, group, pos) : null
+  const entry = scope.notes ? await store.noteEntry(ref) : null
+  if (entry !== null) entry.id = id
+  return entry
+}
+
+// admits() reads a record's meta only for these scopes.
+const needsMeta = (scope, bounds) => scope.kind === 'undated' || scope.kind === 'identity' || bounds !== null
 
 const joinPieces = (pieces) => pieces.filter(Boolean).join(' ') // views/search.join_pieces
 
@@ -73,7 +84,10 @@ async function textOf (store, entry) {
   return joinPieces(pieces)
 }
 
-const pathOf = (entry) => (entry.kind === 'record' ? `memories/${entry.source}/${entry.meta.id}.json` : entry.note)
+// A record's ref is SOURCE:ID.
+const pathOf = (entry) => (entry.kind === 'record'
+  ? `memories/${entry.source}/${entry.ref.slice(entry.ref.indexOf(':') + 1)}.json`
+  : entry.note)
 
 // [[entry, score, count]] that survive every filter, and whether the scope dropped any hit.
 async function candidates (stores, words, phrases, scope, type, path, required, asOf) {
@@ -83,14 +97,31 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
     const store = stores.get(name)
     const info = store.site.brain(name) || {}
     const bounds = window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf)
-    for (const { ref, score, matched } of await store.reader.search(words, required)) {
-      const entry = await entryOf(store, ref, scope.notes, scope.records)
+    const reader = store.reader
+    const keep = keepGroups(scope, store, type, path)
+    const groupOf = await reader.grouper()
+    const hits = []
+    for (const hit of await reader.searchIds(words, required)) {
+      const [group, pos] = groupOf(hit.id)
+      if (keep !== null && !keep.has(group)) narrowed = true
+      else hits.push([hit, group, pos])
+    }
+    // Ranking a record needs only its id (ids follow ref order), so a record's ref is fetched
+    // here only when a filter reads it, else read from its meta chunk for the returned items
+    // (refsOf): the ref files of a source's hits are never fetched for a scoped search.
+    const wantRef = ([, group]) => !group || path !== null || needsMeta(scope, bounds) || phrases.length > 0
+    const hitRefs = await reader.refs(hits.filter(wantRef).map(([hit]) => hit.id))
+    let r = 0
+    for (let k = 0; k < hits.length; k++) {
+      const [{ id, score, matched }, group, pos] = hits[k]
+      const entry = await entryOf(store, wantRef(hits[k]) ? hitRefs[r++] : null, id, group, pos, scope)
       if (entry === null) {
         narrowed = narrowed || scope.kind !== 'none'
         continue
       }
-      if (type !== null && get(entry.meta, 'type') !== type) continue
+      if (type !== null && (group || get(entry.meta, 'type') !== type)) continue // records have no type
       if (path !== null && !pathOf(entry).startsWith(path)) continue
+      if (entry.kind === 'record' && needsMeta(scope, bounds)) await store.withMeta(entry)
       if (!admits(scope, entry, bounds)) {
         narrowed = true
         continue
@@ -105,22 +136,29 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
   return [kept, narrowed]
 }
 
-const within = ([entry, score, count]) => [-count, -score, entry.kind === 'note' ? 0 : 1, entry.ref]
+// Doc ids stand for refs: within a brain they are in ref (code point) order.
+const within = ([entry, score, count]) => [-count, -score, entry.kind === 'note' ? 0 : 1, entry.id]
 const order = ([entry, score, count]) =>
-  [entry.kind !== 'record' && get(entry.meta, 'deprecated') ? 1 : 0, -count, -score, entry.brain, entry.ref]
+  [entry.kind !== 'record' && get(entry.meta, 'deprecated') ? 1 : 0, -count, -score, entry.brain, entry.id]
 
 function bestPerNote (kept) {
   const best = new Map()
   for (const cand of kept) {
     const entry = cand[0]
-    const key = JSON.stringify([entry.brain, entry.note !== null ? entry.note : entry.ref])
+    const key = JSON.stringify([entry.brain, entry.note !== null ? entry.note : entry.id])
     const cur = best.get(key)
     if (cur === undefined || cmp(within(cand), within(cur)) < 0) best.set(key, cand)
   }
   return sortedBy([...best.values()], order)
 }
 
+// Fill in the record refs candidates() left out.
+async function refsOf (stores, entries) {
+  await Promise.all(entries.filter((e) => e.ref === null).map((e) => stores.get(e.brain).withRef(e)))
+}
+
 async function itemOf (store, [entry, score], terms) {
+  if (entry.kind === 'record') await store.withMeta(entry)
   const meta = entry.meta
   const item = {
     kind: entry.kind, brain: entry.brain, ref: entry.ref, uri: refs.uri(entry.brain, entry.ref), score,
@@ -162,7 +200,9 @@ export async function search (site, query, { scope = null, type = null, path = n
   const ranked = bestPerNote(kept)
   const terms = new Set(words.map(analyzeQueryWord).filter(Boolean))
   const items = []
-  for (const cand of ranked.slice(0, limit)) items.push(await itemOf(stores.get(cand[0].brain), cand, terms))
+  const top = ranked.slice(0, limit)
+  await refsOf(stores, top.map((cand) => cand[0]))
+  for (const cand of top) items.push(await itemOf(stores.get(cand[0].brain), cand, terms))
   const reply = {
     query: text, scope: sc.text, as_of: site.asOf, brains: sortedBy([...stores.keys()], (b) => b), items,
     total: ranked.length, scope_empty: sc.kind !== 'none' && !items.length && narrowed

@@ -2,11 +2,12 @@
 // Every file is fetched at most once, and only when a search needs it.
 import { LunrIndex } from './lunrindex.js'
 import { escapeSegment } from './refs.js'
-import { sortedBy } from './order.js'
+import { cmp, sortedBy } from './order.js'
 
-export const STORE_FORMAT = 'bf-search-1'
+export const STORE_FORMAT = 'bf-search-2'
 
 // An entry: {brain, kind, ref, note, source, meta, section} (section: [id, title, first, end]).
+// A record hit's meta is null until `recordMeta` reads it (ranking a record needs only its ref).
 export class BrainStore {
   constructor (site, brain) {
     this.site = site
@@ -30,9 +31,27 @@ export class BrainStore {
 
   notes () { return this.load('notes.json') }
 
-  async records (source) {
-    if (!Object.hasOwn(this.meta.records || {}, source)) return {}
-    return this.load(`records/${escapeSegment(source)}.json`)
+  // records/SRC/{part}K.json: the chunk that would hold record `ref` (part 'm/': its meta,
+  // '': its text), or null. Heads compare by code point, like Python's bisect.
+  recordFile (ref, part) {
+    const source = ref.split(':')[0]
+    const heads = (this.meta.record_chunks || {})[source] || []
+    let lo = 0; let hi = heads.length
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (cmp(ref, heads[mid]) < 0) hi = mid; else lo = mid + 1 }
+    return lo > 0 ? `records/${escapeSegment(source)}/${part}${lo - 1}.json` : null
+  }
+
+  async recordMeta (ref) {
+    const rel = this.recordFile(ref, 'm/')
+    if (rel === null) return null
+    const chunk = await this.load(rel)
+    return Object.hasOwn(chunk, ref) ? chunk[ref] : null
+  }
+
+  // Fill a record hit's meta (see recordHit).
+  async withMeta (entry) {
+    if (entry.meta === null) entry.meta = (await this.recordMeta(entry.ref)) || {}
+    return entry
   }
 
   sources () { return sortedBy(Object.keys(this.meta.sources || {}), (s) => s) }
@@ -60,17 +79,32 @@ export class BrainStore {
   }
 
   async recordEntry (ref) {
-    const source = ref.split(':')[0]
-    const records = await this.records(source)
-    return Object.hasOwn(records, ref)
-      ? { brain: this.brain, kind: 'record', ref, note: null, source, meta: records[ref], section: null }
+    const meta = await this.recordMeta(ref)
+    return meta !== null
+      ? { brain: this.brain, kind: 'record', ref, note: null, source: ref.split(':')[0], meta, section: null }
       : null
+  }
+
+  // Doc `id` of this brain's index, the record at position `pos` of `source` (so it exists);
+  // its ref may be null until withRef, its meta is null until withMeta.
+  recordHit (ref, id, source, pos) {
+    return { brain: this.brain, kind: 'record', ref, id, pos, note: null, source, meta: null, section: null }
+  }
+
+  // A record hit's ref: the index and records/SRC/m/K.json both list a source's records in ref
+  // order, so the hit at position pos is key pos % text_chunk of chunk floor(pos / text_chunk).
+  async withRef (entry) {
+    const size = this.meta.text_chunk
+    const chunk = await this.load(`records/${escapeSegment(entry.source)}/m/${Math.floor(entry.pos / size)}.json`)
+    entry.ref = Object.keys(chunk)[entry.pos % size]
+    return entry
   }
 
   // A note's {summary, pieces}, or a record's text.
   async text (entry) {
     if (entry.kind === 'record') {
-      const chunk = await this.load(`records/${escapeSegment(entry.source)}/${entry.meta.t ?? 0}.json`)
+      const rel = this.recordFile(entry.ref, '')
+      const chunk = rel === null ? {} : await this.load(rel)
       return Object.hasOwn(chunk, entry.ref) ? chunk[entry.ref] : ''
     }
     const chunk = await this.load(`notes/${entry.meta.t ?? 0}.json`)

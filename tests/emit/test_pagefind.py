@@ -1,19 +1,23 @@
-"""run_pagefind over a few hand-written pages, searched with pagefind.js in node."""
+"""pagefind bundles: one run over hand-written pages, the split of a built site into
+several bundles searched together (mergeIndex) with pagefind.js in node, and reuse of
+unchanged bundles on rebuild."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
+from builder.build import build
 from builder.emit import pagefind as pf
-from builder.emit.pagefind import PagefindError, run_pagefind
+from builder.emit.pagefind import PagefindError, index_pages, plan_bundles
 
 SEARCH_JS = Path(__file__).resolve().parents[1] / "support" / "pagefind_search.mjs"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
+NOW = "2026-12-02T12:00:00Z"
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title} · brain</title></head>
@@ -52,7 +56,6 @@ def write_site(root: Path, pages: dict = PAGES) -> Path:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(PAGE.format(tags=tags, **{k: v for k, v in p.items() if k != "tags"}), encoding="utf-8")
-    (root / "index.html").write_text("<!doctype html><html><body><a href='notes/generator-ideas.html'>x</a></body></html>")
     return root
 
 
@@ -65,28 +68,31 @@ def search(site: Path, query: str, *filters: str) -> dict:
     return json.loads(proc.stdout)
 
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def urls(reply: dict) -> set[str]:
+    return {r["url"] for r in reply["results"]}
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = write_site(tmp_path_factory.mktemp("site"))
-    started = time.perf_counter()
-    files = run_pagefind(root)
-    print(f"run_pagefind: {len(PAGES)} pages in {time.perf_counter() - started:.3f} s")
-    assert (root / "pagefind" / "pagefind.js") in files
-    assert (root / "pagefind" / "pagefind-entry.json").is_file()
-    return root
-
-
-def bundle_bytes(root: Path) -> dict[str, bytes]:
-    bundle = root / "pagefind"
+def bundle_bytes(bundle: Path) -> dict[str, bytes]:
     return {p.relative_to(bundle).as_posix(): p.read_bytes() for p in sorted(bundle.rglob("*")) if p.is_file()}
 
 
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+# --- one pagefind run ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def one(tmp_path_factory) -> Path:
+    """A bundle of three of the four pages (the brief is left out)."""
+    root = write_site(tmp_path_factory.mktemp("site"))
+    index_pages(root, sorted(PAGES)[1:], root / "pagefind")
+    return root / "pagefind"
+
+
 @needs_node
-def test_finds_page_by_body_word(site):
-    reply = search(site, "zucchini")
+def test_finds_page_by_body_word(one):
+    reply = search(one, "zucchini")
     assert [r["url"] for r in reply["results"]] == ["/projects/new-website.html"]
     hit = reply["results"][0]
     assert hit["title"] == "New website"
@@ -96,66 +102,130 @@ def test_finds_page_by_body_word(site):
 
 
 @needs_node
-def test_filter_narrows_results(site):
-    everything = {r["url"] for r in search(site, "generator")["results"]}
-    assert everything == {
-        "/projects/new-website.html", "/projects/garden-shed.html",
-        "/notes/generator-ideas.html", "/memories/brief/2026-12-01.html",
-    }
-    projects = search(site, "generator", "type=project")
-    assert {r["url"] for r in projects["results"]} == {"/projects/new-website.html", "/projects/garden-shed.html"}
-    assert projects["filters"]["type"] == {"note": 0, "project": 2, "record": 0}
-    both = search(site, "generator", "type=project", "tag=website")
-    assert [r["url"] for r in both["results"]] == ["/projects/new-website.html"]
-
-
-@needs_node
-def test_only_the_body_is_indexed(site):
-    assert search(site, "navigationword")["results"] == []
-    # the unmarked index.html is not indexed at all once other pages mark a body
-    assert all(r["url"] != "/" for r in search(site, "generator")["results"])
+def test_only_listed_pages_and_only_the_body_are_indexed(one):
+    assert urls(search(one, "generator")) == {
+        "/projects/new-website.html", "/projects/garden-shed.html", "/notes/generator-ideas.html"}
+    assert search(one, "navigationword")["results"] == []
+    projects = search(one, "generator", "type=project", "tag=website")
+    assert urls(projects) == {"/projects/new-website.html"}
 
 
 def test_bundle_is_byte_deterministic(tmp_path):
     a = write_site(tmp_path / "a")
     runs = []
-    for _ in range(4):  # raw pagefind output differs in about half the runs
-        run_pagefind(a)
-        assert pf.last_nondeterministic == []
-        runs.append(bundle_bytes(a))
+    for i in range(4):  # raw pagefind output differs in about half the runs
+        assert index_pages(a, sorted(PAGES), tmp_path / f"out{i}") == []
+        runs.append(bundle_bytes(tmp_path / f"out{i}"))
     assert all(r == runs[0] for r in runs)
     b = write_site(tmp_path / "b")  # same pages elsewhere: same bundle
-    run_pagefind(b)
-    assert bundle_bytes(b) == runs[0]
-
-
-def test_rerun_keeps_unchanged_files_and_drops_stale_ones(tmp_path):
-    root = write_site(tmp_path / "site")
-    run_pagefind(root)
-    pagefind_js = root / "pagefind" / "pagefind.js"
-    before = pagefind_js.stat().st_mtime_ns
-    stale = root / "pagefind" / "fragment" / "en_stale.pf_fragment"
-    stale.write_bytes(b"old")
-    time.sleep(0.01)
-    changed = dict(PAGES)
-    changed["notes/generator-ideas.html"] = dict(PAGES["notes/generator-ideas.html"], body="Totally new words: quince.")
-    write_site(root, changed)
-    files = run_pagefind(root)
-    assert pagefind_js.stat().st_mtime_ns == before
-    assert not stale.exists()
-    assert files == sorted(p for p in (root / "pagefind").rglob("*") if p.is_file())
-
-
-def test_glob_limits_the_pages(tmp_path):
-    root = write_site(tmp_path / "site")
-    run_pagefind(root, glob="projects/**/*.html")
-    entry = json.loads((root / "pagefind" / "pagefind-entry.json").read_text())
-    assert entry["languages"]["en"]["page_count"] == 2
+    index_pages(b, sorted(PAGES), tmp_path / "outb")
+    assert bundle_bytes(tmp_path / "outb") == runs[0]
 
 
 def test_failure_raises_with_pagefinds_message(tmp_path):
-    (tmp_path / "empty").mkdir()
-    with pytest.raises(PagefindError, match="not able to build an index"):
-        run_pagefind(tmp_path / "empty")
-    with pytest.raises(PagefindError, match="not found"):
-        run_pagefind(tmp_path / "missing")
+    (tmp_path / "empty.html").write_text("<html><body>no body marker</body></html>")
+    with pytest.raises(PagefindError, match="pagefind failed"):
+        index_pages(tmp_path, [], tmp_path / "out")
+
+
+# --- splitting into bundles -------------------------------------------------------------------
+
+
+def test_plan_splits_by_cap_and_adding_a_page_touches_one_bundle():
+    notes = [f"b/n{i:03d}.html" for i in range(250)]
+    plan = plan_bundles({"b/notes": notes, "b/records-chat": ["b/chat~3a1.html"]},
+                        {"b/notes": 100, "b/records-chat": 100})
+    assert [b.folder for b in plan] == ["b/notes-0/", "b/notes-1/", "b/notes-2/", "b/records-chat-0/"]
+    assert sorted(p for b in plan for p in b.pages) == sorted(notes + ["b/chat~3a1.html"])
+    assert all(60 <= len(b.pages) <= 110 for b in plan[:3])
+    grown = plan_bundles({"b/notes": notes + ["b/new.html"], "b/records-chat": ["b/chat~3a1.html"]},
+                         {"b/notes": 100, "b/records-chat": 100})
+    assert sum(a.pages != b.pages for a, b in zip(plan, grown)) == 1
+
+
+# --- a built site: several bundles, merged search, reuse on rebuild ---------------------------
+
+
+@pytest.fixture(scope="module")
+def small_bundles():
+    """The example brain split into several small bundles."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pf, "NOTES_PER_BUNDLE", 10)
+        mp.setattr(pf, "RECORDS_PER_BUNDLE", 12)
+        mp.setattr(pf, "SMALL_SOURCE", 8)
+        yield mp
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, small_bundles) -> Path:
+    brain = tmp_path_factory.mktemp("brain") / "brain"
+    shutil.copytree(EXAMPLE, brain)
+    out = tmp_path_factory.mktemp("out") / "site"
+    build([brain], out, now=NOW)
+    return out
+
+
+def listed(site: Path) -> dict:
+    return json.loads((site / "pagefind" / "bundles.json").read_text())
+
+
+def test_site_has_several_bundles_of_content_pages_only(built):
+    data = listed(built)
+    folders = [b["path"] for b in data["bundles"]]
+    assert len(folders) >= 4 and folders == sorted(folders)
+    assert any(f.startswith("brain/notes-") for f in folders)
+    assert any(f.startswith("brain/records-other-") for f in folders)   # sources under SMALL_SOURCE
+    assert len({f.rsplit("-", 1)[0] for f in folders}) >= 3
+    for b in data["bundles"]:
+        assert b["pages"] <= 12
+        files = [p for p in (built / "pagefind" / b["path"]).rglob("*") if p.is_file()]
+        assert len(files) == b["files"]
+    assert (built / "pagefind" / "pagefind-ui.js").is_file()
+    pages = sum(b["pages"] for b in data["bundles"])
+    html = sum(1 for _ in built.rglob("*.html"))
+    assert 0 < pages < html   # listings, periods, tags, home are left out
+
+
+@needs_node
+def test_merged_search_finds_notes_and_records_with_filters(built):
+    everything = search(built, "website")
+    found = urls(everything)
+    assert "/brain/projects/new-website.md.html" in found
+    assert any("chat~3a" in u for u in found)
+    assert all(u.endswith(".html") and not u.endswith(("/brain/home.html", "/brain/memories.html")) for u in found)
+    assert {"type", "tag", "folder", "source"} <= set(everything["all_filters"])
+    assert everything["all_filters"]["type"]["record"] == sum(
+        b["pages"] for b in listed(built)["bundles"] if "/records-" in b["path"])
+    records = search(built, "website", "type=record")
+    assert records["results"] and all(r["filters"]["type"] == ["record"] for r in records["results"])
+    chat = search(built, "", "source=chat")
+    assert chat["results"] and all(r["filters"]["source"] == ["chat"] for r in chat["results"])
+    tagged = search(built, "website", "tag=website")
+    assert "/brain/projects/new-website.md.html" in urls(tagged)
+    assert all("website" in r["filters"]["tag"] for r in tagged["results"])
+    folder = search(built, "", "folder=projects")
+    assert folder["results"] and all(r["url"].startswith("/brain/projects/") for r in folder["results"])
+
+
+def test_rebuild_reruns_only_changed_bundles(built, tmp_path, monkeypatch, small_bundles):
+    site = tmp_path / "site"
+    shutil.copytree(built, site)
+    brain = tmp_path / "brain"
+    shutil.copytree(EXAMPLE, brain)
+    calls: list[int] = []
+    real = pf.index_pages
+    monkeypatch.setattr(pf, "index_pages", lambda s, pages, out: calls.append(len(pages)) or real(s, pages, out))
+
+    build([brain], site, now="2026-12-09T12:00:00Z")   # another instant only: every bundle reused
+    assert calls == []
+    assert listed(site) == listed(built)
+    assert bundle_bytes(site / "pagefind") == bundle_bytes(built / "pagefind")
+
+    note = brain / "projects" / "new-website.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nA quokkaword appears.\n", encoding="utf-8")
+    build([brain], site, now="2026-12-09T12:00:00Z")
+    assert len(calls) >= 1 and len(calls) < len(listed(site)["bundles"])
+    changed = [a["path"] for a, b in zip(listed(built)["bundles"], listed(site)["bundles"]) if a != b]
+    assert len(changed) == len(calls)
+    if shutil.which("node"):
+        assert urls(search(site, "quokkaword")) == {"/brain/projects/new-website.md.html"}

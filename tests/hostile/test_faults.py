@@ -184,7 +184,12 @@ def rmtree(path, *a, **k):
     if step == "rmtree" and str(path).endswith(".site.old"):
         os._exit(137)
     return real_rmtree(path, *a, **k)
-os.rename, w.shutil.rmtree = rename, rmtree
+real_discard = w._discard
+def discard(tree, *a, **k):   # the old site leaves through _discard (moved away, removed in the background)
+    if step == "rmtree" and str(tree).endswith(".site.old"):
+        os._exit(137)
+    return real_discard(tree, *a, **k)
+os.rename, w.shutil.rmtree, w._discard = rename, rmtree, discard
 from builder.cli import main
 sys.exit(main(sys.argv[2:]))
 """

@@ -48,7 +48,7 @@ def test_phrase_is_ordered_and_skips_stop_words():
 def test_build_writes_search_files():
     base = site_dir() / "_bf" / "search" / "brain"
     meta = json.loads((base / "meta.json").read_text("utf-8"))
-    assert meta["format"] == "bf-search-1" and meta["notes"] == 25
+    assert meta["format"] == "bf-search-2" and meta["notes"] == 25
     assert sum(meta["records"].values()) == 55
     assert set(meta["sources"]) == {"brief", "calendar", "chat", "deploys", "email", "issues", "survey"}
     notes = json.loads((base / "notes.json").read_text("utf-8"))
@@ -57,8 +57,15 @@ def test_build_writes_search_files():
     assert (base / "index" / "meta.json").is_file()
     refs = json.loads((base / "index" / "r" / "0.json").read_text("utf-8"))
     assert not any(r.isdigit() for r in refs)                   # never integer-like
-    chat = json.loads((base / "records" / "chat.json").read_text("utf-8"))
+    index_meta = json.loads((base / "index" / "meta.json").read_text("utf-8"))
+    groups = dict((g, 0) for g, _ in index_meta["groups"])
+    for g, n in index_meta["groups"]:
+        groups[g] += n
+    assert {g: n for g, n in groups.items() if g} == {s: n for s, n in meta["records"].items() if n}  # group: source
+    assert meta["record_chunks"]["chat"] == [min(json.loads((base / "records" / "chat" / "0.json").read_bytes()))]
+    chat = json.loads((base / "records" / "chat" / "m" / "0.json").read_text("utf-8"))
     assert chat["chat:pinned-message"]["placed"] == "2026-11-30T10:00:00Z" and "time" not in chat["chat:pinned-message"]
+    assert not (base / "records" / "chat.json").exists()
 
 
 def test_lunr_phase_is_timed(tmp_path):

@@ -3,11 +3,15 @@
 //   node tests/support/pagefind_search.mjs BUNDLE QUERY [--filter key=value]... [--limit N]
 //
 // BUNDLE is a site folder holding `pagefind/`, or the `pagefind/` folder
-// itself. QUERY is the search text; pass "" to search by filters alone.
+// itself, or one bundle folder (holding pagefind.js). When the folder holds
+// `bundles.json` (bf's several bundles), the first bundle listed is searched
+// and every other one is merged into it (mergeIndex), as the search page does.
+// QUERY is the search text; pass "" to search by filters alone.
 // Prints one JSON object on stdout:
 //   {"query", "filters_used", "count", "unfiltered_count",
 //    "filters": {name: {value: count}},          // counts for the query
 //    "total_filters": {name: {value: count}},    // counts ignoring filters
+//    "all_filters": {name: {value: count}},      // every filter, pages of all bundles
 //    "results": [{"url", "title", "meta", "filters", "excerpt"}]}
 //
 // pagefind.js fetches its entry JSON, meta, wasm, index, filter and
@@ -46,18 +50,26 @@ for (let i = 0; i < argv.length; i++) {
 if (positional.length !== 2) usage("expected BUNDLE and QUERY");
 const [bundleArg, query] = positional;
 
-let bundleDir = path.resolve(bundleArg);
-try {
-  await stat(path.join(bundleDir, "pagefind.js"));
-} catch {
-  bundleDir = path.join(bundleDir, "pagefind");
+// the bundle folders to search: [primary, ...merged]
+async function bundleDirs (arg) {
+  for (const dir of [path.resolve(arg), path.resolve(arg, "pagefind")]) {
+    try {
+      const listed = JSON.parse(await readFile(path.join(dir, "bundles.json"), "utf8"));
+      if (!listed.bundles.length) usage(`no bundles listed in ${dir}/bundles.json`);
+      return listed.bundles.map((b) => path.join(dir, b.path));
+    } catch (err) {
+      if (err.code !== "ENOENT") throw err;
+    }
+    try {
+      await stat(path.join(dir, "pagefind.js"));
+      return [dir];
+    } catch {}
+  }
+  usage(`no bundles.json or pagefind.js in ${arg} or ${arg}/pagefind`);
 }
+const bundles = await bundleDirs(bundleArg);
+const bundleDir = bundles[0];
 const entry = path.join(bundleDir, "pagefind.js");
-try {
-  await stat(entry);
-} catch {
-  usage(`no pagefind.js in ${bundleArg} or ${bundleArg}/pagefind`);
-}
 
 const fetched = [];
 globalThis.fetch = async (input) => {
@@ -84,7 +96,12 @@ const pagefind = await import(pathToFileURL(entry).href);
 // pagefind derives them from the file:// basePath.
 await pagefind.options({ basePath: pathToFileURL(bundleDir).href + "/", baseUrl: "/" });
 await pagefind.init();
+for (const other of bundles.slice(1)) {
+  await pagefind.mergeIndex(pathToFileURL(other).href + "/", { baseUrl: "/" });
+}
 
+// like the UI: load every filter (pagefind loads filter files on demand otherwise)
+const allFilters = await pagefind.filters();
 const hasFilters = Object.keys(filters).length > 0;
 const search = await pagefind.search(query === "" ? null : query, hasFilters ? { filters } : {});
 if (search === null) usage("search returned null");
@@ -100,6 +117,7 @@ process.stdout.write(JSON.stringify({
   unfiltered_count: search.unfilteredResultCount,
   filters: search.filters,
   total_filters: search.totalFilters,
+  all_filters: allFilters,
   results,
 }) + "\n");
 await pagefind.destroy?.();

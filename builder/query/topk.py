@@ -1,0 +1,88 @@
+"""Ranking without an item per hit, for searches without phrases (SPEC §5): same items, order,
+total and `scope_empty` as search._candidates + search._best_per_note. The JS twin
+(site/engine/search.js) takes the general path; parity tests compare the two.
+
+Why it is the same:
+- Without phrases every filter (--type, --path, the scope) reads only what a section shares
+  with its note (note ref, meta), so it holds for all hits of a note or none; it is checked
+  once per note (a record stands for itself).
+- Hits come in (more words, higher score, doc id) order: search_ids sorts by score then id,
+  and a stable sort by word count keeps that within equal counts. The best item of a note is
+  its first hit in that order: the note's ref is a prefix of its sections' refs, so its id is
+  smaller, which is `_within`'s "note before section, then ref".
+- Items are ordered non-deprecated first, then by that order (brain and id break ties), so
+  past `limit` non-deprecated items a brain's walk only counts notes for `total`.
+"""
+from __future__ import annotations
+
+from itertools import compress
+
+from .scopes import NOTE_KINDS, RECORD_KINDS, Scope
+from .store import BrainStore
+
+
+def keep_groups(scope: Scope, store: BrainStore, type_, path) -> set[str] | None:
+    """The index groups (records: their source; notes and sections: "") whose hits can survive
+    the scope, or None for all. A dropped hit is one the scope would have refused, so it marks
+    the reply `narrowed`; hits of another source are dropped only when no --type or --path
+    filter would have refused them first (those refusals do not narrow)."""
+    if scope.kind in NOTE_KINDS:
+        return {""}
+    if scope.kind in ("source", "undated") and type_ is None and path is None:
+        return {scope.value}
+    if scope.kind in RECORD_KINDS:
+        return set(store.meta.get("records", {}))
+    return None
+
+
+def _mask(store: BrainStore, keep: set[str]) -> bytes:
+    """1 at the doc ids of the kept groups, else 0."""
+    return b"".join((b"\1" if name in keep else b"\0") * count for name, count in store.reader.meta["groups"])
+
+
+def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, type_, path, required: bool,
+               limit: int, check, order) -> tuple[list[tuple], int, bool]:
+    """(the first `limit` ranked (entry, score, count), how many in all, whether the scope
+    dropped a hit). `check(store, entry)` is None when the item passes the filters, else
+    whether its refusal narrows; `order` is search._order."""
+    top, total, narrowed = [], 0, False
+    # Every hit the groups keep passes: no filter to check, and the walk stops at `limit`.
+    trivial = (scope.kind in ("none", "memories", "source") and scope.period is None and scope.brain is None
+               and type_ is None and path is None)
+    for _, store in sorted(stores.items()):
+        reader = store.reader
+        hits = reader.search_ids(words, required)
+        docs, idx = hits.docs, range(len(hits))
+        if not required:
+            idx = sorted(idx, key=lambda i: -len(hits[i][2]))
+        keep = keep_groups(scope, store, type_, path)
+        if keep is not None:
+            mask, n = _mask(store, keep), len(idx)
+            flags = map(mask.__getitem__, docs) if isinstance(idx, range) else (mask[docs[i]] for i in idx)
+            idx = list(compress(idx, flags))
+            narrowed = narrowed or len(idx) < n
+        # Owners: a section ranks as its note; a record as itself (record scopes skip the refs).
+        owners = store.owners() if keep is None or "" in keep else None
+        if trivial:
+            total += len(set(map(owners.__getitem__, (docs[i] for i in idx)))) if owners else len(idx)
+        groups = store.groups()
+        seen, fresh = {}, 0
+        for i in idx:
+            doc = docs[i]
+            owner = owners[doc] if owners else doc
+            if owner in seen:
+                continue
+            entry = store.hit(doc, groups[doc])
+            why = seen[owner] = None if trivial else check(store, entry)
+            if why is not None:
+                narrowed = narrowed or why
+                continue
+            total += 0 if trivial else 1
+            if fresh < limit:
+                _, score, matched = hits[i]
+                top.append((entry, score, len(matched)))
+                if entry.kind == "record" or not entry.meta.get("deprecated"):
+                    fresh += 1
+            elif trivial:
+                break
+    return sorted(top, key=order)[:limit], total, narrowed

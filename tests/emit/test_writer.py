@@ -1,0 +1,60 @@
+"""Writer: reuse through the digest index, never trusting a stale entry; old sites removed after the swap."""
+from __future__ import annotations
+
+import os
+import posixpath
+import time
+
+from builder.emit.urls import relative
+from builder.emit.writer import Writer
+
+
+def build_once(out, cache, files: dict[str, bytes]) -> Writer:
+    w = Writer(out, cache)
+    for path, data in files.items():
+        w.write(path, data)
+    w.commit()
+    return w
+
+
+def test_unchanged_files_are_hard_links_to_the_previous_site(tmp_path):
+    out, cache = tmp_path / "site", tmp_path / ".bf-cache"
+    build_once(out, cache, {"a/x.html": b"one", "b.json": b"two"})
+    inode = (out / "a/x.html").stat().st_ino
+    w = build_once(out, cache, {"a/x.html": b"one", "b.json": b"TWO"})
+    assert w.reused == 1 and (out / "a/x.html").stat().st_ino == inode
+    assert (out / "b.json").read_bytes() == b"TWO"
+
+
+def test_a_file_edited_since_the_index_was_saved_is_compared_by_its_bytes(tmp_path):
+    out, cache = tmp_path / "site", tmp_path / ".bf-cache"
+    build_once(out, cache, {"x.html": b"same size"})
+    time.sleep(0.01)
+    (out / "x.html").write_bytes(b"SAME SIZE")          # same size, new bytes: the index is stale
+    w = build_once(out, cache, {"x.html": b"same size"})
+    assert w.reused == 0 and (out / "x.html").read_bytes() == b"same size"
+
+
+def test_the_old_site_leaves_no_folder_next_to_the_site(tmp_path):
+    out, cache = tmp_path / "site", tmp_path / ".bf-cache"
+    build_once(out, cache, {"x.html": b"1"})
+    build_once(out, cache, {"x.html": b"2"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".bf-cache", "site"]
+    for _ in range(200):                                 # removed by a background rm
+        if not list(cache.glob("trash-*")):
+            break
+        time.sleep(0.05)
+    assert not list(cache.glob("trash-*"))
+
+
+def test_relative_urls_resolve_to_their_target():
+    pages = ["index.html", "b/home.html", "b/a/x.md.html", "b/a/c/y.html", "b/ab/z.html", "c/q.html"]
+    targets = pages + ["b/a/x.md.html#sec/1", "b/a/"]
+    for page in pages:
+        for target in targets:
+            url = relative(page, target)
+            path, _, frag = target.partition("#")
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), url.partition("#")[0]))
+            assert resolved == posixpath.normpath(path), (page, target, url)
+            assert url.partition("#")[2] == frag
+            assert not url.startswith("../b/") or not page.startswith("b/"), (page, target, url)
