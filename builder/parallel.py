@@ -6,6 +6,7 @@ Small jobs (`parallel=False`) and one-core machines run everything in this proce
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 
@@ -31,10 +32,14 @@ def fork_map(fn, args: list, state=None, *, parallel: bool = True) -> list:
     if not parallel or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return [fn(state, arg) for arg in args]
     _STATE = state
+    # Frozen objects are skipped by the workers' collector, which would otherwise
+    # write to (and so copy) every page of the inherited heap.
+    gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             return pool.map(_call, [(fn, arg) for arg in args], chunksize=1)
     finally:
+        gc.unfreeze()
         _STATE = None
 
 

@@ -20,17 +20,15 @@ omitted (see views/search._compact).
 """
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
-from ..lunrjs import write_index
+from ..lunrjs.index import fork_each, index_files
 from ..model import Brain
 from ..refs import escape_segment
-from ..views.search import documents, store
+from ..views.search import documents, note_pieces, store
 from .writer import Writer
 
 STORE_FORMAT = "bf-search-2"
 TEXT_CHUNK = 100
+PARALLEL_NOTES = 1000  # fewer notes are cut faster than workers start
 
 
 def search_dir(brain: str) -> str:
@@ -61,14 +59,18 @@ def _record_chunks(writer: Writer, folder: str, meta: dict, text: dict, owner: s
     return heads
 
 
+def _pieces(brain: Brain, ref: str) -> list[str]:
+    return note_pieces(brain.notes[ref])
+
+
 def emit_search(writer: Writer, brain: Brain, as_of: str) -> int:
     """Write index and store; return the bytes of the store (index excluded), for the report."""
     base, owner = search_dir(brain.name), f"search:{brain.name}"
-    with tempfile.TemporaryDirectory() as tmp:
-        for path in sorted(write_index(documents(brain), tmp)):
-            rel = Path(path).relative_to(tmp).as_posix()
-            writer.write(f"{base}/index/{rel}", Path(path).read_bytes(), owner)
-    data = store(brain, as_of)
+    refs = list(brain.notes)  # both products need the pieces: cut them once
+    pieces = dict(zip(refs, fork_each(_pieces, refs, brain, len(refs) > PARALLEL_NOTES)))
+    for rel, data in index_files(documents(brain, pieces)).items():
+        writer.write(f"{base}/index/{rel}", data, owner)
+    data = store(brain, as_of, pieces)
     _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner)
     writer.write_json(f"{base}/notes.json", data["notes"], owner)
     heads = {}

@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import Counter
+from collections import _count_elements
 from operator import itemgetter
 from pathlib import Path
 
+from ..parallel import cores, fork_map
 from .pipeline import analyze
 
 FORMAT = "bf-lunr-2"
@@ -48,22 +49,58 @@ _TF_BITS = 32  # postings are packed as doc << 32 | tf while building
 _TF_MASK = (1 << _TF_BITS) - 1
 
 
-def _postings(docs):
-    """Per field: term -> [doc << 32 | tf, ...] (docs ascending), and the
-    field lengths."""
+def _postings(docs, first: int = 0):
+    """Per field: term -> [doc << 32 | tf, ...] (docs ascending, numbered from
+    *first*), and the field lengths."""
     post = [dict() for _ in FIELDS]
     lengths = [[] for _ in FIELDS]
-    for d, doc in enumerate(docs):
+    for d, doc in enumerate(docs, first):
         base = d << _TF_BITS
         for fi, field in enumerate(FIELDS):
-            terms = analyze(doc.get(field) or "")
+            text = doc.get(field)
+            if not text:  # records have no aliases or headings: skip the pipeline
+                lengths[fi].append(0)
+                continue
+            terms = analyze(text)
             lengths[fi].append(len(terms))
+            counts: dict[str, int] = {}
+            _count_elements(counts, terms)  # Counter's C core, without its per-call overhead
             pf = post[fi]
-            for term, tf in Counter(terms).items():
+            for term, tf in counts.items():
                 try:
                     pf[term].append(base | tf)
                 except KeyError:
                     pf[term] = [base | tf]
+    return post, lengths
+
+
+def _postings_part(docs, span):
+    return _postings(docs[span[0]:span[1]], span[0])
+
+
+def _all_postings(docs, parallel: bool):
+    """_postings of all docs, the docs split into contiguous runs of about equal
+    text over the cores; concatenating the runs' lists in order keeps every list
+    ascending."""
+    k = cores() if parallel else 1
+    cuts, size, total = [0], 0, sum(len(d.get("body") or "") + 64 for d in docs)
+    for i, doc in enumerate(docs):
+        size += len(doc.get("body") or "") + 64  # 64: a doc's other fields, roughly
+        if size * k >= total * len(cuts) and len(cuts) < k:
+            cuts.append(i + 1)
+    spans = list(zip(cuts, cuts[1:] + [len(docs)]))
+    parts = fork_each(_postings_part, spans, docs, parallel)
+    post, lengths = parts[0]
+    for more, more_lengths in parts[1:]:
+        for pf, mf in zip(post, more):
+            for term, packed in mf.items():
+                have = pf.get(term)
+                if have is None:
+                    pf[term] = packed
+                else:
+                    have.extend(packed)
+        for ls, ml in zip(lengths, more_lengths):
+            ls.extend(ml)
     return post, lengths
 
 
@@ -84,40 +121,49 @@ def _milli(idf, packed, norm, boost):
     return ks
 
 
-def _weights(docs):
-    """term -> (doc ids ascending, summed per-field weights in thousandths)."""
+def _term_weights(post, norms, n, term):
+    """(doc ids ascending, summed per-field weights in thousandths) of one term."""
+    sh = _TF_BITS
+    parts = [(fi, pf[term]) for fi, pf in enumerate(post) if term in pf]
+    df = sum(len(p) for _, p in parts)  # lunr counts (doc, field) pairs
+    x = (n - df + 0.5) / (df + 0.5)
+    idf = math.log(1 + abs(x))
+    if len(parts) == 1:
+        fi, packed = parts[0]
+        return ([v >> sh for v in packed],
+                _milli(idf, packed, norms[fi], FIELD_BOOSTS[FIELDS[fi]]))
+    parts.sort(key=lambda p: -len(p[1]))  # seed the sum with the longest
+    acc: dict[int, int] = {}
+    for fi, packed in parts:
+        ks = _milli(idf, packed, norms[fi], FIELD_BOOSTS[FIELDS[fi]])
+        if not acc:
+            acc = dict(zip([v >> sh for v in packed], ks))
+            continue
+        for v, k in zip(packed, ks):
+            d = v >> sh
+            acc[d] = acc.get(d, 0) + k
+    ids = sorted(acc)
+    return ids, [acc[d] for d in ids]
+
+
+def _term_entry(state, term):
+    """(postings, [doc id gaps, weights], shard hash) of one term."""
+    ids, ks = _term_weights(*state, term)
+    return len(ids), [[ids[0]] + [b - a for a, b in zip(ids, ids[1:])], ks], fnv1a(term)
+
+
+def _entries(docs, parallel: bool = False):
+    """term (sorted) -> _entries_part's triple, and the average field lengths.
+    With *parallel*, forked workers share the postings and take every k-th term."""
     n = len(docs)
-    post, lengths = _postings(docs)
+    post, lengths = _all_postings(docs, parallel)
     avgs = [sum(ls) / n if n else 0.0 for ls in lengths]
     norms = [[K1 * (1 - B + B * (ln / avg)) if ln else 0.0 for ln in ls]
              for ls, avg in zip(lengths, avgs)]
-    out = {}
-    sh = _TF_BITS
-    for term in sorted(set().union(*post)):
-        if _LONE_SURROGATE.search(term):  # not valid UTF-8, unreachable from JS
-            continue
-        parts = [(fi, pf[term]) for fi, pf in enumerate(post) if term in pf]
-        df = sum(len(p) for _, p in parts)  # lunr counts (doc, field) pairs
-        x = (n - df + 0.5) / (df + 0.5)
-        idf = math.log(1 + abs(x))
-        if len(parts) == 1:
-            fi, packed = parts[0]
-            out[term] = ([v >> sh for v in packed],
-                         _milli(idf, packed, norms[fi], FIELD_BOOSTS[FIELDS[fi]]))
-            continue
-        parts.sort(key=lambda p: -len(p[1]))  # seed the sum with the longest
-        acc: dict[int, int] = {}
-        for fi, packed in parts:
-            ks = _milli(idf, packed, norms[fi], FIELD_BOOSTS[FIELDS[fi]])
-            if not acc:
-                acc = dict(zip([v >> sh for v in packed], ks))
-                continue
-            for v, k in zip(packed, ks):
-                d = v >> sh
-                acc[d] = acc.get(d, 0) + k
-        ids = sorted(acc)
-        out[term] = (ids, [acc[d] for d in ids])
-    return out, avgs
+    # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
+    terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
+    entries = fork_each(_term_entry, terms, (post, norms, n), parallel)
+    return dict(zip(terms, entries)), avgs
 
 
 def _group_runs(docs) -> list[list]:
@@ -132,16 +178,19 @@ def _group_runs(docs) -> list[list]:
     return runs
 
 
-def write_index(docs, out_dir) -> list[str]:
-    """Write the index of *docs* (dicts with ref/title/aliases/headings/body,
-    optionally group) under *out_dir*; return the written paths. Bytes depend
-    only on docs."""
+PARALLEL_DOCS = 5000  # fewer docs are indexed faster than workers start
+
+
+def index_files(docs) -> dict[str, bytes]:
+    """The index of *docs* (dicts with ref/title/aliases/headings/body,
+    optionally group): {relative path: bytes}. Bytes depend only on docs."""
     docs = sorted(docs, key=itemgetter("ref"))
     refs = [str(doc["ref"]) for doc in docs]
     if len(set(refs)) != len(refs):
         raise ValueError("duplicate refs in index input")
-    weights, avgs = _weights(docs)
-    total = sum(len(ids) for ids, _ in weights.values())
+    parallel = len(docs) > PARALLEL_DOCS
+    weights, avgs = _entries(docs, parallel)
+    total = sum(count for count, _, _ in weights.values())
     est = total * 8 + sum(len(t) + 8 for t in weights)
     shards = 1
     while shards * SHARD_TARGET < est:
@@ -150,14 +199,12 @@ def write_index(docs, out_dir) -> list[str]:
     files: dict[str, object] = {}
     tables: list[dict] = [dict() for _ in range(shards)]
     nbig = 0
-    for term, (ids, ks) in weights.items():  # sorted: big numbers are stable
-        gaps = [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]
-        entry = [gaps, ks]
-        if len(ids) > BIG_POSTINGS:
+    for term, (count, entry, h) in weights.items():  # sorted: big numbers are stable
+        if count > BIG_POSTINGS:
             files[f"b/{nbig}.json"] = entry
             entry = nbig
             nbig += 1
-        tables[fnv1a(term) & (shards - 1)][term] = entry
+        tables[h & (shards - 1)][term] = entry
     for i, table in enumerate(tables):
         files[f"t/{i}.json"] = table
     nchunks = (len(refs) + REF_CHUNK - 1) // REF_CHUNK
@@ -170,7 +217,30 @@ def write_index(docs, out_dir) -> list[str]:
         "postings": total, "shards": shards, "big": nbig,
         "refChunk": REF_CHUNK, "refChunks": nchunks, "groups": _group_runs(docs),
     }
+    names = sorted(files)
+    return dict(zip(names, fork_each(_dump_file, names, files, parallel)))
 
+
+def _dump_file(files, rel):
+    return _dumps(files[rel])
+
+
+def fork_each(fn, items: list, state, parallel: bool) -> list:
+    """[fn(state, item) for item in items], the items dealt over forked workers
+    (builder.parallel.fork_map) in one job per core rather than one per item."""
+    k = max(1, min(cores() if parallel else 1, len(items)))
+    parts = fork_map(_each, [(fn, items[i::k]) for i in range(k)], state, parallel=parallel)
+    return [parts[i % k][i // k] for i in range(len(items))]
+
+
+def _each(state, job):
+    fn, items = job
+    return [fn(state, item) for item in items]
+
+
+def write_index(docs, out_dir) -> list[str]:
+    """Write index_files(docs) under *out_dir*; return the written paths."""
+    files = index_files(docs)
     out = Path(out_dir)
     for sub in ("t", "b", "r"):  # drop files of a previous, larger index
         d = out / sub
@@ -180,9 +250,9 @@ def write_index(docs, out_dir) -> list[str]:
                     f.unlink()
         d.mkdir(parents=True, exist_ok=True)
     written = []
-    for rel in sorted(files):
+    for rel, data in files.items():
         path = out / rel
-        path.write_bytes(_dumps(files[rel]))
+        path.write_bytes(data)
         written.append(str(path))
     return written
 

@@ -65,10 +65,11 @@ def _compact(entry: dict) -> dict:
     return {k: v for k, v in entry.items() if v not in (None, "", [], {}, False)}
 
 
-def documents(brain: Brain) -> list[dict]:
+def documents(brain: Brain, pieces_of: dict | None = None) -> list[dict]:
+    """`pieces_of`: {note ref: note_pieces(note)} when the caller has them already."""
     docs = []
     for note in brain.notes.values():
-        pieces = note_pieces(note)
+        pieces = pieces_of[note.ref] if pieces_of is not None else note_pieces(note)
         docs.append({"ref": note.ref, "title": note.title, "aliases": " ".join(note.aliases),
                      "headings": " ".join(s.heading for s in note.sections), "body": join_pieces(pieces)})
         for s, (first, end) in zip(note.sections, section_spans(note)):
@@ -84,10 +85,11 @@ def documents(brain: Brain) -> list[dict]:
     return docs
 
 
-def store(brain: Brain, as_of: str) -> dict:
+def store(brain: Brain, as_of: str, pieces_of: dict | None = None) -> dict:
     """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
         "records": {source: {ref: meta}}, "record_text": {source: {ref: text}},
-        "sources": {source: coverage}, "types": {type: count}}"""
+        "sources": {source: coverage}, "types": {type: count}}
+    `pieces_of` as for `documents`."""
     links_by_source: dict = {}
     for link in brain.links:
         links_by_source.setdefault(link.source, []).append(link)
@@ -103,7 +105,7 @@ def store(brain: Brain, as_of: str) -> dict:
             "modified": rfc3339(brain.modified[ref]), "placed": rfc3339(placed(brain, ref)),
             "deprecated": note.deprecated, "sections": sections,
         })
-        note_text[ref] = _compact({"summary": note.summary, "pieces": note_pieces(note)})
+        note_text[ref] = _compact({"summary": note.summary, "pieces": pieces_of[ref] if pieces_of is not None else note_pieces(note)})
     records: dict[str, dict] = {name: {} for name in brain.sources}
     record_text: dict[str, dict] = {name: {} for name in brain.sources}
     for ref in sorted(brain.records):
