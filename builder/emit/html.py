@@ -111,9 +111,13 @@ class NoteRenderer:
                         f'<p>{html.escape(target.excerpt)}</p></blockquote>')
         return f'<a class="internal" href="{url}">{text}</a>'
 
+    @staticmethod
+    def _target_path(source: str, href: str) -> str:
+        """The brain-relative path a relative href in note `source` points at."""
+        return posixpath.normpath(posixpath.join(posixpath.dirname(source), unquote(href.partition("#")[0])))
+
     def _note_target(self, source: str, href: str) -> str | None:
-        path = href.partition("#")[0]
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(source), unquote(path)))
+        target = self._target_path(source, href)
         return target if target in self.brain.notes else None
 
     def _href(self, source: str, page: str, href: str) -> str:
@@ -121,8 +125,8 @@ class NoteRenderer:
             if re.match(r"^\s*(javascript|vbscript|data):", href, re.I):
                 return "#"
             return href
-        path, hash_, frag = href.partition("#")
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(source), unquote(path)))
+        _, hash_, frag = href.partition("#")
+        target = self._target_path(source, href)
         if target in self.brain.notes:
             return relative(page, page_path(self.brain.name, target)) + (f"#{frag}" if hash_ else "")
         if target in self.brain.attachments:

@@ -59,7 +59,7 @@ def read(site: Site, ref_text: str, *, rel: str | None = None, offset: int = 0,
         combined = _merged(site, chosen, ref, rel, offset)
         if combined is not None:
             brain, reply = combined
-            return _finish(site, brain, reply, [b for b in chosen if not site.available(b)])
+            return finish(site, brain, reply, [b for b in chosen if not site.available(b)])
     for name in chosen:
         if rel is not None:
             _check_relation(site, name, rel)
@@ -70,7 +70,7 @@ def read(site: Site, ref_text: str, *, rel: str | None = None, offset: int = 0,
         if reply is None:
             reply = _computed(site, name, ref, rel, offset)
         if reply is not None:
-            return _finish(site, name, reply, missing + [b for b in chosen if b != name and not site.available(b)])
+            return finish(site, name, reply, missing + [b for b in chosen if b != name and not site.available(b)])
     if missing:
         raise Incomplete(ref, missing)
     raise NotFound(ref_text)
@@ -124,7 +124,7 @@ def _computed(site: Site, brain: str, ref: str, rel: str | None, offset: int) ->
     return None
 
 
-def _finish(site: Site, brain: str, reply: dict, unavailable: list[str]) -> dict:
+def finish(site: Site, brain: str, reply: dict, unavailable: list[str]) -> dict:
     reply = dict(reply)
     if unavailable:
         reply["problems"] = list(reply.get("problems", [])) + [

@@ -26,7 +26,7 @@ from ..lunrjs import analyze_query_word, query_words
 from ..text import join_pieces   # the same join the build used
 from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
-from .read import _finish, selected
+from .read import finish, selected
 from .scopes import admits, parse_scope, window
 from . import topk
 from .site import Site
@@ -209,7 +209,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
              "total": total, "scope_empty": sc.kind != "none" and not items and narrowed}
     reply.update(coverage_fields(sc, stores, items))
     stale = [b for b in sorted(stores) if site.stale(b)]
-    return _finish(site, stale[0] if stale else "", reply, missing)
+    return finish(site, stale[0] if stale else "", reply, missing)
 
 
 def types(site: Site, *, brains=None) -> dict:
@@ -222,4 +222,4 @@ def types(site: Site, *, brains=None) -> dict:
     listed = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     reply = {"as_of": site.as_of, "brains": sorted(stores), "types": [{"type": t, "count": n} for t, n in listed]}
     stale = [b for b in sorted(stores) if site.stale(b)]
-    return _finish(site, stale[0] if stale else "", reply, missing)
+    return finish(site, stale[0] if stale else "", reply, missing)

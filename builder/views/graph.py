@@ -10,7 +10,6 @@ from ..model import Brain, Link
 class Graph:
     backlinks: dict[str, tuple[Link, ...]]      # target ref → resolved links to it
     outgoing: dict[str, tuple[Link, ...]]       # source ref → its links
-    relations: tuple[str, ...]                  # relation names in use, plus "links"
 
 
 def graph(brain: Brain) -> Graph:
@@ -20,9 +19,7 @@ def graph(brain: Brain) -> Graph:
         out.setdefault(link.source, []).append(link)
         if link.status == "resolved" and link.ref != link.source:
             back.setdefault(link.ref, []).append(link)
-    names = sorted({link.relation for link in brain.links} | {"links"})
     return Graph(
         backlinks={k: tuple(v) for k, v in back.items()},
         outgoing={k: tuple(v) for k, v in out.items()},
-        relations=tuple(names),
     )
