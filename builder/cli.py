@@ -6,26 +6,15 @@ import argparse
 import json
 import os
 import sys
-import unicodedata
 from pathlib import Path
 
 from .errors import BfError, BuildError, InvalidInput
+from .scrub import scrub
 
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise InvalidInput("flag", message)
-
-
-def scrub(text: str, roots: list[str] = ()) -> str:
-    """Escape control/format characters and hide local paths (<brain>, ~)."""
-    for root in sorted(roots, key=len, reverse=True):
-        if root:
-            text = text.replace(root, "<brain>")
-    home = os.path.expanduser("~")
-    if home and home != "/":
-        text = text.replace(home, "~")
-    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
 
 
 def drop_nulls(value):

@@ -24,7 +24,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BeforeValidator, Field
 
 from . import MANIFEST, __version__, schema
-from .cli import scrub
+from .scrub import scrub
 from .errors import BfError
 from .query.site import Site, find_site, open_site
 
