@@ -5,26 +5,17 @@ offset) and says which template shows it. Emitters turn Views into files.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..model import Brain
+from .computed import computed_views, review_signals
 from .graph import Graph, graph
 from .paging import paginate
 from .reads import note_reply, record_reply, section_reply
+from .view import View
 
-
-@dataclass(frozen=True)
-class View:
-    brain: str
-    ref: str
-    template: str | None          # None: a reply with no HTML page of its own (sections: anchors)
-    pages: tuple[dict, ...]
-    variant: tuple[str, ...] = ()  # ("r", relation) for relation pages
-    extra: dict = field(default_factory=dict)
+__all__ = ["View", "compute"]
 
 
 def compute(brain: Brain, as_of: str, g: Graph | None = None) -> list[View]:
-    from .computed import computed_views, review_signals   # after View: they build Views
     g = g or graph(brain)
     reviews = review_signals(brain, g, as_of)
     views = []

@@ -8,7 +8,7 @@ from datetime import timedelta
 from .. import refs
 from ..listing import PAGE_ITEMS, period_pages
 from ..times import parse_instant, rfc3339
-from . import View
+from .view import View
 from .listings import Ctx, base, item
 from .periods import is_low
 

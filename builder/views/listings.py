@@ -14,7 +14,7 @@ from .. import refs
 from ..listing import newest_first, paged
 from ..model import Brain
 from ..times import rfc3339
-from . import View
+from .view import View
 from .graph import Graph
 from .items import listed
 from .signals import badge

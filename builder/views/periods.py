@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from ..listing import newest_first, period_pages
 from ..periods import parse_period
 from ..times import rfc3339
-from . import View
+from .view import View
 from .listings import TEMPLATE, Ctx, item, placed
 
 RELATIVE = ("today", "yesterday", "7d", "30d")

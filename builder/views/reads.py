@@ -5,7 +5,6 @@ import posixpath
 from functools import lru_cache
 
 from .. import refs
-from ..brain.resolve import claimed_names
 from ..times import rfc3339
 from ..model import Brain, Note
 from .graph import Graph

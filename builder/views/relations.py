@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import refs
 from ..listing import newest_first, paged
 from .items import title_of
-from . import View
+from .view import View
 from .listings import TEMPLATE, Ctx, item
 from .reads import backlinks
 
