@@ -1,10 +1,15 @@
 """The parsed brain: immutable data, no behaviour beyond lookups (the Quartz `file.data`, made explicit)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from .config import BrainConfig
+
+# Note.html holds a slot "\x00N\x00" wherever the rest of the brain decides the text (a link's
+# target, a tag page's URL); N indexes Note.slots. brain/markdown writes slots, emit/html fills them.
+SLOT = re.compile("\x00(\\d+)\x00")
 
 
 @dataclass(frozen=True)

@@ -183,9 +183,6 @@ def _render_heading_open(self, tokens, idx, options, env):
     return f'<{token.tag} id="{html.escape(anchor)}"><a class="anchor" href="#{html.escape(anchor)}" aria-hidden="true">§</a> '
 
 
-SLOT = re.compile("\x00(\\d+)\x00")
-
-
 def drop_first_h1(tokens: list) -> list:
     """Without the H1 that gave the note its title (the page shows the title itself)."""
     for i, tok in enumerate(tokens):

@@ -13,8 +13,7 @@ from urllib.parse import unquote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ..brain.markdown import SLOT
-from ..model import Brain
+from ..model import SLOT, Brain
 from ..resources import resource_dir
 from .urls import attachment_path, page_path, relative
 
