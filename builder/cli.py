@@ -33,6 +33,27 @@ def emit(reply: dict, dense: bool) -> None:
     sys.stdout.write(text + "\n")
 
 
+def user_path(text: str) -> Path:
+    """A path the user typed, made absolute against the current directory, once, here:
+    no code below the CLI depends on the cwd (docs/decisions.md)."""
+    return Path(os.path.abspath(os.path.expanduser(text)))
+
+
+def site_path(args) -> Path:
+    """--site, else $BF_SITE, else ./_site — absolute."""
+    return user_path(args.site or os.environ.get("BF_SITE") or "_site")
+
+
+def brain_paths(given: list[str]) -> list[Path]:
+    """The BRAIN arguments; none means the current folder when it holds a brain.toml."""
+    if given:
+        return [user_path(b) for b in given]
+    if Path("brain.toml").is_file():
+        return [user_path(".")]
+    raise InvalidInput("brain", "no BRAIN given and the current folder has no brain.toml; "
+                       "name a brain folder (bf build examples/brain) or create one (bf new my-brain)")
+
+
 def _add_query_flags(p, brains=True):
     p.add_argument("--site", help="built site folder (default: $BF_SITE, else ./_site)")
     p.add_argument("--dense", action="store_true", help="drop null fields and minify")
@@ -44,7 +65,7 @@ def parser() -> Parser:
     p = Parser(prog="bf", description="Publish and query a brain as a static site.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     b = sub.add_parser("build", help="build the site")
-    b.add_argument("brains", nargs="+", metavar="BRAIN")
+    b.add_argument("brains", nargs="*", metavar="BRAIN", help="brain folder(s); default: . when it holds a brain.toml")
     b.add_argument("--out", default="_site")
     b.add_argument("--base-url")
     b.add_argument("--now", help="pin the build instant (RFC 3339)")
@@ -56,7 +77,9 @@ def parser() -> Parser:
     sv.add_argument("--port", type=int, default=8000)
     sv.add_argument("--base-url")
     c = sub.add_parser("check", help="report problems as JSON; exit 1 if any")
-    c.add_argument("brains", nargs="+", metavar="BRAIN")
+    c.add_argument("brains", nargs="*", metavar="BRAIN", help="brain folder(s); default: . when it holds a brain.toml")
+    n = sub.add_parser("new", help="scaffold a brain that builds with no problems")
+    n.add_argument("dir", metavar="DIR")
     r = sub.add_parser("read", help="read a ref")
     r.add_argument("ref")
     r.add_argument("--rel")
@@ -90,7 +113,7 @@ def cmd_build(args) -> int:
     from .progress import Progress
     progress = None if args.quiet else Progress()
     try:
-        report = build([Path(b) for b in args.brains], Path(args.out), now=args.now, base_url=args.base_url,
+        report = build(brain_paths(args.brains), user_path(args.out), now=args.now, base_url=args.base_url,
                        pagefind=not args.no_pagefind, progress=progress)
     except OSError as exc:      # disk full, permissions: build() already dropped its staging folder
         where = f": {exc.filename}" if exc.filename else ""
@@ -103,10 +126,10 @@ def cmd_build(args) -> int:
 def cmd_check(args) -> int:
     from .brain import load
     problems = []
-    for root in args.brains:
-        if not Path(root).is_dir():
+    for root in brain_paths(args.brains):
+        if not root.is_dir():
             raise InvalidInput("brain", f"not a folder: {root}")
-        problems.extend(p.to_json() for p in load(Path(root)).problems)
+        problems.extend(p.to_json() for p in load(root).problems)
     emit({"problems": problems, "count": len(problems)}, False)
     return 1 if problems else 0
 
@@ -114,7 +137,7 @@ def cmd_check(args) -> int:
 def cmd_read(args) -> int:
     from .query.read import read
     from .query.site import open_site
-    site = open_site(args.site)
+    site = open_site(site_path(args))
     emit(read(site, args.ref, rel=args.rel, offset=args.offset, brains=args.brain), args.dense)
     return 0
 
@@ -122,7 +145,7 @@ def cmd_read(args) -> int:
 def cmd_search(args) -> int:
     from .query.search import search
     from .query.site import open_site
-    site = open_site(args.site)
+    site = open_site(site_path(args))
     emit(search(site, args.query, scope=args.scope, type=args.type, path=args.path, limit=args.limit,
                 brains=args.brain), args.dense)
     return 0
@@ -131,14 +154,14 @@ def cmd_search(args) -> int:
 def cmd_types(args) -> int:
     from .query.search import types
     from .query.site import open_site
-    emit(types(open_site(args.site), brains=args.brain), args.dense)
+    emit(types(open_site(site_path(args)), brains=args.brain), args.dense)
     return 0
 
 
 def cmd_recall(args) -> int:
     from .query.recall import recall
     from .query.site import open_site
-    site = open_site(args.site)
+    site = open_site(site_path(args))
     emit(recall(site, args.query, budget=args.budget, scope=args.scope, type=args.type, path=args.path,
                 brains=args.brain), args.dense)
     return 0
@@ -152,16 +175,24 @@ def cmd_schema(args) -> int:
 
 def cmd_mcp(args) -> int:
     from .mcp import serve
-    return serve(args.site)
+    return serve(site_path(args))
 
 
 def cmd_serve(args) -> int:
     from .serve import serve
-    serve(Path(args.out), args.port, [Path(w) for w in args.watch or []], args.base_url)
+    serve(user_path(args.out), args.port, [user_path(w) for w in args.watch or []], args.base_url)
     return 0
 
 
-COMMANDS = {"build": cmd_build, "serve": cmd_serve, "check": cmd_check, "read": cmd_read, "search": cmd_search, "types": cmd_types,
+def cmd_new(args) -> int:
+    from .scaffold import scaffold
+    root = user_path(args.dir)
+    files = scaffold(root)
+    emit({"created": str(root), "files": files, "next": f"bf build {args.dir} && bf serve"}, False)
+    return 0
+
+
+COMMANDS = {"build": cmd_build, "serve": cmd_serve, "new": cmd_new, "check": cmd_check, "read": cmd_read, "search": cmd_search, "types": cmd_types,
             "recall": cmd_recall, "schema": cmd_schema, "mcp": cmd_mcp}
 
 
@@ -189,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         p = parser()
         args = p.parse_args(_prose_last(p, list(sys.argv[1:] if argv is None else argv)))
-        roots = [str(Path(b).resolve()) for b in getattr(args, "brains", None) or []]
+        roots = [str(user_path(b).resolve()) for b in getattr(args, "brains", None) or []]
         code = COMMANDS[args.command](args)
     except BfError as exc:
         err = exc.to_json()

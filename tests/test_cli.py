@@ -41,7 +41,7 @@ def test_build_with_problems_still_builds_the_healthy_rest(make_brain, tmp_path,
     (["build", "{missing}"], "brain"),
     (["build", "{brain}", "--now", "tomorrow"], "--now"),
     (["build", "{brain}", "--now", "2026-12-02"], "--now"),
-    (["build"], "flag"),
+    (["build"], "brain"),   # no BRAIN and no brain.toml in the cwd
     (["check", "{missing}"], "brain"),
     (["frobnicate"], "flag"),
 ])
@@ -99,3 +99,19 @@ def test_an_internal_error_is_json_on_stderr_not_a_traceback(example_site, bf, m
     assert code == 1 and out == ""
     assert json.loads(err) == {"error": "internal error: ZeroDivisionError: boom (set BF_DEBUG=1 for a traceback)",
                                "code": "internal"}
+
+
+def test_a_pagefind_failure_is_a_failed_build_that_keeps_the_previous_site(tmp_path, bf, monkeypatch):
+    import builder.emit.pagefind as pagefind
+    brain = tmp_path / "b"
+    brain.mkdir()
+    (brain / "index.md").write_text("# Home\n\nHello.\n", encoding="utf-8")
+    out = tmp_path / "site"
+    assert bf("build", brain, "--out", out, "--quiet", "--no-pagefind")[0] == 0
+    before = (out / "index.html").read_bytes()
+    (brain / "index.md").write_text("# Home\n\nChanged.\n", encoding="utf-8")
+    monkeypatch.setattr(pagefind, "pagefind_executable", lambda: "/bin/false")
+    code, out_text, err = bf("build", brain, "--out", out, "--quiet")
+    assert code == 1
+    assert json.loads(err)["code"] == "build_failed" and "pagefind failed" in json.loads(err)["error"]
+    assert (out / "index.html").read_bytes() == before

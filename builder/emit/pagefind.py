@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
+from ..errors import BuildError
 from ..refs import escape_segment
 from .pagefind_canon import canonicalize
 from .urls import page_path
@@ -68,8 +69,9 @@ PARALLEL = 2
 last_nondeterministic: list[str] = []
 
 
-class PagefindError(RuntimeError):
-    """pagefind failed; the message carries its stderr (or stdout)."""
+class PagefindError(BuildError):
+    """pagefind failed; the message carries its stderr (or stdout). A failed build: exit 1,
+    code ``build_failed``, the previous site kept."""
 
 
 @dataclass
@@ -216,8 +218,7 @@ def index_pages(site_dir: Path, pages: list[str], out: Path, *, quiet: bool = Tr
     pagefind sees a working copy holding only those pages (hard links where possible), so
     result URLs are the pages' site paths. Returns the bundle files left nondeterministic
     (relative to `out`). Raises `PagefindError` when pagefind fails."""
-    site_dir = Path(site_dir)
-    out = Path(out)
+    site_dir, out = Path(site_dir).absolute(), Path(out).absolute()   # pagefind runs in another cwd
     if out.exists():
         shutil.rmtree(out)
     with tempfile.TemporaryDirectory(prefix=".bf-pagefind-pages-", dir=out.parent) as tmp:
@@ -239,5 +240,6 @@ def index_pages(site_dir: Path, pages: list[str], out: Path, *, quiet: bool = Tr
         sys.stderr.write(proc.stdout)
     if proc.returncode != 0 or not (out / "pagefind-entry.json").is_file():
         detail = proc.stderr.strip() or proc.stdout.strip() or "(no output)"
-        raise PagefindError(f"pagefind failed (exit {proc.returncode}) on {len(pages)} page(s) of {site_dir}:\n{detail}")
+        raise PagefindError(f"build failed, previous site kept: pagefind failed (exit {proc.returncode}) "
+                            f"on {len(pages)} page(s) of {site_dir}:\n{detail}")
     return canonicalize(out)

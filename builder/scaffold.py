@@ -1,0 +1,93 @@
+"""bf new DIR: a small brain that builds with no problems, the way `mkdocs new` starts a user off.
+
+Every brain.toml key is present, commented, with its default (docs/brain.md explains them).
+The two records are dated an hour or two before scaffolding, so the first build shows them as recent
+(and never as upcoming).
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from .config import slug_name
+from .errors import InvalidInput
+from .times import rfc3339
+
+BRAIN_TOML = '''\
+# The brain's settings; every key is optional. See docs/brain.md.
+name = "{name}"               # lower-case letters, digits, '-': used in bf:// addresses (default: the folder's name)
+title = "{title}"             # shown on the home page (default: the name)
+# timezone = "UTC"            # IANA zone periods (days, weeks, months) are computed in
+# base_url = "/"              # site prefix, e.g. "/my-repo/" for a GitHub Pages project site
+# fields = ["status", "priority", "due", "owner"]   # single-value frontmatter fields shown in listings
+# allow_html = false          # publish raw HTML in notes and active attachments (html, js, svg)
+
+# One table per source of records (a folder memories/SOURCE/ also makes a source).
+[sources.journal]
+title = "Journal"
+# cadence = "1d"              # how often a collector should deliver: "overdue" when a run is late
+# priority = "low"            # low: records leave period items, "changed" and home "upcoming"
+
+# Explicit aliases of identities (type:name); identities are case-sensitive.
+[identities]
+"person:me" = ["Me"]
+'''
+
+INDEX_MD = '''\
+# {title}
+
+Welcome to your brain. Notes are Markdown files; link them with wikilinks such as
+[[First project]]. Records collected from sources live in `memories/SOURCE/ID.json`.
+
+- Build the site: `bf build` (in this folder), then `bf serve`.
+- Ask it: `bf search "first project"`, `bf read projects/first-project.md`.
+'''
+
+PROJECT_MD = '''\
+---
+title: First project
+status: active
+owner: person:me
+tags: [getting-started]
+---
+# First project
+
+What this project is about, in a sentence or two.
+
+## Next steps
+
+- [ ] Write the second note and link it here
+- [x] Create the brain with `bf new`
+'''
+
+BFIGNORE = '''\
+# Files and folders bf never publishes (gitignore syntax).
+drafts/
+*.tmp
+'''
+
+
+def scaffold(root: Path) -> list[str]:
+    """Write a new brain into `root` (absent or empty); returns the files written, sorted."""
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise InvalidInput("dir", f"{root} already exists and is not an empty folder")
+    name = slug_name(root.name)
+    title = root.name.replace("-", " ").replace("_", " ").strip().capitalize() or "My brain"
+    start = datetime.now(timezone.utc).replace(second=0, microsecond=0) - timedelta(hours=2)
+    files = {
+        "brain.toml": BRAIN_TOML.format(name=name, title=title),
+        "index.md": INDEX_MD.format(title=title),
+        "projects/first-project.md": PROJECT_MD,
+        ".bfignore": BFIGNORE,
+    }
+    for i, (offset, text) in enumerate([(timedelta(0), "Started the brain with bf new."),
+                                        (timedelta(hours=1), "Wrote the first project.")], 1):
+        record = {"title": f"Journal entry {i}", "text": text, "time": rfc3339(start + offset),
+                  "author": "person:me", "refs": ["projects/first-project.md"]}
+        files[f"memories/journal/entry-{i}.json"] = json.dumps(record, indent=2) + "\n"
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return sorted(files)
