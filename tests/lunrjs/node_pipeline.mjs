@@ -1,11 +1,11 @@
 // stdin {words, strings} -> stdout stems/trims/tokens/analysis from the
-// vendored lunr.js 2.3.9 and from the site/engine/lunrindex.js twin.
+// vendored lunr.js 2.3.9 (tests/vendor/) and from the site/engine/lunrindex.js twin.
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import * as twin from '../../site/engine/lunrindex.js'
 
 const require = createRequire(import.meta.url)
-const lunr = require('../../site/vendor/lunr-2.3.9.js')
+const lunr = require('../vendor/lunr-2.3.9.js')
 const input = JSON.parse(readFileSync(0, 'utf8'))
 const s = (w) => lunr.stemmer(new lunr.Token(w)).toString()
 const t = (w) => lunr.trimmer(new lunr.Token(w)).toString()
