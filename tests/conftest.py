@@ -9,9 +9,12 @@
 - `example_site` (session): `examples/brain` built once with `--now NOW --no-pagefind`
   into a session temp folder. Shared: read it, never write into it.
 - `bf(*args) -> (exit code, stdout, stderr)` (fixture): runs the CLI in-process.
+- `node`, `git` (fixtures): the tool's path; the test is skipped without it, or fails when
+  CI=true (tests/support/tools.py, also importable as `tools` from any test).
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,11 @@ import pytest
 NOW = "2026-12-02T12:00:00Z"
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "brain"
+SUPPORT = ROOT / "tests" / "support"
+if str(SUPPORT) not in sys.path:
+    sys.path.insert(0, str(SUPPORT))
+
+from tools import need  # noqa: E402
 
 
 def _make_brain(tmp_path: Path, files: dict, name: str = "brain") -> Path:
@@ -69,3 +77,13 @@ def bf(capsys):
         out, err = capsys.readouterr()
         return code, out, err
     return run
+
+
+@pytest.fixture
+def node() -> str:
+    return need("node", "apt-get install nodejs")
+
+
+@pytest.fixture
+def git() -> str:
+    return need("git", "apt-get install git")

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from datetime import datetime, timezone
 
@@ -10,7 +9,7 @@ import pytest
 
 from builder.brain import load
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+pytestmark = pytest.mark.usefixtures("git")   # tests/conftest.py: skips without git, fails under CI=true
 
 FIRST = "2026-01-05T10:00:00Z"
 SECOND = "2026-03-07T12:30:00Z"

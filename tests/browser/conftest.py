@@ -9,7 +9,8 @@ Fixtures
 - `browser_context` / `page`: a fresh context and page per test.
 Helpers in tests/support: `crawl(page, start_url, prefix)`,
 `screenshot(page, name)`, `StaticServer`. Tests here are skipped, with the
-reason, when /usr/bin/chromium is missing.
+reason, when /usr/bin/chromium is missing, and fail instead when CI=true
+(tests/support/tools.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ if str(SUPPORT) not in sys.path:
     sys.path.insert(0, str(SUPPORT))
 
 from httpserver import StaticServer  # noqa: E402
+from tools import need  # noqa: E402
 
 CHROMIUM = os.environ.get("BF_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -56,8 +58,7 @@ def serve_site():
 
 @pytest.fixture(scope="module")   # per module: a live Playwright loop would break later asyncio tests (MCP)
 def chromium():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); browser tests need it")
+    need(CHROMIUM, "apt-get install chromium; browser tests need it")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

@@ -14,6 +14,7 @@ import pytest
 from builder.build import build
 from builder.emit import pagefind as pf
 from builder.emit.pagefind import PagefindError, index_pages, plan_bundles
+from tools import have
 
 SEARCH_JS = Path(__file__).resolve().parents[1] / "support" / "pagefind_search.mjs"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
@@ -76,7 +77,7 @@ def bundle_bytes(bundle: Path) -> dict[str, bytes]:
     return {p.relative_to(bundle).as_posix(): p.read_bytes() for p in sorted(bundle.rglob("*")) if p.is_file()}
 
 
-needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+needs_node = pytest.mark.usefixtures("node")   # tests/conftest.py: skips without node, fails under CI=true
 
 
 # --- one pagefind run ---------------------------------------------------------------------
@@ -227,5 +228,5 @@ def test_rebuild_reruns_only_changed_bundles(built, tmp_path, monkeypatch, small
     assert len(calls) >= 1 and len(calls) < len(listed(site)["bundles"])
     changed = [a["path"] for a, b in zip(listed(built)["bundles"], listed(site)["bundles"]) if a != b]
     assert len(changed) == len(calls)
-    if shutil.which("node"):
+    if have("node", "apt-get install nodejs"):
         assert urls(search(site, "quokkaword")) == {"/brain/projects/new-website.md.html"}
