@@ -14,6 +14,7 @@ from pathlib import Path
 from . import BUNDLE_VERSION, MANIFEST, __version__
 from .brain import load
 from .times import parse_instant, rfc3339
+from .emit.data import emit_data
 from .emit.assets import emit_assets, emit_attachments
 from .emit.pages import emit_item_pages, emit_replies
 from .emit.listings import emit_listing_pages
@@ -136,6 +137,7 @@ def _emit_views(writer: Writer, brain, views: list, root: bool) -> None:
     state = (writer, brain, views, root, n)
     for record in fork_map(_emit_chunk, list(range(n)), state, parallel=len(views) > 500):
         writer.merge(*record)
+    emit_data(writer, brain.name, views)
 
 
 def _emit_chunk(state, index: int):

@@ -12,6 +12,9 @@ file names that a case-insensitive file system would merge. A segment longer tha
 its SHA-256. Variants of a read append "~~" + each escaped part, which escaped text
 can never contain: a later page at byte/item offset N adds ("o" + N); a relation page
 adds ("r", RELATION) before any offset: `ref_file("brain", "x.md", "r", "cites", "o50")`.
+
+Data mapping (`pack_of`, docs/data.md): a reply kept in the site's compact data is found by its
+key — its `ref_file` path without ".json" — in pack `fnv1a32(utf8(key)) mod n` of its family.
 """
 from __future__ import annotations
 
@@ -48,6 +51,19 @@ def ref_file(brain: str, ref: str, *variant: str) -> str:
     """Site-relative path of the JSON reply for `ref` in `brain` ("" ref = home)."""
     parts = [escape_segment(brain)] + [escape_segment(p) for p in (ref or "home").split("/")]
     return "/".join(parts) + "".join("~~" + escape_segment(v) for v in variant) + ".json"
+
+
+def data_key(brain: str, ref: str, *variant: str) -> str:
+    """The key of a reply in the compact data: its reply file path without ".json"."""
+    return ref_file(brain, ref, *variant)[:-5]
+
+
+def pack_of(key: str, packs: int) -> int:
+    """The pack (0 ≤ n < packs) holding `key`: FNV-1a 32 of its UTF-8 bytes, modulo `packs`."""
+    h = 0x811C9DC5
+    for byte in key.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h % packs
 
 
 def encode_uri_ref(ref: str) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from .. import BUNDLE_VERSION, MANIFEST, refs
 from ..errors import IndexMissing
 from ..fingerprint import changed, fingerprint
+from .data import BrainData
 
 def find_site(site: str | None) -> Path:
     return Path(site or os.environ.get("BF_SITE") or "_site")
@@ -19,6 +20,7 @@ class Site:
     path: Path
     manifest: dict
     _stale: dict = field(default_factory=dict)
+    _data: dict = field(default_factory=dict)     # brain → BrainData (its packs, loaded on demand)
 
     @property
     def build_id(self) -> str:
@@ -52,7 +54,11 @@ class Site:
             return None
 
     def reply(self, brain: str, ref: str, *variant: str) -> dict | None:
-        return self.load_json(refs.ref_file(brain, ref, *variant))
+        """A reply page: from the brain's compact data, or from its own file (notes, home)."""
+        if brain not in self._data:
+            self._data[brain] = BrainData(self.load_json, brain)
+        handled, page = self._data[brain].reply(ref, variant)
+        return page if handled else self.load_json(refs.ref_file(brain, ref, *variant))
 
     def available(self, brain: str) -> bool:
         return (self.path / refs.ref_file(brain, "home")).is_file() or (self.path / "_bf" / brain / "fingerprint.json").is_file()

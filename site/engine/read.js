@@ -2,10 +2,11 @@
 // builder/query/read.py (answer from precomputed replies). Same replies, same errors.
 // One difference: the browser cannot see the brain folder, so it never adds `stale`.
 import * as refs from './refs.js'
+import { BrainData } from './data.js'
 import { incomplete, indexMissing, invalidInput, notFound, pyRepr } from './errors.js'
 import { LISTINGS, merged, mergedHome, pageAt, periodReply, wholeList } from './listing.js'
 
-export const BUNDLE_VERSION = 1 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
+export const BUNDLE_VERSION = 2 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
 export const MANIFEST = '_bf/manifest.json'
 const MAX_REF = 4096
 
@@ -30,6 +31,7 @@ export class Site {
     this.manifest = manifest
     this.files = new Map() // rel → Promise of parsed JSON or null
     this.availability = new Map()
+    this.data = new Map() // brain → BrainData (its packs, loaded on demand)
   }
 
   get buildId () { return this.manifest.build_id }
@@ -44,8 +46,11 @@ export class Site {
     return this.files.get(rel)
   }
 
-  reply (brain, ref, ...variant) {
-    return this.loadJson(refs.refFile(brain, ref, ...variant))
+  // A reply page: from the brain's compact data, or from its own file (notes, home).
+  async reply (brain, ref, ...variant) {
+    if (!this.data.has(brain)) this.data.set(brain, new BrainData((rel) => this.loadJson(rel), brain))
+    const [handled, page] = await this.data.get(brain).reply(ref, variant)
+    return handled ? page : this.loadJson(refs.refFile(brain, ref, ...variant))
   }
 
   async available (brain) {

@@ -50,6 +50,18 @@ export function refFile (brain, ref, ...variant) {
 }
 
 // Percent-encode what a bf:// address cannot hold as is: "%", and "#"/"?" of record ids.
+// The key of a reply in the compact data: its reply file path without ".json".
+export function dataKey (brain, ref, ...variant) {
+  return refFile(brain, ref, ...variant).slice(0, -5)
+}
+
+// The pack (0 <= n < packs) holding `key`: FNV-1a 32 of its UTF-8 bytes, modulo `packs`.
+export function packOf (key, packs) {
+  let h = 0x811c9dc5
+  for (const byte of encoder.encode(key)) h = Math.imul(h ^ byte, 0x01000193) >>> 0
+  return h % packs
+}
+
 export function encodeUriRef (ref) {
   let text = ref.replaceAll('%', '%25')
   if (isRecordLike(ref)) text = text.replaceAll('#', '%23')

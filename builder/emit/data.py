@@ -1,0 +1,108 @@
+"""The compact data of a brain (docs/data.md): every reply that is not a note's or home's, written
+once into packs instead of a file per reply page.
+
+- listings (folders, tags, sources, undated, identities, memories, periods, relation pages) are a
+  header plus an ordered list of card ids: a page at any offset is a slice plus card look-ups;
+- cards (the listed items) are stored once each, in chunks of `CARD_CHUNK`, numbered in order of
+  first appearance so that a page's items mostly share a chunk;
+- sections and records keep their reply pages whole, records in packs per source.
+A key's pack is `refs.pack_of(key, n)`, n chosen per family so a pack holds about `PACK_BYTES`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .. import refs
+from ..listing import paged
+from ..views import View
+from .writer import Writer
+
+FORMAT = "bf-data-1"
+CARD_CHUNK = 64
+PACK_BYTES = 64 * 1024
+PAGING = ("items", "total", "offset", "next_offset")
+
+
+def data_dir(brain: str) -> str:
+    return f"_bf/{refs.escape_segment(brain)}/data"
+
+
+def stored_in_files(view: View) -> bool:
+    """Notes (every page) and home stay reply files: the pages people open link them."""
+    return view.template == "note.html" or (view.ref == "home" and not view.variant)
+
+
+@dataclass
+class Cards:
+    """Distinct listed items → ids, in order of first appearance."""
+    ids: dict[str, int] = field(default_factory=dict)
+    texts: list[str] = field(default_factory=list)
+    seen: dict[int, tuple[object, int]] = field(default_factory=dict)   # id(item) → (item, card id)
+
+    def id_of(self, item: dict) -> int:
+        hit = self.seen.get(id(item))       # views share item dicts between listings
+        if hit is not None and hit[0] is item:
+            return hit[1]
+        text = _json(item)
+        n = self.ids.setdefault(text, len(self.texts))
+        if n == len(self.texts):
+            self.texts.append(text)
+        self.seen[id(item)] = (item, n)
+        return n
+
+
+def compact_listing(pages: tuple[dict, ...], cards: Cards) -> dict:
+    """{"base", "ids"} when `pages` are exactly `paged(base, items)`; else {"pages"} as they are."""
+    base = {k: v for k, v in pages[0].items() if k not in PAGING}
+    items = [i for p in pages for i in p["items"]]
+    if list(pages) == paged(base, items):
+        return {"base": base, "ids": [cards.id_of(i) for i in items]}
+    return {"pages": list(pages)}
+
+
+def family_of(view: View) -> str:
+    page = view.pages[0].get("page")
+    if page == "section":
+        return "sections"
+    if page == "record":
+        return "records/" + refs.escape_segment(view.pages[0]["source"])
+    return "lists"
+
+
+def emit_data(writer: Writer, brain: str, views: list[View]) -> list[str]:
+    """Write `brain`'s compact data through `writer`; returns the paths written."""
+    cards = Cards()
+    families: dict[str, dict[str, str]] = {}      # family → key → serialized value
+    for view in views:
+        if stored_in_files(view):
+            continue
+        family = family_of(view)
+        value = compact_listing(view.pages, cards) if family == "lists" else list(view.pages)
+        families.setdefault(family, {})[refs.data_key(brain, view.ref, *view.variant)] = _json(value)
+    root = data_dir(brain)
+    written = []
+    packs = {}
+    for family, entries in sorted(families.items()):
+        n = max(1, -(-sum(len(k) + len(v) for k, v in entries.items()) // PACK_BYTES))
+        packs[family] = n
+        groups: list[list[str]] = [[] for _ in range(n)]
+        for key in sorted(entries):
+            groups[refs.pack_of(key, n)].append(f"{json.dumps(key, ensure_ascii=False)}:{entries[key]}")
+        for i, group in enumerate(groups):
+            written.append(_write(writer, f"{root}/{family}/{i}.json", "{" + ",".join(group) + "}"))
+    for start in range(0, len(cards.texts), CARD_CHUNK):
+        chunk = cards.texts[start:start + CARD_CHUNK]
+        written.append(_write(writer, f"{root}/cards/{start // CARD_CHUNK}.json", "[" + ",".join(chunk) + "]"))
+    meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": packs}
+    written.append(_write(writer, f"{root}/meta.json", _json(meta)))
+    return written
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _write(writer: Writer, path: str, text: str) -> str:
+    writer.write(path, text.encode("utf-8"), "data")
+    return path

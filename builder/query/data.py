@@ -1,0 +1,79 @@
+"""Replies computed from a brain's compact data (docs/data.md; written by builder/emit/data.py).
+Twin: site/engine/data.js. A listing page is its header, a slice of its card ids and the cards;
+sections and records are looked up whole. Packs are loaded once per `BrainData` (per open Site)."""
+from __future__ import annotations
+
+from .. import refs
+from ..listing import PAGE_ITEMS
+
+FORMAT = "bf-data-1"
+
+
+class BrainData:
+    def __init__(self, load_json, brain: str):
+        self.load_json, self.brain = load_json, brain
+        self.root = f"_bf/{refs.escape_segment(brain)}/data"
+        meta = load_json(f"{self.root}/meta.json")
+        self.meta = meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
+        self.loaded: dict[str, object] = {}
+
+    def _file(self, path: str):
+        if path not in self.loaded:
+            self.loaded[path] = self.load_json(f"{self.root}/{path}")
+        return self.loaded[path]
+
+    def family(self, ref: str, variant: tuple[str, ...]) -> str | None:
+        """Where the reply of `ref` lives: "sections", "records/SOURCE", "lists" — None for files."""
+        packs = self.meta["packs"] if self.meta else {}
+        if ref == "home" and not variant:
+            return None
+        if "#" in ref and not refs.is_record_like(ref):
+            return "sections"
+        if refs.is_record_like(ref):
+            family = "records/" + refs.escape_segment(ref.split(":", 1)[0])
+            if family in packs:
+                return family
+        if ref.endswith(".md") and "r" not in variant:
+            return None
+        return "lists"
+
+    def entry(self, family: str, key: str):
+        n = (self.meta or {}).get("packs", {}).get(family)
+        if not n:
+            return None
+        pack = self._file(f"{family}/{refs.pack_of(key, n)}.json")
+        return pack.get(key) if isinstance(pack, dict) else None
+
+    def card(self, n: int) -> dict:
+        size = self.meta["cardChunk"]
+        return self._file(f"cards/{n // size}.json")[n % size]
+
+    def reply(self, ref: str, variant: tuple[str, ...]) -> tuple[bool, dict | None]:
+        """(handled, reply page): handled is False when the reply lives in a file instead."""
+        offset = int(variant[-1][1:]) if variant and variant[-1][:1] == "o" else 0
+        variant = variant[:-1] if offset else variant
+        family = self.family(ref, variant)
+        if family is None or self.meta is None:
+            return False, None
+        found = self.entry(family, refs.data_key(self.brain, ref, *variant))
+        if found is None:
+            return True, None
+        if isinstance(found, list):
+            return True, page_with_offset(found, offset)
+        if "pages" in found:
+            return True, page_with_offset(found["pages"], offset)
+        return True, self.listing_page(found, offset)
+
+    def listing_page(self, entry: dict, offset: int) -> dict | None:
+        ids = entry["ids"]
+        if offset % PAGE_ITEMS or (offset and offset >= len(ids)):
+            return None
+        end = offset + PAGE_ITEMS
+        items = [self.card(n) for n in ids[offset:end]]
+        return dict(entry["base"], items=items, total=len(ids), offset=offset,
+                    next_offset=end if end < len(ids) else None)
+
+
+def page_with_offset(pages: list[dict], offset: int) -> dict | None:
+    """The stored page starting at `offset` (a page without an `offset` field starts at 0)."""
+    return next((p for p in pages if (p.get("offset") or 0) == offset), None)

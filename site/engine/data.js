@@ -1,0 +1,68 @@
+// Replies computed from a brain's compact data (docs/data.md): twin of builder/query/data.py.
+// A listing page is its header, a slice of its card ids and the cards; sections and records are
+// looked up whole. Packs are loaded once per BrainData (per open Site).
+import * as refs from './refs.js'
+
+export const FORMAT = 'bf-data-1'
+const PAGE_ITEMS = 50 // builder/listing.py PAGE_ITEMS
+
+export class BrainData {
+  constructor (loadJson, brain) {
+    this.loadJson = loadJson
+    this.brain = brain
+    this.root = `_bf/${refs.escapeSegment(brain)}/data`
+    this.meta = loadJson(`${this.root}/meta.json`).then((m) => (m && typeof m === 'object' && m.format === FORMAT ? m : null))
+  }
+
+  family (meta, ref, variant) {
+    const packs = meta ? meta.packs : {}
+    if (ref === 'home' && variant.length === 0) return null
+    if (ref.includes('#') && !refs.isRecordLike(ref)) return 'sections'
+    if (refs.isRecordLike(ref)) {
+      const family = 'records/' + refs.escapeSegment(ref.split(':')[0])
+      if (Object.prototype.hasOwnProperty.call(packs, family)) return family
+    }
+    if (ref.endsWith('.md') && !variant.includes('r')) return null
+    return 'lists'
+  }
+
+  async entry (meta, family, key) {
+    const n = meta && meta.packs[family]
+    if (!n) return null
+    const pack = await this.loadJson(`${this.root}/${family}/${refs.packOf(key, n)}.json`)
+    return pack && typeof pack === 'object' && Object.prototype.hasOwnProperty.call(pack, key) ? pack[key] : null
+  }
+
+  async card (meta, n) {
+    const size = meta.cardChunk
+    return (await this.loadJson(`${this.root}/cards/${Math.floor(n / size)}.json`))[n % size]
+  }
+
+  // [handled, reply page]: handled is false when the reply lives in a file instead.
+  async reply (ref, variant) {
+    const meta = await this.meta
+    const last = variant.length ? variant[variant.length - 1] : ''
+    const offset = last.startsWith('o') ? parseInt(last.slice(1), 10) : 0
+    if (offset) variant = variant.slice(0, -1)
+    const family = this.family(meta, ref, variant)
+    if (family === null || meta === null) return [false, null]
+    const found = await this.entry(meta, family, refs.dataKey(this.brain, ref, ...variant))
+    if (found === null) return [true, null]
+    if (Array.isArray(found)) return [true, pageWithOffset(found, offset)]
+    if ('pages' in found) return [true, pageWithOffset(found.pages, offset)]
+    return [true, await this.listingPage(meta, found, offset)]
+  }
+
+  async listingPage (meta, entry, offset) {
+    const ids = entry.ids
+    if (offset % PAGE_ITEMS || (offset && offset >= ids.length)) return null
+    const end = offset + PAGE_ITEMS
+    const items = await Promise.all(ids.slice(offset, end).map((n) => this.card(meta, n)))
+    return { ...entry.base, items, total: ids.length, offset, next_offset: end < ids.length ? end : null }
+  }
+}
+
+// The stored page starting at `offset` (a page without an `offset` field starts at 0).
+export function pageWithOffset (pages, offset) {
+  return pages.find((p) => (p.offset || 0) === offset) || null
+}
