@@ -66,6 +66,10 @@ async function startPagefind () {
     // eslint-disable-next-line no-undef
     const ui = new PagefindUI({
       element: '#pagefind', bundlePath: bundles[0], baseUrl, showSubResults: true, resetStyles: false,
+      // pages carry no images: without this every result card keeps an empty thumbnail column
+      showImages: false,
+      // a page's excerpt meta is for API readers: the card already shows pagefind's excerpt around the match
+      processResult: (result) => { delete result.meta.excerpt; return result },
       mergeIndex: bundles.slice(1).map((bundlePath) => ({ bundlePath, baseUrl }))
     })
     if (params.get('q') && !scopedWanted()) ui.triggerSearch(params.get('q'))

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import date
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
@@ -23,6 +25,19 @@ CALLOUT = re.compile(r"^\[!([A-Za-z-]+)\][+-]?[ \t]*")
 SAFE_TAGS = {"details", "summary", "kbd", "sup", "sub", "br", "mark", "u", "s", "small", "b", "i",
              "em", "strong", "code", "pre", "p", "div", "span", "ul", "ol", "li", "hr", "abbr", "del", "ins"}
 HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\b[^>]*?(/?)>|<!--.*?-->|<[!?][^>]*>", re.S)
+# A task's due marker (SPEC §2.1); `overdue:…` or `2026-12-100` are not one.
+TASK_DUE = re.compile(r"(?:📅\s*|(?<!\w)due:)(\d{4}-\d{2}-\d{2})(?!\d)")
+
+
+def due_marker(text: str) -> re.Match | None:
+    """The first due marker in a task's text that names a real day (`2026-02-30` does not)."""
+    for m in TASK_DUE.finditer(text):
+        try:
+            date.fromisoformat(m.group(1))
+        except ValueError:
+            continue
+        return m
+    return None
 
 
 def split_wikilink(inner: str) -> tuple[str, str, str]:
@@ -104,6 +119,25 @@ def _callouts(state) -> None:
             inline.children[1].content = ""
 
 
+def _task_dues(state) -> None:
+    """Cut each task's due marker out of its text into a `task_due` token: the page shows the day
+    as a badge worded against the build instant, so the marker renders as a slot."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        # the task-list plugin checked that tokens[i + 2] is the item's inline, checkbox first
+        if token.type != "list_item_open" or "task-list-item" not in (token.attrGet("class") or ""):
+            continue
+        children = tokens[i + 2].children
+        done = 'checked="checked"' in children[0].content
+        for n, child in enumerate(children):
+            m = due_marker(child.content) if child.type == "text" else None
+            if m:
+                due = Token("task_due", "", 0, meta={"due": m.group(1), "done": done})
+                children[n:n + 1] = [child.copy(content=child.content[:m.start()]), due,
+                                     child.copy(content=child.content[m.end():])]
+                break
+
+
 def sanitize_html(raw: str) -> str:
     """Keep a few formatting tags (without attributes); escape every other tag as text."""
     out, pos = [], 0
@@ -138,6 +172,11 @@ def _render_html(self, tokens, idx, options, env):
     if env.get("allow_html") or CHECKBOX.match(content):
         return content
     return sanitize_html(content)
+
+
+def _render_task_due(self, tokens, idx, options, env):
+    meta = tokens[idx].meta
+    return env["due"](meta["due"], meta["done"])
 
 
 def _render_blockquote_open(self, tokens, idx, options, env):
@@ -195,7 +234,8 @@ def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple]:
     """Render a note's body once, at parse time. Whatever depends on the rest of the brain
     (where a link points, a tag page's URL, a relative file) becomes a slot "\x00N\x00";
     slots[N] is ("link", wikilink meta) | ("tag", tag) | ("href", href as written) |
-    ("note_link", (href, title)) | ("note_link_close", href) for Markdown links to notes, and
+    ("note_link", (href, title)) | ("note_link_close", href) for Markdown links to notes |
+    ("due", (YYYY-MM-DD, done)) for a task's due marker, and
     emit/html.py fills them. Notes never hold NUL (parse refuses them), so slots are unambiguous."""
     slots: list[tuple] = []
 
@@ -206,7 +246,8 @@ def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple]:
     env = {"link": lambda meta: slot("link", meta), "tag_url": lambda tag: slot("tag", tag),
            "href": lambda href: slot("href", href), "allow_html": allow_html,
            "note_link": lambda href, title: slot("note_link", (href, title)),
-           "note_link_close": lambda href: slot("note_link_close", href)}
+           "note_link_close": lambda href: slot("note_link_close", href),
+           "due": lambda day, done: slot("due", (day, done))}
     md = markdown()
     return md.renderer.render(tokens, md.options, env), tuple(slots)
 
@@ -220,8 +261,10 @@ def markdown() -> MarkdownIt:
     md.inline.ruler.push("hashtag", _tag_rule)
     md.core.ruler.push("heading_ids", _heading_ids)
     md.core.ruler.push("callouts", _callouts)
+    md.core.ruler.push("task_dues", _task_dues)
     md.add_render_rule("wikilink", _render_wikilink)
     md.add_render_rule("hashtag", _render_hashtag)
+    md.add_render_rule("task_due", _render_task_due)
     md.add_render_rule("html_block", _render_html)
     md.add_render_rule("html_inline", _render_html)
     md.add_render_rule("blockquote_open", _render_blockquote_open)

@@ -11,11 +11,12 @@ from ..errors import ConfigError
 from ..model import Note, RawLink, Section, Task
 from .frontmatter import FrontmatterError, split
 from ..text import cut, plain
-from .markdown import drop_first_h1, inline_text, markdown, render_with_slots, split_wikilink
+from .markdown import drop_first_h1, due_marker, inline_text, markdown, render_with_slots, split_wikilink
 from ..times import parse_instant
 
 TASK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$")
-TASK_DUE = re.compile(r"(?:📅\s*|due:)(\d{4}-\d{2}-\d{2})")
+TASK_LINES = re.compile(TASK.pattern, re.M)   # the same lines, found in a whole text
+CODE_SPAN = re.compile(r"(`+).+?\1")
 FOLDER_TYPES = {"projects": "project", "actions": "action"}
 MAX_NOTE_BYTES = 8 * 1024 * 1024
 
@@ -126,7 +127,7 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         links=tuple(links),
         tasks=tuple(_tasks(ref, text, sections, code_lines)),
         frontmatter={k: _scalar(v) if _scalar(v) is not None else v for k, v in meta.items()},
-        excerpt=cut(summary) if summary else cut(plain(_lead_text(body, title_from_h1))),
+        excerpt=cut(summary) if summary else cut(plain(_tasks_without_due(_lead_text(body, title_from_h1)))),
         html=html, slots=slots,
     )
 
@@ -242,7 +243,21 @@ def _tasks(ref, text, sections, code_lines) -> list[Task]:
         for s in sections:
             if s.line <= n:
                 owner = s.ref
-        due = TASK_DUE.search(m.group(2))
-        out.append(Task(ref=owner, line=n, text=m.group(2).strip(), done=m.group(1) != " ",
-                        due=due.group(1) if due else None))
+        text, due = _without_due(m.group(2).strip())
+        out.append(Task(ref=owner, line=n, text=text, done=m.group(1) != " ", due=due))
     return out
+
+
+def _tasks_without_due(text: str) -> str:
+    """`text` with every task line's due marker dropped, as the task's own text drops it."""
+    return TASK_LINES.sub(lambda m: m.group(0)[:m.start(2) - m.start()] + _without_due(m.group(2))[0], text)
+
+
+def _without_due(text: str) -> tuple[str, str | None]:
+    """A task's text without its due marker, and the due day: the day is a field of its own,
+    and pages show it as a badge (the 📅 glyph has no font on many systems). A marker inside
+    `code` is text, as the page renders it."""
+    m = due_marker(CODE_SPAN.sub(lambda c: " " * len(c.group()), text))   # blanked: offsets stay
+    if m is None:
+        return text, None
+    return f"{text[:m.start()].rstrip()} {text[m.end():].lstrip()}".strip(), m.group(1)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import posixpath
 import re
+from datetime import date
 from functools import lru_cache
 from urllib.parse import unquote
 
@@ -15,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..model import SLOT, Brain
 from ..resources import resource_dir
+from .days import due_badge
 from .urls import attachment_path, page_path, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
@@ -59,8 +61,9 @@ class NoteRenderer:
         self.brain = brain
         self.links = {(l.source, l.target, l.heading): l for l in brain.links}
 
-    def body(self, ref: str) -> str:
-        """The note's parse-time HTML with its slots filled for this page."""
+    def body(self, ref: str, today: date) -> str:
+        """The note's parse-time HTML with its slots filled for this page (due badges are worded
+        against `today`, the build instant's day)."""
         note = self.brain.notes[ref]
         page = page_path(self.brain.name, ref)
 
@@ -79,6 +82,8 @@ class NoteRenderer:
                 return f'<a href="{html.escape(self._href(ref, page, href))}"{extra}>'
             if kind == "note_link_close":
                 return "</a>" if self._note_target(ref, value) else "</span>"
+            if kind == "due":
+                return due_badge(*value, today)
             return html.escape(self._href(ref, page, value))
         return SLOT.sub(fill, note.html)
 

@@ -6,6 +6,7 @@ import posixpath
 from ..model import Brain
 from ..views import View
 from ..text import cut
+from .days import due_badge, full_date, local_day
 from .html import NoteRenderer, ref_url, render
 from .urls import attachment_path, page_path, reply_path
 from .writer import Writer
@@ -39,14 +40,19 @@ def _crumbs(brain: Brain, ref: str, title: str) -> list[tuple[str, str | None]]:
 
 
 def common(brain: Brain, ref: str, reply: dict, *variant: str) -> dict:
-    """Context every page template gets."""
+    """Context every page template gets. `today` is the build instant's day in the brain's zone;
+    `due_badge(task)` shows a task's due day, `day(instant)` a date as search result cards show it."""
+    tz = brain.config.timezone
+    today = local_day(reply["as_of"], tz) if reply.get("as_of") else None
     return {
         "site_title": brain.config.title, "brain": brain.name, "title": reply.get("title") or ref,
         "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant),
         "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
         "item_path": lambda r: attachment_path(brain.name, r) if r in brain.attachments else ref_url(brain.name, r), "tag_path": lambda t: page_path(brain.name, f"tags/{t}"),
         "rel_path": lambda relation: page_path(brain.name, ref, "r", relation),
-        "reply": reply,
+        "reply": reply, "today": today,
+        "due_badge": lambda task: due_badge(task["due"], task.get("done", False), today),
+        "day": lambda instant: full_date(local_day(instant, tz)),
     }
 
 
@@ -60,7 +66,7 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
         ctx = common(brain, view.ref, whole) | {"crumbs": _crumbs(brain, view.ref, whole["title"]),
                                                "backlinks": _grouped(whole.get("backlinks", []))}
         if view.template == "note.html":
-            ctx |= {"body": renderer.body(view.ref), "folder": posixpath.dirname(view.ref) or "/",
+            ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
                     "excerpt": brain.notes[view.ref].excerpt}
         else:
             rec = whole["record"]

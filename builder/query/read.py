@@ -8,6 +8,7 @@ from .listings import LISTINGS, merged, merged_home, period_reply, whole_list
 from .site import Site
 
 MAX_REF = 4096
+MAX_ADDED_PROBLEMS = 2   # site/engine/read.js MAX_ADDED_PROBLEMS
 
 
 def check_ref(text) -> str:
@@ -127,10 +128,19 @@ def _computed(site: Site, brain: str, ref: str, rel: str | None, offset: int) ->
 def finish(site: Site, brain: str, reply: dict, unavailable: list[str]) -> dict:
     reply = dict(reply)
     if unavailable:
-        reply["problems"] = list(reply.get("problems", [])) + [
-            {"brain": b, "path": "", "kind": "unavailable", "message": f"brain {b} has no readable built data"} for b in unavailable]
+        _add_problems(reply, [{"brain": b, "path": "", "kind": "unavailable",
+                               "message": f"brain {b} has no readable built data"} for b in unavailable])
     stale = site.stale(brain)
-    if stale:
+    if stale:   # views/paging.py RESERVE keeps room for the largest
         reply["stale"] = stale
         reply["notice"] = f"the brain changed since this site was built ({stale['changed']} file(s)): run bf build"
     return reply
+
+
+def _add_problems(reply: dict, added: list[dict]) -> None:
+    """An exact read (it has `total_bytes`) keeps the first MAX_ADDED_PROBLEMS and counts the rest:
+    its pages keep room for that many (views/paging.py RESERVE), so none passes 32 KiB (SPEC §6.2)."""
+    if "total_bytes" in reply and len(added) > MAX_ADDED_PROBLEMS:
+        reply["problems_omitted"] = reply.get("problems_omitted", 0) + len(added) - MAX_ADDED_PROBLEMS
+        added = added[:MAX_ADDED_PROBLEMS]
+    reply["problems"] = list(reply.get("problems", [])) + added

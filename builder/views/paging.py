@@ -1,8 +1,10 @@
-"""Large exact reads (SPEC §6.2): split a reply whose JSON exceeds 32 KiB into text pages.
+"""Large exact reads (SPEC §6.2): split a reply that would exceed 32 KiB as served into text pages.
 
-Offsets count UTF-8 bytes of the text and fall on character boundaries. A page is sized
-by its compact JSON serialization (sort_keys, separators=(',', ':'), ensure_ascii=False),
-the form the site stores.
+Offsets count UTF-8 bytes of the text and fall on character boundaries. "As served" is the
+largest form a reply goes out in: the CLI's default print (indent 2, sort_keys, UTF-8, plus its
+newline). The stored file, `--dense` and MCP are compact JSON of the same value, hence smaller.
+Pages are cut to BUDGET, which keeps RESERVE free for what a query adds (builder/query/read.py
+`finish`), so a page stays within 32 KiB whatever is added and offsets never depend on it.
 """
 from __future__ import annotations
 
@@ -10,15 +12,47 @@ import json
 
 PAGE_BYTES = 32 * 1024
 FIRST_PAGE_WITH_OUTLINE = 4 * 1024
-# Fields a later page keeps besides its slice and the paging fields (SPEC §6.2).
+# Kept free on every page for what a query adds (builder/query/read.py finish), as served: the
+# largest `stale` + `notice` (198 bytes, `changed` at 20 digits), MAX_ADDED_PROBLEMS = 2 problems
+# naming unavailable brains (≤ 643 bytes each: a brain name names a folder, _bf/NAME/, so it has
+# ≤ 255 bytes) and a `problems_omitted` count (≤ 44 bytes): 1528 bytes; test_paging checks the sum.
+RESERVE = 2 * 1024
+BUDGET = PAGE_BYTES - RESERVE
+# A paged read's own problems (a note with hundreds of broken links) keep the head that fits here:
+# every page carries them.
+PROBLEMS_ROOM = 2048
 # Lists a first page may shorten when its fields alone would fill it, and the text room kept.
 TRIMMABLE = ("backlinks", "links", "claims", "tasks", "outline")
 TEXT_ROOM = 1024
-LATER_FIELDS = ("page", "brain", "ref", "uri", "sha256", "modified", "notice", "problems", "stale", "as_of")
+# Fields a later page keeps besides its slice and the paging fields (SPEC §6.2).
+LATER_FIELDS = ("page", "brain", "ref", "uri", "sha256", "modified", "notice", "problems", "problems_omitted",
+                "stale", "as_of")
 
 
 def size(reply: dict) -> int:
-    return len(json.dumps(reply, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    """Bytes of `reply` as served (see the module docstring)."""
+    return len(json.dumps(reply, sort_keys=True, indent=2, ensure_ascii=False).encode("utf-8")) + 1
+
+
+def _problems_within(problems: list, room: int) -> int:
+    """How many problems, from the head of the list, fit in `room` served bytes."""
+    n = 0
+    while n < len(problems) and size({"problems": problems[:n + 1]}) <= room:
+        n += 1
+    return n
+
+
+def _cap_problems(reply: dict) -> dict:
+    problems = reply.get("problems") or []
+    n = _problems_within(problems, PROBLEMS_ROOM)
+    if n == len(problems):
+        return reply
+    return dict(reply, problems=problems[:n], problems_omitted=len(problems) - n)
+
+
+def _escaped(text: bytes) -> int:
+    """Served bytes of `text` inside a JSON string, without its quotes."""
+    return len(json.dumps(text.decode("utf-8"), ensure_ascii=False).encode("utf-8")) - 2
 
 
 def _boundary(data: bytes, pos: int) -> int:
@@ -40,18 +74,19 @@ def _with_text(reply: dict, path: tuple[str, ...], text: str) -> dict:
     if len(path) == 1:
         out[path[0]] = text
     else:
-        out[path[0]] = _with_text(reply[path[0]], path[1:], text)
+        out[path[0]] = _with_text(reply.get(path[0], {}), path[1:], text)
     return out
 
 
 def _fit(template: dict, path, data: bytes, start: int, cap: int | None) -> int:
-    """End offset of the longest slice from `start` whose page stays within PAGE_BYTES."""
-    def fits(end: int) -> bool:
-        page = _with_text(template, path, data[start:end].decode("utf-8"))
-        page["next_offset"] = end if end < len(data) else None
-        return size(page) <= PAGE_BYTES
+    """End offset of the longest slice from `start` whose page stays within BUDGET."""
+    empty = size(_with_text(dict(template, next_offset=None), path, ""))
 
-    top = _boundary(data, len(data) if cap is None else min(len(data), start + cap))
+    def fits(end: int) -> bool:      # the page's size is the empty page's plus the slice's, exactly
+        digits = len(str(end)) - len("null") if end < len(data) else 0
+        return empty + digits + _escaped(data[start:end]) <= BUDGET
+
+    top = _boundary(data, start + min(cap or BUDGET, BUDGET))   # escaping never shortens a slice
     if fits(top):
         return top
     lo, hi = start, top          # fits at lo (at worst an empty slice), not at hi
@@ -72,7 +107,7 @@ def _trim_lists(first: dict, path: tuple[str, ...]) -> dict:
     backlinks) keeps the head of its longest lists and counts what it had in `truncated`;
     relation pages (`--rel`) list every backlink in full."""
     first, truncated = dict(first), {}
-    while size(_with_text(first, path, "")) > PAGE_BYTES - TEXT_ROOM:
+    while size(_with_text(first, path, "")) > BUDGET - TEXT_ROOM:
         lists = [k for k in TRIMMABLE if isinstance(first.get(k), list) and first[k]]
         if not lists:
             break
@@ -86,17 +121,20 @@ def paginate(reply: dict, text_path: tuple[str, ...] = ("text",), divided: bool 
     """[first page, later pages …]. Each carries offset, next_offset, total_bytes."""
     data = _get_text(reply, text_path).encode("utf-8")
     whole = dict(reply, offset=0, next_offset=None, total_bytes=len(data))
-    if size(whole) <= PAGE_BYTES:
+    if size(whole) <= BUDGET:
         return [whole]
+    reply = _cap_problems(reply)
     first_cap = FIRST_PAGE_WITH_OUTLINE if divided else None
-    whole = _trim_lists(whole, text_path)
-    end = _fit(whole, text_path, data, 0, first_cap)
-    pages = [_with_text(whole, text_path, data[:end].decode("utf-8")) | {"next_offset": end}]
+    first = _trim_lists(dict(reply, offset=0, next_offset=None, total_bytes=len(data)), text_path)
+    pages = [_page(first, text_path, data, 0, first_cap)]
     later = {k: reply[k] for k in LATER_FIELDS if k in reply}
-    while end < len(data):
-        template = dict(later, offset=end, next_offset=None, total_bytes=len(data))
-        template = _with_text(template, text_path, "") if len(text_path) == 1 else dict(template, **{text_path[0]: {text_path[1]: ""}})
-        start = end
-        end = _fit(template, text_path, data, start, None)
-        pages.append(_with_text(template, text_path, data[start:end].decode("utf-8")) | {"next_offset": end if end < len(data) else None})
+    while (end := pages[-1]["next_offset"]) is not None:
+        pages.append(_page(dict(later, offset=end, total_bytes=len(data)), text_path, data, end, None))
     return pages
+
+
+def _page(template: dict, path: tuple[str, ...], data: bytes, start: int, cap: int | None) -> dict:
+    """The page from `start` on: as much text as fits, at most `cap` bytes."""
+    end = _fit(template, path, data, start, cap)
+    page = _with_text(template, path, data[start:end].decode("utf-8"))
+    return page | {"next_offset": end if end < len(data) else None}

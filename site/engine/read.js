@@ -9,6 +9,7 @@ import { LISTINGS, merged, mergedHome, pageAt, periodReply, wholeList } from './
 export const BUNDLE_VERSION = 2 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
 export const MANIFEST = '_bf/manifest.json'
 const MAX_REF = 4096
+export const MAX_ADDED_PROBLEMS = 2 // builder/query/read.py MAX_ADDED_PROBLEMS; tests check they agree
 
 async function fetchJson (url) {
   let resp
@@ -195,9 +196,18 @@ async function computed (site, brain, ref, rel, offset) {
 export function finish (brain, reply, unavailable) {
   reply = structuredClone(reply) // replies are cached per file: callers get their own copy
   if (unavailable.length) {
-    reply.problems = [...(reply.problems || []), ...unavailable.map((b) => (
-      { brain: b, path: '', kind: 'unavailable', message: `brain ${b} has no readable built data` }))]
+    addProblems(reply, unavailable.map((b) => (
+      { brain: b, path: '', kind: 'unavailable', message: `brain ${b} has no readable built data` })))
   }
   return reply
 }
 
+// Twin of builder/query/read.py _add_problems: an exact read keeps the first MAX_ADDED_PROBLEMS and
+// counts the rest, so none of its pages passes 32 KiB (SPEC §6.2).
+function addProblems (reply, added) {
+  if ('total_bytes' in reply && added.length > MAX_ADDED_PROBLEMS) {
+    reply.problems_omitted = (reply.problems_omitted || 0) + added.length - MAX_ADDED_PROBLEMS
+    added = added.slice(0, MAX_ADDED_PROBLEMS)
+  }
+  reply.problems = [...(reply.problems || []), ...added]
+}

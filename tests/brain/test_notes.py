@@ -192,10 +192,38 @@ def test_tasks_carry_section_ref_line_and_due():
     got = [(t.ref, t.line, t.text, t.done, t.due) for t in note(text, "a.md").tasks]
     assert got == [
         ("a.md", 4, "outside", False, None),
-        ("a.md#must", 6, "one 📅 2026-12-10", False, "2026-12-10"),
-        ("a.md#must", 7, "two due:2026-12-11", True, "2026-12-11"),
+        ("a.md#must", 6, "one", False, "2026-12-10"),
+        ("a.md#must", 7, "two", True, "2026-12-11"),
         ("a.md#must", 8, "three", True, None),
         ("a.md#must", 9, "four", False, None)]
+
+
+@pytest.mark.parametrize("line, text, due", [
+    ("ship 📅 2026-12-10", "ship", "2026-12-10"),
+    ("call due:2026-12-11 about **x**", "call about **x**", "2026-12-11"),
+    ("📅2026-12-10 first", "first", "2026-12-10"),
+    ("a 📅 2026-12-10 b 📅 2026-12-12", "a b 📅 2026-12-12", "2026-12-10"),   # the first is the due day
+    ("overdue:2026-12-10 is a word", "overdue:2026-12-10 is a word", None),
+    ("📅 2026-02-30 is no day", "📅 2026-02-30 is no day", None),
+    ("`due:2026-12-12` in code", "`due:2026-12-12` in code", None),
+])
+def test_task_text_loses_its_due_marker_and_keeps_the_day(line, text, due):
+    (task,) = note(f"- [ ] {line}\n").tasks
+    assert (task.text, task.due) == (text, due)
+
+
+def test_excerpt_drops_task_due_markers_too():
+    assert note("Intro.\n\n- [ ] ship 📅 2026-12-10 now\n- [x] done due:2026-11-01\n").excerpt == "Intro. ship now done"
+
+
+def test_body_renders_each_task_due_marker_as_a_slot():
+    n = note("- [ ] open 📅 2026-12-10 then\n- [x] done due:2026-11-01\n- [ ] `due:2026-12-12` in code\n"
+             "\nA paragraph with due:2026-12-13 is no task.\n")
+    dues = [value for kind, value in n.slots if kind == "due"]
+    assert dues == [("2026-12-10", False), ("2026-11-01", True)]
+    assert "📅" not in n.html and "due:2026-11-01" not in n.html
+    assert " open \x00" in n.html and "\x00 then" in n.html     # the marker's place, words kept around it
+    assert "<code>due:2026-12-12</code>" in n.html and "due:2026-12-13 is no task" in n.html
 
 
 # --- errors -----------------------------------------------------------------------------------

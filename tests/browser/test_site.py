@@ -2,6 +2,7 @@
 (both modes) and screenshots of the main page kinds into tests/artifacts/ (SPEC §10)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,18 @@ def test_full_text_search_uses_pagefind(page, base):
     assert page.locator(".pagefind-ui__result").count() > 0
     assert page.locator(".pagefind-ui__filter-name, .pagefind-ui__filter-panel").count() >= 1
     screenshot(page, "search-fulltext")
+
+
+def test_full_text_result_cards_read_as_text(page, base):
+    """Cards show a day as people write it, no thumbnail column (pages carry no images) and no
+    'Excerpt:' tag repeating the excerpt."""
+    page.goto(base + "search.html?q=pricing")
+    page.wait_for_selector(".pagefind-ui__result-tag")
+    # every card has loaded its data once none is a loading placeholder
+    page.wait_for_function("!document.querySelector('.pagefind-ui__result .pagefind-ui__loading')")
+    text = "\n".join(page.locator(".pagefind-ui__result").all_inner_texts())
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", text), text       # no raw instant
+    tags = page.locator(".pagefind-ui__result-tag").all_inner_texts()
+    assert tags and all(re.fullmatch(r"(Date|Modified): \d{1,2} [A-Z][a-z]{2} \d{4}", t.strip()) for t in tags), tags
+    assert page.locator(".pagefind-ui__result-thumb, .pagefind-ui__result-image").count() == 0
+    screenshot(page, "search-result-cards")

@@ -111,3 +111,51 @@ def test_stale_after_a_brain_file_changes(bf, tmp_path, build_site):
     code, reply, _ = read(bf, site, "projects/new-website.md")
     assert code == 0 and reply["stale"] == {"built_at": "2026-12-02T12:00:00Z", "changed": 1}
     assert "bf build" in reply["notice"]
+
+
+def read_all_printed(bf, site, ref):
+    """Every page of a read as the CLI prints it by default: [(printed bytes, reply)]."""
+    offset, out = 0, []
+    while offset is not None:
+        code, text, err = bf("read", ref, "--offset", offset, "--site", site)
+        assert code == 0, err
+        out.append((len(text.encode("utf-8")), json.loads(text)))
+        offset = out[-1][1]["next_offset"]
+    return out
+
+
+FLAT = "---\ntitle: Flat\n---\n" + "Words é 日本 😀 and \"quotes\" \\ without any heading.\n" * 2000
+
+
+def test_paged_read_stays_within_32k_as_printed_when_stale(bf, make_brain, build_site, tmp_path):
+    brain = make_brain(tmp_path, {"flat.md": FLAT})
+    site = tmp_path / "site"
+    build_site(brain, site)
+    fresh = read_all_printed(bf, site, "flat.md")
+    (brain / "new.md").write_text("added after the build\n", encoding="utf-8")
+    stale = read_all_printed(bf, site, "flat.md")
+    assert len(stale) == len(fresh) > 2
+    assert [r["offset"] for _, r in stale] == [r["offset"] for _, r in fresh]
+    assert "".join(r["text"] for _, r in stale).encode("utf-8") == FLAT.encode("utf-8")
+    for printed, reply in stale:
+        assert printed <= 32 * 1024
+        assert reply["stale"]["changed"] == 1 and "bf build" in reply["notice"]
+    assert max(printed for printed, _ in stale) > 30 * 1024        # pages are still filled
+
+
+def test_paged_read_caps_the_problems_of_unavailable_brains(bf, make_brain, tmp_path):
+    from builder.build import build
+    from builder.refs import ref_file
+    names = ["main"] + [f"gone-{i}-" + "x" * 200 for i in range(3)]
+    roots = [make_brain(tmp_path, {"flat.md": FLAT} if n == "main" else {"a.md": "a\n"}, name=n) for n in names]
+    site = tmp_path / "site"
+    build(roots, site, now="2026-12-02T12:00:00Z", pagefind=False)
+    for name in names[1:]:
+        (site / ref_file(name, "home")).unlink()
+        (site / "_bf" / name / "fingerprint.json").unlink()
+    (roots[0] / "new.md").write_text("added after the build\n", encoding="utf-8")
+    pages = read_all_printed(bf, site, "flat.md")
+    assert len(pages) > 2
+    for printed, reply in pages:
+        assert printed <= 32 * 1024 and "stale" in reply
+        assert [p["brain"] for p in reply["problems"]] == names[1:3] and reply["problems_omitted"] == 1

@@ -1,5 +1,6 @@
-"""Large exact reads (SPEC §6.2): pages of ≤ 32 KiB compact JSON, offsets in UTF-8 bytes on
-character boundaries, a 4 KiB first page when headings divide the text."""
+"""Large exact reads (SPEC §6.2): pages within 32 KiB as served (the CLI's indent-2 print) even
+with the largest `stale`, `notice` and problems a query adds, offsets in UTF-8 bytes on character
+boundaries, a 4 KiB first page when headings divide the text, problems capped with a count."""
 from __future__ import annotations
 
 import json
@@ -7,14 +8,29 @@ import json
 import pytest
 
 from builder.brain import load
+from builder.query.read import MAX_ADDED_PROBLEMS, finish
 from builder.views import compute
-from builder.views.paging import PAGE_BYTES, paginate
+from builder.views.paging import BUDGET, PAGE_BYTES, RESERVE, paginate
 
 NOW = "2026-12-02T12:00:00Z"
+LONGEST_BRAIN = "b" * 255                 # a brain name names a folder (_bf/NAME/): ≤ 255 bytes
+MOST_CHANGED = 10 ** 20 - 1               # `changed` counts files
 
 
-def compact(page: dict) -> int:
-    return len(json.dumps(page, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+class StaleSite:
+    """What `finish` asks of a site: the largest `stale` there can be."""
+    def stale(self, brain):
+        return {"built_at": NOW, "changed": MOST_CHANGED}
+
+
+def served(reply: dict) -> int:
+    """Bytes the CLI prints by default: indent 2, UTF-8, and a newline."""
+    return len(json.dumps(reply, sort_keys=True, indent=2, ensure_ascii=False).encode("utf-8")) + 1
+
+
+def with_most_added(page: dict) -> dict:
+    """The page as a query serves it with the largest `stale` + `notice` and problems it can add."""
+    return finish(StaleSite(), "b", page, [f"{LONGEST_BRAIN[:-1]}{i}" for i in range(MAX_ADDED_PROBLEMS + 1)])
 
 
 def check_pages(pages: list[dict], data: bytes, path=("text",)) -> None:
@@ -24,12 +40,19 @@ def check_pages(pages: list[dict], data: bytes, path=("text",)) -> None:
     assert "".join(text(p) for p in pages).encode("utf-8") == data
     offset = 0
     for i, page in enumerate(pages):
-        assert compact(page) <= PAGE_BYTES
+        assert served(page) <= BUDGET and served(with_most_added(page)) <= PAGE_BYTES
         assert page["offset"] == offset and page["total_bytes"] == len(data)
         assert offset == len(data) or (data[offset] & 0xC0) != 0x80      # a character boundary
         offset += len(text(page).encode("utf-8"))
         assert page["next_offset"] == (offset if i < len(pages) - 1 else None)
     assert offset == len(data)
+
+
+def test_the_reserve_holds_the_most_a_query_adds():
+    page = {"page": "note", "brain": "b", "ref": "n.md", "text": "", "problems": [], "total_bytes": 0}
+    most = dict(with_most_added(page), problems_omitted=MOST_CHANGED)
+    assert len(most["problems"]) == MAX_ADDED_PROBLEMS and most["stale"]["changed"] == MOST_CHANGED
+    assert served(most) - served(page) <= RESERVE
 
 
 def build_views(make_brain, tmp_path, files):
@@ -78,7 +101,7 @@ def test_big_note_without_headings_fills_the_first_page(make_brain, tmp_path):
     text = FILLER * 700
     pages = list(build_views(make_brain, tmp_path, {"flat.md": text})["flat.md"].pages)
     check_pages(pages, text.encode("utf-8"))
-    assert len(pages) >= 2 and compact(pages[0]) > PAGE_BYTES - 200   # as much as fits
+    assert len(pages) >= 2 and served(pages[0]) > BUDGET - 200   # as much as fits
 
 
 def test_small_reply_is_one_page(make_brain, tmp_path):
@@ -124,6 +147,41 @@ def test_note_with_very_many_backlinks_still_pages(make_brain, tmp_path):
     files = {f"n{i:04d}.md": f"link to [[target]] number {i} " + "word " * 40 for i in range(400)}
     files["target.md"] = FILLER * 10
     pages = list(build_views(make_brain, tmp_path, files)["target.md"].pages)
-    assert all(compact(p) <= PAGE_BYTES for p in pages)
-    assert "".join(p["text"] for p in pages) == files["target.md"]
+    check_pages(pages, files["target.md"].encode("utf-8"))
     assert pages[0]["truncated"] == {"backlinks": 400} and 0 < len(pages[0]["backlinks"]) < 400
+
+
+@pytest.mark.parametrize("char", ["a", "é", "日", "😀"])
+def test_note_without_headings_just_over_32k_fits_when_stale(make_brain, tmp_path, char):
+    """The defect: such a note's first page was filled to 32 KiB, then `stale` + `notice` pushed
+    it over (32,961 bytes as printed)."""
+    text = "---\ntitle: Flat\n---\n" + (char * 79 + "\n") * (33_000 // (len(char.encode("utf-8")) * 79 + 1))
+    data = text.encode("utf-8")
+    assert 32 * 1024 < len(data) < 34 * 1024
+    pages = list(build_views(make_brain, tmp_path, {"flat.md": text})["flat.md"].pages)
+    check_pages(pages, data)
+    assert len(pages) == 2 and "outline" in pages[0] and not pages[0]["outline"]
+
+
+def test_problems_of_a_paged_read_are_capped_with_a_count(make_brain, tmp_path):
+    text = "".join(f"See [[missing note number {i}]].\n" for i in range(400))
+    pages = list(build_views(make_brain, tmp_path, {"many.md": text})["many.md"].pages)
+    check_pages(pages, text.encode("utf-8"))
+    kept = pages[0]["problems"]
+    assert 0 < len(kept) < 400 and pages[0]["problems_omitted"] == 400 - len(kept)
+    assert {p["kind"] for p in kept} == {"broken_link"}
+    assert all(p["problems"] == kept and p["problems_omitted"] == 400 - len(kept) for p in pages[1:])
+
+
+def test_problems_of_a_whole_read_are_all_kept(make_brain, tmp_path):
+    text = "".join(f"See [[missing {i}]].\n" for i in range(10))
+    (page,) = build_views(make_brain, tmp_path, {"few.md": text})["few.md"].pages
+    assert len(page["problems"]) == 10 and "problems_omitted" not in page
+
+
+def test_a_query_keeps_the_first_added_problems_and_counts_the_rest():
+    page = {"page": "note", "text": "t", "total_bytes": 1, "problems": [{"kind": "broken_link"}], "problems_omitted": 3}
+    got = finish(StaleSite(), "b", page, ["x", "y", "z", "w"])
+    assert [p.get("brain") for p in got["problems"]] == [None, "x", "y"] and got["problems_omitted"] == 5
+    listing = finish(StaleSite(), "b", {"page": "folder", "items": []}, ["x", "y", "z", "w"])
+    assert len(listing["problems"]) == 4 and "problems_omitted" not in listing      # not an exact read

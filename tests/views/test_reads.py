@@ -55,7 +55,7 @@ def test_note_read_has_every_field(brain):
     assert [(o["ref"], o["title"], o["level"]) for o in r["outline"]] == [
         ("bf://b/projects/site.md#decision", "Decision", 2), ("bf://b/projects/site.md#détails", "Détails", 3),
         ("bf://b/projects/site.md#later", "Later", 2)]
-    assert r["tasks"] == [{"ref": "projects/site.md#détails", "line": 17, "text": "ship 📅 2026-12-10",
+    assert r["tasks"] == [{"ref": "projects/site.md#détails", "line": 17, "text": "ship",
                            "done": False, "due": "2026-12-10"}]
 
 
