@@ -62,3 +62,12 @@ def period_pages(brain: str, ref: str, kind: str, start: datetime, end: datetime
             "period": kind, "start": lo, "end": hi, "counts": [counts[s] for s in sorted(counts)],
             "notes": sum(1 for e in inside if e["source"] is None), "as_of": as_of}
     return paged(base, [e["item"] for e in inside if not e["low"]])
+
+
+def source_period_base(brain: str, ref: str, source: str, title: str, period: tuple, as_of: str) -> dict:
+    """The header of `memories/SOURCE/PERIOD`, a source's records in a calendar period (views add
+    `counts` and items; query/listings.py reads a period of the source with none)."""
+    kind, start, end, _ = period
+    return {"page": "period", "brain": brain, "ref": ref, "uri": refs.uri(brain, ref),
+            "title": f"{title}: {ref.rsplit('/', 1)[1]}", "period": kind, "start": rfc3339(start),
+            "end": rfc3339(end), "source": source, "notes": 0, "as_of": as_of}

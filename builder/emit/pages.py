@@ -8,6 +8,7 @@ from ..views import View
 from ..text import cut
 from .days import due_badge, full_date, local_day
 from .html import NoteRenderer, ref_url, render
+from .data import stored_in_files
 from .urls import attachment_path, page_path, reply_path
 from .writer import Writer
 
@@ -18,7 +19,10 @@ def offset_variant(view: View, page: dict) -> tuple[str, ...]:
 
 
 def emit_replies(writer: Writer, views: list[View]) -> None:
+    """Reply files of notes and home; every other reply lives in the compact data (emit/data.py)."""
     for view in views:
+        if not stored_in_files(view):
+            continue
         for page in view.pages:
             writer.write_json(reply_path(view.brain, view.ref, *offset_variant(view, page)), page, view.ref)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..listing import PAGE_ITEMS, newest_first, page_at, paged, period_pages
+from ..listing import PAGE_ITEMS, newest_first, page_at, paged, period_pages, source_period_base
 from ..periods import parse_period
 from .site import Site
 
@@ -19,16 +19,29 @@ BY_PATH = {"folder", "tag", "memories"}
 
 
 def period_reply(site: Site, brain: str, ref: str) -> list[dict] | None:
-    """Every page of a period read with no file, or None when `ref` is not a period."""
+    """Every page of a period read with no stored reply, or None when `ref` is not a period:
+    a brain's period, or a calendar period of a source with no record in it."""
     info = site.brain(brain) or {}
     as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
-    period = parse_period(ref, info.get("timezone", "UTC"), as_of)
+    source, key = source_period(ref)
+    period = parse_period(key, info.get("timezone", "UTC"), as_of)
     if period is None:
         return None
+    if source is not None:
+        if source not in info.get("sources", []) or period[3]:
+            return None
+        title = (site.reply(brain, f"memories/{source}") or {}).get("title", source)
+        return paged(source_period_base(brain, ref, source, title, period, site.as_of) | {"counts": []}, [])
     kind, start, end, relative = period
     timeline = site.load_json(f"_bf/{brain}/timeline.json") if relative else None
     entries = timeline["entries"] if timeline else []
     return period_pages(brain, ref, kind, start, end, entries, site.as_of)
+
+
+def source_period(ref: str) -> tuple[str | None, str]:
+    """("SOURCE", "PERIOD") for `memories/SOURCE/PERIOD`, else (None, ref)."""
+    parts = ref.split("/")
+    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "memories" else (None, ref)
 
 
 def whole_list(site: Site, brain: str, ref: str, variant: tuple, first: dict) -> list[dict]:

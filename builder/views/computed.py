@@ -8,7 +8,7 @@ from .coverage import all_coverage, records_by_source
 from .graph import Graph
 from .home import home_view
 from .listings import Ctx, folder_views, identity_views, source_views, tag_views
-from .periods import period_views, timeline
+from .periods import period_views, source_period_views, timeline
 from .relations import relation_views
 from .signals import all_reviews
 
@@ -26,5 +26,7 @@ def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict])
     now = _instant(as_of)
     ctx = Ctx(brain=brain, g=g, as_of=as_of, now=now, reviews=reviews, coverage=all_coverage(brain, now))
     entries = timeline(ctx)
+    by_source = records_by_source(brain)
     return [home_view(ctx, entries), *folder_views(ctx), *tag_views(ctx), *identity_views(ctx),
-            *source_views(ctx, records_by_source(brain)), *period_views(ctx, entries), *relation_views(ctx)]
+            *source_views(ctx, by_source), *source_period_views(ctx, by_source), *period_views(ctx, entries),
+            *relation_views(ctx)]

@@ -10,13 +10,14 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..listing import newest_first, period_pages
+from ..listing import newest_first, paged, period_pages, source_period_base
 from ..periods import parse_period
 from ..times import rfc3339
 from .view import View
 from .listings import TEMPLATE, Ctx, item, placed
 
 RELATIVE = ("today", "yesterday", "7d", "30d")
+DAY_TEMPLATE = "day.html"   # a source's day: the one page showing each of its records in full
 KINDS = ("year", "month", "week", "day")
 
 
@@ -101,4 +102,28 @@ def period_views(ctx: Ctx, entries: list[dict]) -> list[View]:
             inside = [e for day in sorted(held[kind][ref], reverse=True) for e in by_day[day]]
             views.append(_period_view(ctx, ref, inside, tz, previous=keys[i - 1] if i else None,
                                       next=keys[i + 1] if i + 1 < len(keys) else None))
+    return views
+
+
+def source_period_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
+    """`memories/SOURCE/PERIOD` for every calendar period holding a record of the source, placed as on
+    period pages but future and low-priority records included: a source's days are where each of its
+    records is shown in full (SPEC §10); its weeks, months and years are reads only."""
+    tz = ZoneInfo(ctx.brain.config.timezone)
+    views = []
+    for source, records in sorted(by_source.items()):
+        held: dict[str, list] = {}
+        for rec in records:
+            if rec.placed is not None:
+                for key in period_keys(rec.placed.astimezone(tz).date()).values():
+                    held.setdefault(key, []).append(rec)
+        title = ctx.coverage.get(source, {}).get("title", source)
+        for key, inside in sorted(held.items()):
+            ref = f"memories/{source}/{key}"
+            period = parse_period(key, ctx.brain.config.timezone, ctx.now)
+            low = any(is_low(ctx.brain, r) for r in inside)
+            counts = [{"source": source, "count": len(inside), **({"priority": "low"} if low else {})}]
+            base = source_period_base(ctx.brain.name, ref, source, title, period, ctx.as_of) | {"counts": counts}
+            items = newest_first([item(ctx, r.ref, timed=True) for r in inside])
+            views.append(View(ctx.brain.name, ref, DAY_TEMPLATE if period[0] == "day" else None, tuple(paged(base, items))))
     return views

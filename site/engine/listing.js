@@ -52,14 +52,37 @@ export function periodPages (brain, ref, kind, start, end, entries, asOf) {
   return paged(base, inside.filter((e) => !e.low).map((e) => e.item))
 }
 
-// Every page of a period read with no file, or null when `ref` is not a period.
+// The header of `memories/SOURCE/PERIOD`, a source's records in a calendar period.
+export function sourcePeriodBase (brain, ref, source, title, period, asOf) {
+  const [kind, start, end] = period
+  return {
+    page: 'period', brain, ref, uri: refs.uri(brain, ref), title: `${title}: ${ref.slice(ref.lastIndexOf('/') + 1)}`,
+    period: kind, start: rfc3339(start), end: rfc3339(end), source, notes: 0, as_of: asOf
+  }
+}
+
+// Every page of a period read with no stored reply, or null when `ref` is not a period:
+// a brain's period, or a calendar period of a source with no record in it.
 export async function periodReply (site, brain, ref) {
   const info = site.brain(brain) || {}
-  const period = parsePeriod(ref, 'timezone' in info ? info.timezone : 'UTC', new Date(site.asOf))
+  const [source, key] = sourcePeriod(ref)
+  const period = parsePeriod(key, 'timezone' in info ? info.timezone : 'UTC', new Date(site.asOf))
   if (period === null) return null
+  if (source !== null) {
+    if (!(info.sources || []).includes(source) || period[3]) return null
+    const page = await site.reply(brain, `memories/${source}`)
+    const title = page && 'title' in page ? page.title : source
+    return paged({ ...sourcePeriodBase(brain, ref, source, title, period, site.asOf), counts: [] }, [])
+  }
   const [kind, start, end, relative] = period
   const timeline = relative ? await site.loadJson(`_bf/${brain}/timeline.json`) : null
   return periodPages(brain, ref, kind, start, end, timeline ? timeline.entries : [], site.asOf)
+}
+
+// ["SOURCE", "PERIOD"] for `memories/SOURCE/PERIOD`, else [null, ref].
+export function sourcePeriod (ref) {
+  const parts = ref.split('/')
+  return parts.length === 3 && parts[0] === 'memories' ? [parts[1], parts[2]] : [null, ref]
 }
 
 // The items of every page of a precomputed listing, in order.
