@@ -12,8 +12,9 @@ import pytest
 
 from builder import parsecache
 from builder.brain import load
-from conftest import EXAMPLE
-from hostile_brain import write_hostile_brain
+from hostile_brain import write_hostile_brain   # tests/support (on sys.path: tests/conftest.py)
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "brain"
 
 VALUES = [
     None, True, 0, -7, 2**70, 1.5, -0.0, float("inf"), "text \udcff \x00 é", [1, [2]], (1, (2, "x")),
