@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -171,10 +172,14 @@ def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
     return bundles
 
 
+#: Words that follow the build instant (due badges: "tomorrow"), outside what pagefind indexes.
+ASOF_SPANS = re.compile(rb"<span [^>]*data-bf-asof[^>]*>.*?</span>", re.S)
+
+
 def _input_hash(stage: Path, pages: list[str], strip: bytes, engine: str) -> str:
     digest = hashlib.sha256(f"{FORMAT}\0{engine}\0".encode("utf-8"))
     for page in pages:
-        data = (stage / page).read_bytes().replace(strip, b"")
+        data = ASOF_SPANS.sub(b"", (stage / page).read_bytes().replace(strip, b""))
         digest.update(f"{page}\0{len(data)}\0".encode("utf-8"))
         digest.update(data)
     return digest.hexdigest()
