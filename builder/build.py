@@ -5,13 +5,12 @@ load brains → compute views → emit replies, pages, assets, index → pagefin
 from __future__ import annotations
 
 import hashlib
-import pickle
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import BUNDLE_VERSION, MANIFEST, __version__
+from . import BUNDLE_VERSION, MANIFEST, __version__, parsecache
 from .brain import load
 from .times import parse_instant, rfc3339
 from .emit.data import emit_data
@@ -24,7 +23,6 @@ from .emit.urls import attachment_path
 from .emit.writer import Writer, recover
 from .errors import InvalidInput
 from .fingerprint import fingerprint
-from .model import Note
 from .parallel import cores, fork_map
 from .views import compute
 from .views.graph import graph
@@ -65,21 +63,9 @@ def parse_now(now: str | None) -> str:
     return rfc3339(parsed)
 
 
-# Cached Notes are only valid for the same bf and the same Note fields.
-CACHE_VERSION = (__version__, tuple(Note.__dataclass_fields__))
-
-
 def _cache_path(out: Path) -> Path:
-    return out.parent / ".bf-cache" / f"{out.name}.parse.pickle"
-
-
-def _load_cache(path: Path) -> dict:
-    try:
-        with path.open("rb") as fh:
-            data = pickle.load(fh)
-        return data if isinstance(data, dict) and data.get("version") == CACHE_VERSION else {"version": CACHE_VERSION}
-    except Exception:   # a damaged cache only costs a full parse
-        return {"version": CACHE_VERSION}
+    """The parse cache (builder/parsecache.py: versioned JSON lines, never code) beside --out."""
+    return out.parent / ".bf-cache" / f"{out.name}.parse.jsonl"
 
 
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
@@ -89,14 +75,15 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     phases = Phases(report, progress)
     cache_file = _cache_path(out)
     recover(out, cache_file.parent)
-    cache = _load_cache(cache_file)
+    cache = parsecache.load(cache_file)
+    cache_file.with_suffix(".pickle").unlink(missing_ok=True)   # an older bf's pickle cache: never read
     skip = {out, cache_file.parent}
 
     brains = []
     for root in roots:
         if not Path(root).is_dir():
             raise InvalidInput("brain", f"not a folder: {root}")
-        parse_cache = cache.setdefault(str(Path(root).resolve()), {})
+        parse_cache = cache.notes.setdefault(str(Path(root).resolve()), {})
         brains.append(phases.run("parse", load, Path(root), skip=skip, cache=parse_cache))
     names = [b.name for b in brains]
     if len(set(names)) != len(names):
@@ -127,7 +114,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     report.brains = names
     report.files = len(writer.written)
     report.reused = writer.reused
-    _save_cache(cache_file, cache)
+    parsecache.save(cache_file, cache)
     return report
 
 
@@ -162,12 +149,3 @@ def _manifest(brains, report: BuildReport, writer: Writer, base_url: str | None)
                     "base_url": base_url or b.config.base_url, "sources": sorted(b.sources),
                     "relations": sorted({l.relation for l in b.links} | {"links"})} for b in brains],
     }
-
-
-def _save_cache(path: Path, cache: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("wb") as fh:
-        pickle.dump(cache, fh, protocol=pickle.HIGHEST_PROTOCOL)
-    tmp.replace(path)
-

@@ -46,3 +46,16 @@ def fork_map(fn, args: list, state=None, *, parallel: bool = True) -> list:
 def chunks(items: list, n: int) -> list[list]:
     """`items` dealt into n interleaved chunks (interleaving evens out big and small items)."""
     return [items[i::n] for i in range(n) if items[i::n]]
+
+
+def fork_each(fn, items: list, state, parallel: bool) -> list:
+    """[fn(state, item) for item in items], the items dealt over forked workers (fork_map) in
+    one job per core rather than one per item."""
+    k = max(1, min(cores() if parallel else 1, len(items)))
+    parts = fork_map(_each, [(fn, items[i::k]) for i in range(k)], state, parallel=parallel)
+    return [parts[i % k][i // k] for i in range(len(items))]
+
+
+def _each(state, job):
+    fn, items = job
+    return [fn(state, item) for item in items]

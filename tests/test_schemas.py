@@ -143,6 +143,15 @@ def run_check(schema_kind: str, *reply_files: Path) -> subprocess.CompletedProce
                            *map(str, reply_files)], capture_output=True, text=True, timeout=120)
 
 
+def later_page(bf, site) -> dict:
+    """The second page of the example's long chat record, as `bf read --offset` prints it."""
+    ref = "chat:2026-11-19-workshop-transcript"
+    first = json.loads(bf("read", ref, "--site", site)[1])
+    code, out, err = bf("read", ref, "--offset", first["next_offset"], "--site", site)
+    assert code == 0, err
+    return json.loads(out)
+
+
 def test_check_jsonschema_cli_accepts_saved_replies(bf, example_site, tmp_path):
     saved = {}
     for kind, args in (("read-reply", ("read", "projects/new-website.md")), ("read-reply", ("read", "home")),
@@ -155,7 +164,9 @@ def test_check_jsonschema_cli_accepts_saved_replies(bf, example_site, tmp_path):
     _, _, err = bf("read", "nope.md", "--site", example_site)
     (tmp_path / "error.json").write_text(err, encoding="utf-8")
     saved["error"] = [tmp_path / "error.json"]
-    saved["read-reply"].append(example_site / "brain" / "chat~3a2026-11-19-workshop-transcript~~o30913.json")
+    later = tmp_path / "later-page.json"
+    later.write_text(json.dumps(later_page(bf, example_site)), encoding="utf-8")
+    saved["read-reply"].append(later)
     for kind, files in saved.items():
         done = run_check(kind, *files)
         assert done.returncode == 0 and "ok -- validation done" in done.stdout, (kind, done.stdout, done.stderr)
@@ -180,7 +191,7 @@ def _mutations(reply: dict, changes) -> list[tuple[str, dict]]:
     return out
 
 
-def test_broken_read_replies_are_rejected(example_site):
+def test_broken_read_replies_are_rejected(example_site, bf):
     note = _note(example_site)
     assert errors("read-reply", note) == []
     cases = _mutations(note, [
@@ -201,7 +212,7 @@ def test_broken_read_replies_are_rejected(example_site):
         ("bad coverage status", lambda r: r["sources"][0].update(status="fine")),
         ("needs_attention contradicts status", lambda r: r["sources"][0].update(status="failed", needs_attention=False)),
     ])
-    later = json.loads((example_site / "brain" / "chat~3a2026-11-19-workshop-transcript~~o30913.json").read_bytes())
+    later = later_page(bf, example_site)
     cases += _mutations(later, [("later page without its slice", lambda r: r.pop("record")),
                                 ("later page without total_bytes", lambda r: r.pop("total_bytes"))])
     for label, broken in cases:

@@ -36,9 +36,10 @@ def day_words(day: date, today: date) -> str:
 def due_badge(due: str, done: bool, today: date) -> Markup:
     """A task's due day (YYYY-MM-DD) as a badge: 'due tomorrow'. An open task past its day
     reads 'was due 20 Nov' and is marked overdue, in words as well as in colour. Full-text search
-    skips the badge: its words change with the build day."""
+    skips the badge: its words change with the build day (`data-bf-asof` tells emit/pagefind.py
+    that a bundle's input does not change with it)."""
     day = date.fromisoformat(due)
     late = not done and day < today
     kind, lead = ("due overdue", "was due") if late else ("due", "due")
-    return Markup(f'<span class="badge {kind}" data-pagefind-ignore>{lead} '
+    return Markup(f'<span class="badge {kind}" data-pagefind-ignore data-bf-asof>{lead} '
                   f'<time datetime="{day}" title="{day}">{day_words(day, today)}</time></span>')

@@ -25,8 +25,8 @@ what pagefind indexes), the pagefind version and `FORMAT`. A bundle whose input 
 equals the previous site's is copied from it through the Writer (which hard-links the
 identical files) instead of re-running pagefind.
 
-Every bundle is made byte-deterministic by `pagefind_canon.canonicalize`; files it could
-not fix are listed in `last_nondeterministic`. pagefind runs in a temporary working
+Every bundle is made byte-deterministic by `pagefind_canon.canonicalize` (index_pages returns
+the files it could not fix). pagefind runs in a temporary working
 directory without ``PAGEFIND_*`` variables, so a stray ``pagefind.yml`` or environment
 cannot change the output.
 """
@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,10 +64,6 @@ NOTES_PER_BUNDLE = 3000      # ~0.6 GB peak RSS per pagefind run (2,000 note pag
 RECORDS_PER_BUNDLE = 10000   # ~0.5 GB (5,655 record pages: 0.29 GB)
 SMALL_SOURCE = 1000          # sources below this share the brain's "records-other" bundles
 PARALLEL = 2
-
-#: Files of the last `emit_pagefind` bundles that could not be made deterministic
-#: (empty when post-processing succeeded), relative to the site.
-last_nondeterministic: list[str] = []
 
 
 class PagefindError(BuildError):
@@ -137,7 +134,6 @@ def _content_groups(brains, written) -> tuple[dict[str, list[str]], dict[str, in
 
 def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
     """Index the staged content pages of `brains` into pagefind bundles, through `writer`."""
-    global last_nondeterministic
     groups, caps = _content_groups(brains, writer.written)
     bundles = plan_bundles(groups, caps)
     engine = version("pagefind_bin")
@@ -154,19 +150,17 @@ def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
             entries[bundle.folder] = {"files": reused}
         else:
             stale.append(bundle)
-    last_nondeterministic = []
     if stale:
         with tempfile.TemporaryDirectory(prefix=".bf-pagefind-", dir=writer.stage.parent) as tmp:
             def run(bundle: Bundle) -> tuple[Path, list[str]]:
                 out = Path(tmp) / bundle.folder.replace("/", "_")
                 return out, index_pages(writer.stage, bundle.pages, out)
             with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
-                for bundle, (out, odd) in zip(stale, pool.map(run, stale)):
+                for bundle, (out, _) in zip(stale, pool.map(run, stale)):
                     files = sorted(p for p in out.rglob("*") if p.is_file())
                     for path in files:
                         writer.copy(path, f"{BUNDLE_DIR}/{bundle.folder}{path.relative_to(out).as_posix()}")
                     entries[bundle.folder] = {"files": len(files)}
-                    last_nondeterministic += [f"{BUNDLE_DIR}/{bundle.folder}{p}" for p in odd]
                     shutil.rmtree(out)
     if bundles:
         for name in UI_FILES:  # the same in every bundle; the search page loads them from here
@@ -178,10 +172,14 @@ def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
     return bundles
 
 
+#: Words that follow the build instant (due badges: "tomorrow"), outside what pagefind indexes.
+ASOF_SPANS = re.compile(rb"<span [^>]*data-bf-asof[^>]*>.*?</span>", re.S)
+
+
 def _input_hash(stage: Path, pages: list[str], strip: bytes, engine: str) -> str:
     digest = hashlib.sha256(f"{FORMAT}\0{engine}\0".encode("utf-8"))
     for page in pages:
-        data = (stage / page).read_bytes().replace(strip, b"")
+        data = ASOF_SPANS.sub(b"", (stage / page).read_bytes().replace(strip, b""))
         digest.update(f"{page}\0{len(data)}\0".encode("utf-8"))
         digest.update(data)
     return digest.hexdigest()

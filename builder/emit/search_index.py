@@ -1,7 +1,7 @@
 """Write the search index and document store of one brain under `_bf/search/BRAIN/` (SPEC §5).
 
 Files (all JSON, fetched lazily by the browser as well as by builder/query/store.py):
-  index/…                  the lunr BM25 index (builder/lunrjs, format in its FORMAT.md); a
+  index/…                  the BM25 index (builder/lunrjs, format in its FORMAT.md); a
                            record's index group is its source
   meta.json                {format, brain, notes, records: {SOURCE: n}, record_chunks: {SOURCE:
                             [first ref of each chunk]}, sources: {SOURCE: coverage}, types: {TYPE: n},
@@ -20,7 +20,8 @@ omitted (see views/search._compact).
 """
 from __future__ import annotations
 
-from ..lunrjs.index import fork_each, index_files
+from ..lunrjs import index_files
+from ..parallel import fork_each
 from ..model import Brain
 from ..refs import escape_segment
 from ..views.search import documents, note_pieces, store

@@ -3,8 +3,9 @@ reusing (hard-linking) the previous site's file when the bytes are the same, the
 the staging folder in atomically (SPEC §10).
 
 Each written file's sha256 is kept (the manifest's build_id hashes them; nothing is read back).
-With a cache folder, the digests of the site just committed are saved there with each file's
-size, mtime and inode: the next build compares bytes with the previous site through that
+With a cache folder, the digests of the site just committed are saved there (JSON, only read
+back when the file is ours and writable by no one else) with each file's size, mtime and
+inode: the next build compares bytes with the previous site through that
 index instead of reading every old file, and trusts an entry only while the old file's stat
 still matches it (a hand-edited site is never mistaken for the index's version)."""
 from __future__ import annotations
@@ -13,7 +14,6 @@ import copy
 import hashlib
 import json
 import os
-import pickle
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,7 +40,7 @@ class Writer:
         self.stage.mkdir(parents=True)
 
     def _index_file(self) -> Path | None:
-        return self.cache / f"{self.out.name}.files.pickle" if self.cache else None
+        return self.cache / f"{self.out.name}.files.json" if self.cache else None
 
     def write(self, path: str, data: bytes | str, owner: str = "") -> None:
         if isinstance(data, str):
@@ -122,23 +122,32 @@ class Writer:
                 st = os.stat(self.out / path)
             except OSError:
                 continue
-            index[path] = (digest, st.st_size, st.st_mtime_ns, st.st_ino)
+            index[path] = [digest.hex(), st.st_size, st.st_mtime_ns, st.st_ino]
         file = self._index_file()
         file.parent.mkdir(parents=True, exist_ok=True)
+        file.with_suffix(".pickle").unlink(missing_ok=True)   # an older bf's index: never read
         tmp = file.with_suffix(f".tmp{os.getpid()}")
-        with tmp.open("wb") as fh:
-            pickle.dump(index, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.write_text(json.dumps({"version": INDEX_VERSION, "files": index}, separators=(",", ":")), encoding="utf-8")
+        os.chmod(tmp, 0o600)
         tmp.replace(file)
 
     def abort(self) -> None:
         shutil.rmtree(self.stage, ignore_errors=True)
 
 
+INDEX_VERSION = 1
+
+
 def _load_index(file: Path | None) -> dict:
+    """site path → (sha256, size, mtime_ns, inode) of the committed site's files."""
     try:
-        with file.open("rb") as fh:
-            index = pickle.load(fh)
-        return index if isinstance(index, dict) else {}
+        st = file.stat()
+        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+            return {}
+        data = json.loads(file.read_bytes())
+        if data.get("version") != INDEX_VERSION:
+            return {}
+        return {path: (bytes.fromhex(d), size, mtime, ino) for path, (d, size, mtime, ino) in data["files"].items()}
     except Exception:   # no or a damaged index only costs reading the old files
         return {}
 

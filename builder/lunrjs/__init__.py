@@ -1,12 +1,15 @@
-"""Python port of the lunr.js 2.3.9 English pipeline plus a sharded,
-lunr-compatible BM25 index shared with ``site/engine/lunrindex.js``."""
-from .index import FIELD_BOOSTS, IndexReader, write_index
-from .pipeline import STOP_WORDS, analyze, analyze_query_word, query_words
+"""Text analysis for any script (a Python port of lunr.js 2.3.9's English stemmer for Latin
+words) and a sharded BM25 index shared with ``site/engine/lunrindex.js`` (FORMAT.md)."""
+from .index import FIELD_BOOSTS, index_files, name_key, write_index
+from .pipeline import STOP_WORDS, analyze, analyze_pairs, analyze_query_word, query_terms, query_words
+from .reader import FormatError, IndexReader
+from .scoring import FORMAT
 from .stemmer import stem
 from .tokenizer import split, tokenize
 from .trimmer import trim
 
 __all__ = [
-    "FIELD_BOOSTS", "IndexReader", "write_index", "STOP_WORDS", "analyze",
-    "analyze_query_word", "query_words", "stem", "split", "tokenize", "trim",
+    "FIELD_BOOSTS", "FORMAT", "FormatError", "IndexReader", "index_files", "name_key", "write_index",
+    "STOP_WORDS", "analyze", "analyze_pairs", "analyze_query_word", "query_terms", "query_words",
+    "stem", "split", "tokenize", "trim",
 ]

@@ -1,20 +1,30 @@
-"""Python reader of the sharded index (twin of site/engine/lunrindex.js).
+"""Python reader of the sharded index (twin of site/engine/lunrindex.js; format in FORMAT.md).
 
-A document's score is ``S / 1000 / q`` with ``S = sum_t c_t * K[t, doc]``
-(integers, so exact) and ``q = sqrt(sum_t c_t**2)``, ``c_t`` being how often
-the query names term t: the same float operations in both runtimes.
+A query is a list of (exact, folded) term pairs (pipeline.query_terms). Its *groups* are the
+distinct folded terms in first-seen order, each with c = how many positions give it; its
+*bonus* terms the distinct exact terms that differ from their folded twin, with their counts.
+A document matches a group when it holds the folded term; all groups are required, or any.
+
+    score = sum over groups (query order) of c * w(folded)  +  sum over bonus terms of c * w(exact)
+    w(t, doc) = sum over fields (field order) holding t of
+                idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (len / avg)) + tf) * boost
+    idf = scoring.idf(N, df), df = postings of t over all fields, avg = lengths[f] / N
+
+evaluated in exactly that order in both runtimes (scoring.py says why that gives equal doubles).
+Each hit also has a *tier*: 0 when the query's name key (index.name_key) names the document
+(n/K.json), 1 when every group occurs in the document's title or aliases, else 2.
+Hits are ordered by tier, score descending, doc id (= ref order).
 """
 from __future__ import annotations
 
 import json
-import math
 import os
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress
 
-from .index import FORMAT, fnv1a
-from .pipeline import analyze_query_word
+from .pipeline import analyze_pairs
+from .scoring import FORMAT, fnv1a, idf
 
 try:  # orjson parses the shards ~2x faster; json gives the same values
     from orjson import loads as _loads
@@ -22,37 +32,68 @@ except ImportError:  # pragma: no cover
     _loads = json.loads
 
 
+class FormatError(ValueError):
+    """The folder holds no index of this format (an older site, or none)."""
+
+
 class _Posting:
-    __slots__ = ("ids", "ks", "_map", "_order", "_ranked")
+    """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
+    per doc, ``named`` the set of docs holding it in a NAMED field."""
+    __slots__ = ("ids", "ws", "named", "_map", "_ranked", "_by_weight")
 
-    def __init__(self, gaps, ks):
-        self.ids = list(accumulate(gaps))
-        self.ks = ks
+    def __init__(self, entry, reader):
+        n, avg, params, named_fields = reader.n, reader.avg, reader.params, reader.named_fields
+        df = sum(len(e[1]) for e in entry)
+        w_idf = idf(n, df)
+        named: set[int] = set()
+        parts = []
+        for fi, gaps, tfs, lens in entry:
+            k1, b, boost, a = params[fi]
+            k1p1 = k1 + 1
+            ids = list(accumulate(gaps))
+            ws = [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
+                  for tf, ln in zip(tfs, lens)]
+            parts.append((ids, ws))
+            if fi in named_fields:
+                named.update(ids)
+        if len(parts) == 1:
+            self.ids, self.ws = parts[0]
+        else:
+            acc: dict[int, float] = {}
+            get = acc.get
+            for ids, ws in parts:   # field order: the same additions as JS
+                for d, w in zip(ids, ws):
+                    acc[d] = get(d, 0.0) + w
+            self.ids = sorted(acc)
+            self.ws = [acc[d] for d in self.ids]
+        self.named = named
         self._map = None
-        self._order = None
         self._ranked = None
-
-    def ranked(self):
-        """Doc ids in order() order."""
-        if self._ranked is None:
-            self._ranked = list(map(self.ids.__getitem__, self.order()))
-        return self._ranked
+        self._by_weight = None
 
     def map(self):
         if self._map is None:
-            self._map = dict(zip(self.ids, self.ks))
+            self._map = dict(zip(self.ids, self.ws))
         return self._map
 
-    def order(self):
-        """Positions by weight descending, ties by id (stable sort)."""
-        if self._order is None:
-            self._order = sorted(range(len(self.ks)), key=self.ks.__getitem__, reverse=True)
-        return self._order
+    def ranked(self):
+        """Positions ordered by (not named, weight descending, id)."""
+        if self._ranked is None:
+            ws, ids, named = self.ws, self.ids, self.named
+            self._ranked = sorted(self.by_weight(), key=lambda i: ids[i] not in named)   # stable
+        return self._ranked
+
+    def by_weight(self):
+        """Positions ordered by (weight descending, id)."""
+        if self._by_weight is None:
+            ws = self.ws
+            self._by_weight = sorted(range(len(ws)), key=lambda i: -ws[i])   # stable: ids ascending
+        return self._by_weight
 
 
 class Hits(Sequence):
-    """search_ids' result: ``hits[i]`` is ``(doc, score, matched)``, ``docs`` the doc ids in
-    that order. One-term hits (the long lists of common words) make their tuples on demand."""
+    """search_ids' result: ``hits[i]`` is ``(doc, score, matched, tier)``, ``docs`` the doc ids
+    in that order. One-term hits (the long lists of common words) make their tuples on demand."""
 
     def __init__(self, docs, at):
         self.docs, self._at = docs, at
@@ -70,28 +111,42 @@ class Hits(Sequence):
         return self._at(i)
 
 
-class IndexReader:
-    """Lazy reader: loads meta.json, then shards/refs as queries need them.
+def as_pairs(terms) -> list[tuple[str, str]]:
+    """Query (exact, folded) pairs from pairs, or from words (each analysed)."""
+    out = []
+    for t in terms:
+        if isinstance(t, str):
+            out += analyze_pairs(t)
+        else:
+            out.append(tuple(t))
+    return out
 
-    ``search`` returns ``(ref, score, matched)`` sorted by score descending,
-    ties by ref ascending (doc ids follow ref order, so both runtimes break
-    ties the same way). ``matched`` is the frozenset of the given words whose
-    term occurs in the document. Query words are lower-cased and stemmed (the
-    lunr.js search pipeline); words that stem to "" are ignored. Stop words
-    are never indexed, so a required stop word matches nothing: pass words
-    from ``query_words``.
-    """
+
+class IndexReader:
+    """Lazy reader: loads meta.json, then shards/refs as queries need them."""
 
     def __init__(self, directory):
         self.dir = str(directory)
-        self.meta = self._load("meta.json")
-        if self.meta.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} index: {self.dir}")
-        self._shards: dict[int, dict] = {}
+        try:
+            self.meta = self._load("meta.json")
+        except (OSError, ValueError):
+            raise FormatError(f"no readable index in {self.dir}") from None
+        if not isinstance(self.meta, dict) or self.meta.get("format") != FORMAT:
+            found = self.meta.get("format") if isinstance(self.meta, dict) else None
+            raise FormatError(f"index format {found!r}, need {FORMAT!r}")
+        meta = self.meta
+        self.n = meta["docs"]
+        fields = meta["fields"]
+        self.avg = [meta["lengths"][f] / self.n if self.n else 0.0 for f in fields]
+        self.params = [(meta["params"][f]["k1"], meta["params"][f]["b"], meta["params"][f]["boost"], a)
+                       for f, a in zip(fields, self.avg)]
+        self.named_fields = {fields.index(f) for f in meta["named"]}
+        self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, _Posting | None] = {}
+        self._names: dict[str, frozenset] = {}
         self._refs: dict[int, list[str]] = {}
         self._group_starts, self._group_names, start = [], [], 0
-        for name, count in self.meta["groups"]:
+        for name, count in meta["groups"]:
             self._group_starts.append(start)
             self._group_names.append(name)
             start += count
@@ -112,102 +167,117 @@ class IndexReader:
         """The group of doc id `doc` (meta.json `groups` runs)."""
         return self._group_names[bisect_right(self._group_starts, doc) - 1]
 
+    def _table(self, kind: str, key: str, count: int) -> dict:
+        shard = fnv1a(key) & (count - 1)
+        table = self._shards.get((kind, shard))
+        if table is None:
+            table = self._shards[(kind, shard)] = self._load(f"{kind}/{shard}.json")
+        return table
+
     def postings(self, term: str) -> _Posting | None:
         if term in self._terms:
             return self._terms[term]
-        shard = fnv1a(term) & (self.meta["shards"] - 1)
-        table = self._shards.get(shard)
-        if table is None:
-            table = self._shards[shard] = self._load(f"t/{shard}.json")
-        entry = table.get(term)
+        entry = self._table("t", term, self.meta["shards"]).get(term)
         if isinstance(entry, int):
             entry = self._load(f"b/{entry}.json")
-        p = self._terms[term] = None if entry is None else _Posting(*entry)
+        p = self._terms[term] = None if entry is None else _Posting(entry, self)
         return p
 
-    def search(self, terms: list[str], required: bool, limit: int | None = None):
-        return [(self.ref(d), score, s) for d, score, s in self.search_ids(terms, required, limit)]
+    def named(self, key: str) -> frozenset:
+        """Doc ids whose title, an alias or file stem has name key `key`."""
+        if key not in self._names:
+            ids = self._table("n", key, self.meta["names"]).get(key, []) if key else []
+            self._names[key] = frozenset(ids)
+        return self._names[key]
 
-    def search_ids(self, terms: list[str], required: bool, limit: int | None = None):
-        """Like ``search`` with doc ids for refs (no ref file is read), as Hits."""
-        groups: dict[str, list] = {}  # term -> [count, words], first-seen order
-        for word in terms:
-            t = analyze_query_word(word)
-            if t:
-                g = groups.setdefault(t, [0, []])
-                g[0] += 1
-                g[1].append(word)
+    def search(self, terms, required: bool, limit: int | None = None):
+        """[(ref, score, matched, tier)]: search_ids with refs."""
+        return [(self.ref(d), score, m, tier) for d, score, m, tier in self.search_ids(terms, required, limit)]
+
+    def search_ids(self, terms, required: bool, limit: int | None = None) -> Hits:
+        """Hits of the query *terms* ((exact, folded) pairs, or words): ``(doc, score, matched,
+        tier)`` with ``matched`` the frozenset of folded terms the doc holds."""
+        pairs = as_pairs(terms)
+        groups: dict[str, int] = {}
+        bonus: dict[str, int] = {}
+        for e, f in pairs:
+            groups[f] = groups.get(f, 0) + 1
+            if e != f:
+                bonus[e] = bonus.get(e, 0) + 1
         present = []
-        for t, (c, words) in groups.items():
-            p = self.postings(t)
+        for f, c in groups.items():
+            p = self.postings(f)
             if p is None:
                 if required:
                     return Hits.of([])
                 continue
-            present.append((c, words, p))
+            present.append((c, f, p))
         if not present:
             return Hits.of([])
-        q = math.sqrt(sum(c * c for c, _, _ in present))
-        if len(present) == 1:
-            c, words, p = present[0]
-            order, ks, s = p.order(), p.ks, frozenset(words)
-            docs = p.ranked()[:limit] if limit is not None else p.ranked()
-            return Hits(docs, lambda i: (docs[i], c * ks[order[i]] / 1000 / q, s))
+        extra = [(c, p) for e, c in bonus.items() if (p := self.postings(e)) is not None]
+        whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
+        names = self.named(" ".join(f for _, f in pairs))
+        if len(present) == 1 and not extra:
+            return self._one(present[0], whole, names, limit)
         if required:
-            ids, sums = _intersect(present)
-            masks = None
+            ids = _intersect([p for _, _, p in present])
         else:
-            ids, sums, masks = _union(present)
-        scores = [s / 1000 / q for s in sums]
-        order = sorted(range(len(ids)), key=scores.__getitem__, reverse=True)
+            ids = sorted(set().union(*(p.ids for _, _, p in present)))
+        sums = [0.0] * len(ids)
+        masks = [0] * len(ids)
+        nameds = [0] * len(ids)
+        for bit, (c, _, p) in enumerate(present):
+            m, named = p.map(), p.named
+            sums = [s + c * m[d] if d in m else s for s, d in zip(sums, ids)]
+            if not required:
+                masks = [k | (1 << bit) if d in m else k for k, d in zip(masks, ids)]
+            nameds = [k + 1 if d in named else k for k, d in zip(nameds, ids)]
+        for c, p in extra:
+            m = p.map()
+            sums = [s + c * m[d] if d in m else s for s, d in zip(sums, ids)]
+        need = len(groups) if whole else -1
+        tiers = [0 if d in names else 1 if k == need else 2 for d, k in zip(ids, nameds)]
+        order = sorted(range(len(ids)), key=lambda i: (tiers[i], -sums[i], ids[i]))
         if limit is not None:
             order = order[:limit]
-        if masks is None:
-            s = frozenset(w for e in present for w in e[1])
-            return Hits.of([(ids[i], scores[i], s) for i in order])
-        sets = {m: frozenset(w for b, e in enumerate(present) if m >> b & 1 for w in e[1])
-                for m in set(masks)}
-        return Hits.of([(ids[i], scores[i], sets[masks[i]]) for i in order])
+        if required:
+            s = frozenset(f for _, f, _ in present)
+            return Hits.of([(ids[i], sums[i], s, tiers[i]) for i in order])
+        sets = {k: frozenset(f for b, (_, f, _) in enumerate(present) if k >> b & 1) for k in set(masks)}
+        return Hits.of([(ids[i], sums[i], sets[masks[i]], tiers[i]) for i in order])
+
+    def _one(self, entry, whole: bool, names: frozenset, limit: int | None) -> Hits:
+        """One group, no bonus term: the posting's cached order, named documents moved first."""
+        c, f, p = entry
+        s = frozenset([f])
+        ids, ws, named = p.ids, p.ws, p.named
+        ranked = p.ranked() if whole else p.by_weight()
+        front = [i for i in ranked if ids[i] in names] if names else []
+        if front:
+            skip = set(front)
+            rest = [i for i in ranked if i not in skip]
+            order = front + rest
+        else:
+            order = ranked
+        if limit is not None:
+            order = order[:limit]
+        docs = [ids[i] for i in order]
+
+        def at(k):
+            i = order[k]
+            d = ids[i]
+            tier = 0 if d in names else 1 if whole and d in named else 2
+            return (d, c * ws[i], s, tier)
+        return Hits(docs, at)
 
 
-def _intersect(present):
-    """Docs holding every term, ids ascending, with their integer sums."""
-    present = sorted(present, key=lambda e: len(e[2].ids))
-    c, _, p = present[0]
-    ids, sums = p.ids, [c * k for k in p.ks]
-    for c, _, p in present[1:]:
+def _intersect(posts) -> list[int]:
+    """Docs holding every posting, ascending."""
+    posts = sorted(posts, key=lambda p: len(p.ids))
+    ids = posts[0].ids
+    for p in posts[1:]:
         if not ids:
             break
-        if len(ids) * 16 < len(p.ids):  # few candidates: bisect the long list
-            pids, pks, n = p.ids, p.ks, len(p.ids)
-            pos = [bisect_left(pids, d) for d in ids]
-            keep = [j < n and pids[j] == d for j, d in zip(pos, ids)]
-            sums = [s + c * pks[j] for s, j in compress(zip(sums, pos), keep)]
-            ids = list(compress(ids, keep))
-        else:
-            m = p.map()
-            keep = [d in m for d in ids]
-            ids = list(compress(ids, keep))
-            sums = [s + c * m[d] for s, d in zip(compress(sums, keep), ids)]
-    return ids, sums
-
-
-def _union(present):
-    """Docs holding any term, ids ascending, sums and bit masks of terms.
-    Each posting adds ``c*k << T | bit`` so one dict carries both."""
-    t = len(present)
-    acc: dict[int, int] = {}
-    get = acc.get
-    for bit, (c, _, p) in enumerate(present):
-        b = 1 << bit
-        vals = [(c * k << t) + b for k in p.ks]
-        if bit == 0:
-            acc = dict(zip(p.ids, vals))
-            get = acc.get
-            continue
-        for d, v in zip(p.ids, vals):
-            acc[d] = get(d, 0) + v
-    ids = sorted(acc)
-    packed = list(map(acc.__getitem__, ids))
-    low = (1 << t) - 1
-    return ids, [v >> t for v in packed], [v & low for v in packed]
+        m = p.map()
+        ids = [d for d in ids if d in m]
+    return ids

@@ -3,17 +3,21 @@ JS twin: site/engine/search.js — port it line by line; every order below is sp
 Without phrases, Python ranks through query/topk.py (same results, one check per note
 rather than one item per hit); _candidates is the reference both runtimes share.
 
-1. The query is prose. Its words are lunr's tokens, trimmed, without stop words
-   (lunrjs.query_words); nothing in it is lunr syntax. A double-quoted span is a phrase:
-   its words must also occur in that order in the item's stored text (excerpt.has_phrase).
-2. All-words: the index's documents holding every word (lunr BM25, required terms). When no
-   item survives the filters (kind, scope, --type, --path, phrases) in any selected brain,
-   any-word: documents holding at least one word, ranked by how many words they hold first.
-3. One item per note: among a note and its sections, the best by (more words, higher score,
-   the note before a section, ref); a section therefore replaces its note only when it
-   outranks it.
-4. Order of items: not deprecated before deprecated, more words, higher score, brain name,
-   ref. Strings compare by code points (JS: not by UTF-16 units; use a code-point compare).
+1. The query is prose. Its words are analysed like documents (lunrjs.query_terms: Unicode
+   words, CJK/Thai/… bigrams, stemmed English, a diacritic-folded twin per term); nothing in it
+   is lunr syntax. A double-quoted span is a phrase: its terms must also occur in that order
+   in the item's stored text (excerpt.has_phrase).
+2. All-words: the index's documents holding every (folded) term (BM25, lunrjs/reader.py). When
+   no item survives the filters (kind, scope, --type, --path, phrases) in any selected brain,
+   any-word: documents holding at least one term, ranked by how many they hold first.
+3. Tiers (the index gives each hit one): 0 when the whole query is a note's title, alias or
+   file stem (after analysis), 1 when every term is in the item's title or aliases, else 2.
+   A section's heading is not its title (views/search indexes it as a heading).
+4. One item per note: among a note and its sections, the best by (tier, more terms, higher
+   score, the note before a section, ref); a section therefore replaces its note only when
+   it outranks it.
+5. Order of items: not deprecated before deprecated, tier, more terms, higher score, brain
+   name, ref. Strings compare by code points (JS: not by UTF-16 units; use a code-point compare).
 """
 from __future__ import annotations
 
@@ -21,8 +25,8 @@ import re
 from datetime import datetime
 
 from .. import refs
-from ..errors import InvalidInput
-from ..lunrjs import analyze_query_word, query_words
+from ..errors import IndexMissing, InvalidInput
+from ..lunrjs import FormatError, analyze, query_terms
 from ..text import join_pieces   # the same join the build used
 from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
@@ -57,14 +61,15 @@ def _check_text(name: str, value) -> str | None:
     return value
 
 
-def parse_query(text: str) -> tuple[list[str], list[list[str]]]:
-    """(words, phrases): the query's words, and each quoted span's terms in order."""
+def parse_query(text: str) -> tuple[list[tuple[str, str]], list[list[str]]]:
+    """(words, phrases): the query's (exact, folded) term pairs, and each quoted span's exact
+    terms in order."""
     phrases = []
     for span in QUOTED.findall(text):
-        terms = [t for t in (analyze_query_word(w) for w in query_words(span)) if t]
+        terms = analyze(span)
         if terms:
             phrases.append(terms)
-    return query_words(text), phrases
+    return query_terms(text), phrases
 
 
 def _stores(site: Site, brains: list[str] | None) -> tuple[dict[str, BrainStore], list[str]]:
@@ -94,12 +99,12 @@ def _text(store: BrainStore, entry: Entry) -> str:
 
 
 def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> tuple[list[tuple], bool]:
-    """[(entry, score, count)] that survive every filter, and whether the scope dropped any hit."""
+    """[(entry, score, count, tier)] that survive every filter, and whether the scope dropped any hit."""
     kept, narrowed = [], False
     for name, store in sorted(stores.items()):
         bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
         reader, keep = store.reader, topk.keep_groups(scope, store, type_, path)
-        for doc, score, matched in reader.search_ids(words, required):
+        for doc, score, matched, tier in reader.search_ids(words, required):
             group = reader.group(doc)
             if keep is not None and group not in keep:
                 narrowed = True
@@ -117,7 +122,7 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
                 continue
             if phrases and not all(has_phrase(_text(store, entry), p) for p in phrases):
                 continue
-            kept.append((entry, score, len(matched)))
+            kept.append((entry, score, len(matched), tier))
     return kept, narrowed
 
 
@@ -132,7 +137,7 @@ def _best_per_note(kept: list[tuple]) -> list[tuple]:
     browser ranks records before fetching their refs.)"""
     best: dict[tuple, tuple] = {}
     for cand in kept:
-        entry, score, count = cand
+        entry = cand[0]
         key = (entry.brain, entry.note if entry.note is not None else entry.doc)
         cur = best.get(key)
         if cur is None or _within(cand) < _within(cur):
@@ -141,18 +146,18 @@ def _best_per_note(kept: list[tuple]) -> list[tuple]:
 
 
 def _within(cand: tuple) -> tuple:
-    entry, score, count = cand
-    return (-count, -score, 0 if entry.kind == "note" else 1, entry.doc)
+    entry, score, count, tier = cand
+    return (tier, -count, -score, 0 if entry.kind == "note" else 1, entry.doc)
 
 
 def _order(cand: tuple) -> tuple:
-    entry, score, count = cand
+    entry, score, count, tier = cand
     deprecated = entry.kind != "record" and bool(entry.meta.get("deprecated"))
-    return (1 if deprecated else 0, -count, -score, entry.brain, entry.doc)
+    return (1 if deprecated else 0, tier, -count, -score, entry.brain, entry.doc)
 
 
 def _item(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
-    entry, score, _ = cand
+    entry, score = cand[0], cand[1]
     meta = entry.meta
     item = {"kind": entry.kind, "brain": entry.brain, "ref": entry.ref, "uri": refs.uri(entry.brain, entry.ref),
             "score": score, "type": meta.get("type"), "path": _path(entry), "tags": meta.get("tags", []),
@@ -199,11 +204,14 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
     words, phrases = parse_query(text)
     top, total, narrowed = [], 0, False
-    if words:
-        top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, True, as_of, limit)
-        if not total and len(set(words)) > 1:
-            top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, False, as_of, limit)
-    terms = {t for t in (analyze_query_word(w) for w in words) if t}
+    try:
+        if words:
+            top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, True, as_of, limit)
+            if not total and len({f for _, f in words}) > 1:
+                top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, False, as_of, limit)
+    except FormatError as exc:   # a site built by an older bf: its index is another format
+        raise IndexMissing(str(site.path), f"search index: {exc}") from None
+    terms = {t for pair in words for t in pair}
     items = [_item(stores[c[0].brain], c, terms) for c in top]
     reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,
              "total": total, "scope_empty": sc.kind != "none" and not items and narrowed}

@@ -6,10 +6,10 @@ Why it is the same:
 - Without phrases every filter (--type, --path, the scope) reads only what a section shares
   with its note (note ref, meta), so it holds for all hits of a note or none; it is checked
   once per note (a record stands for itself).
-- Hits come in (more words, higher score, doc id) order: search_ids sorts by score then id,
-  and a stable sort by word count keeps that within equal counts. The best item of a note is
-  its first hit in that order: the note's ref is a prefix of its sections' refs, so its id is
-  smaller, which is `_within`'s "note before section, then ref".
+- Hits come in (tier, more terms, higher score, doc id) order: search_ids sorts by tier, score,
+  then id, and a stable sort by (tier, term count) keeps that within equal counts. The best
+  item of a note is its first hit in that order: the note's ref is a prefix of its sections'
+  refs, so its id is smaller, which is `_within`'s "note before section, then ref".
 - Items are ordered non-deprecated first, then by that order (brain and id break ties), so
   past `limit` non-deprecated items a brain's walk only counts notes for `total`.
 """
@@ -54,7 +54,7 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
         hits = reader.search_ids(words, required)
         docs, idx = hits.docs, range(len(hits))
         if not required:
-            idx = sorted(idx, key=lambda i: -len(hits[i][2]))
+            idx = sorted(idx, key=lambda i: (hits[i][3], -len(hits[i][2])))
         keep = keep_groups(scope, store, type_, path)
         if keep is not None:
             mask, n = _mask(store, keep), len(idx)
@@ -79,8 +79,8 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
                 continue
             total += 0 if trivial else 1
             if fresh < limit:
-                _, score, matched = hits[i]
-                top.append((entry, score, len(matched)))
+                _, score, matched, tier = hits[i]
+                top.append((entry, score, len(matched), tier))
                 if entry.kind == "record" or not entry.meta.get("deprecated"):
                     fresh += 1
             elif trivial:

@@ -1,9 +1,12 @@
 """What search needs from a brain, computed once at build time (SPEC §5). Pure: no I/O.
 
 Two products:
-- `documents`: one lunr document per note, per section and per record, with the fields
+- `documents`: one index document per note, per section and per record, with the fields
   title, aliases, headings and body (builder/lunrjs weighs them), and a record's source
-  as its index `group` (notes and sections: none). Refs are the items' own
+  as its index `group` (notes and sections: none). A section's own heading goes in its
+  headings field, not its title: only a note's title and aliases (and a record's given title)
+  name an item. A note's `names` (title, each alias, file stem) feed the index's name table,
+  which puts the note first for a query that is one of them. Refs are the items' own
   refs (`x.md`, `x.md#id`, `SOURCE:ID`), never integer-like.
 - `store`: the compact document store the query engine filters, ranks and excerpts from
   (builder/query/store.py reads it; site/engine reads the same files). Small metadata is
@@ -70,11 +73,13 @@ def documents(brain: Brain, pieces_of: dict | None = None) -> list[dict]:
     docs = []
     for note in brain.notes.values():
         pieces = pieces_of[note.ref] if pieces_of is not None else note_pieces(note)
+        stem = note.ref.rsplit("/", 1)[-1].removesuffix(".md")
         docs.append({"ref": note.ref, "title": note.title, "aliases": " ".join(note.aliases),
-                     "headings": " ".join(s.heading for s in note.sections), "body": join_pieces(pieces)})
+                     "headings": " ".join(s.heading for s in note.sections), "body": join_pieces(pieces),
+                     "names": [note.title, *note.aliases, stem]})
         for s, (first, end) in zip(note.sections, section_spans(note)):
-            nested = note.sections[first:end - 1]   # sections k+1 … inside this one
-            docs.append({"ref": s.ref, "title": s.heading, "aliases": "",
+            nested = note.sections[first - 1:end - 1]   # this section and those nested in it
+            docs.append({"ref": s.ref, "title": "", "aliases": "",
                          "headings": " ".join(n.heading for n in nested), "body": join_pieces(pieces[first:end])})
     for rec in brain.records.values():
         given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""

@@ -1,8 +1,8 @@
 // bf search in the browser: twin of builder/query/search.py (read its docstring for the rules
 // and orders). Same items, order, fields and scores as Python for the same built site.
 import * as refs from './refs.js'
-import { invalidInput, pyRepr } from './errors.js'
-import { analyzeQueryWord, queryWords } from './lunrindex.js'
+import { indexMissing, invalidInput, pyRepr } from './errors.js'
+import { FormatError, analyze, queryTerms } from './lunrindex.js'
 import { coverageFields } from './coverage.js'
 import { excerpt, hasPhrase } from './excerpt.js'
 import { finish, selected } from './read.js'
@@ -33,14 +33,15 @@ function checkText (name, value) {
   return value ?? null
 }
 
-// [words, phrases]: the query's words, and each quoted span's terms in order.
+// [words, phrases]: the query's [exact, folded] term pairs, and each quoted span's exact terms
+// in order.
 export function parseQuery (text) {
   const phrases = []
   for (const [, span] of text.matchAll(/"([^"]*)"/g)) {
-    const terms = queryWords(span).map(analyzeQueryWord).filter(Boolean)
+    const terms = analyze(span)
     if (terms.length) phrases.push(terms)
   }
-  return [queryWords(text), phrases]
+  return [queryTerms(text), phrases]
 }
 
 async function openStores (site, brains) {
@@ -89,7 +90,7 @@ const pathOf = (entry) => (entry.kind === 'record'
   ? `memories/${entry.source}/${entry.ref.slice(entry.ref.indexOf(':') + 1)}.json`
   : entry.note)
 
-// [[entry, score, count]] that survive every filter, and whether the scope dropped any hit.
+// [[entry, score, count, tier]] that survive every filter, and whether the scope dropped any hit.
 async function candidates (stores, words, phrases, scope, type, path, required, asOf) {
   const kept = []
   let narrowed = false
@@ -113,7 +114,7 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
     const hitRefs = await reader.refs(hits.filter(wantRef).map(([hit]) => hit.id))
     let r = 0
     for (let k = 0; k < hits.length; k++) {
-      const [{ id, score, matched }, group, pos] = hits[k]
+      const [{ id, score, matched, tier }, group, pos] = hits[k]
       const entry = await entryOf(store, wantRef(hits[k]) ? hitRefs[r++] : null, id, group, pos, scope)
       if (entry === null) {
         narrowed = narrowed || scope.kind !== 'none'
@@ -130,16 +131,16 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
         const text = await textOf(store, entry)
         if (!phrases.every((p) => hasPhrase(text, p))) continue
       }
-      kept.push([entry, score, matched.length])
+      kept.push([entry, score, matched.length, tier])
     }
   }
   return [kept, narrowed]
 }
 
 // Doc ids stand for refs: within a brain they are in ref (code point) order.
-const within = ([entry, score, count]) => [-count, -score, entry.kind === 'note' ? 0 : 1, entry.id]
-const order = ([entry, score, count]) =>
-  [entry.kind !== 'record' && get(entry.meta, 'deprecated') ? 1 : 0, -count, -score, entry.brain, entry.id]
+const within = ([entry, score, count, tier]) => [tier, -count, -score, entry.kind === 'note' ? 0 : 1, entry.id]
+const order = ([entry, score, count, tier]) =>
+  [entry.kind !== 'record' && get(entry.meta, 'deprecated') ? 1 : 0, tier, -count, -score, entry.brain, entry.id]
 
 function bestPerNote (kept) {
   const best = new Map()
@@ -191,14 +192,19 @@ export async function search (site, query, { scope = null, type = null, path = n
   const [words, phrases] = parseQuery(text)
   let kept = []
   let narrowed = false
-  if (words.length) {
-    [kept, narrowed] = await candidates(stores, words, phrases, sc, type, path, true, asOf)
-    if (!kept.length && new Set(words).size > 1) {
-      [kept, narrowed] = await candidates(stores, words, phrases, sc, type, path, false, asOf)
+  try {
+    if (words.length) {
+      [kept, narrowed] = await candidates(stores, words, phrases, sc, type, path, true, asOf)
+      if (!kept.length && new Set(words.map(([, f]) => f)).size > 1) {
+        [kept, narrowed] = await candidates(stores, words, phrases, sc, type, path, false, asOf)
+      }
     }
+  } catch (e) { // a site built by an older bf: its index is another format
+    if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
+    throw e
   }
   const ranked = bestPerNote(kept)
-  const terms = new Set(words.map(analyzeQueryWord).filter(Boolean))
+  const terms = new Set(words.flat())
   const items = []
   const top = ranked.slice(0, limit)
   await refsOf(stores, top.map((cand) => cand[0]))

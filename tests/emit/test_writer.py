@@ -1,6 +1,8 @@
 """Writer: reuse through the digest index, never trusting a stale entry; old sites removed after the swap."""
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import posixpath
 import time
@@ -24,6 +26,19 @@ def test_unchanged_files_are_hard_links_to_the_previous_site(tmp_path):
     w = build_once(out, cache, {"a/x.html": b"one", "b.json": b"TWO"})
     assert w.reused == 1 and (out / "a/x.html").stat().st_ino == inode
     assert (out / "b.json").read_bytes() == b"TWO"
+
+
+def test_the_index_is_json_and_read_only_when_it_is_ours(tmp_path, monkeypatch):
+    out, cache = tmp_path / "site", tmp_path / ".bf-cache"
+    build_once(out, cache, {"x.html": b"one"})
+    index = json.loads((cache / "site.files.json").read_bytes())
+    assert list(index["files"]) == ["x.html"] and index["files"]["x.html"][0] == hashlib.sha256(b"one").hexdigest()
+    os.chmod(cache / "site.files.json", 0o666)             # writable by others: not trusted
+    compared = []
+    real = Writer._same
+    monkeypatch.setattr(Writer, "_same", lambda self, *a: compared.append(dict(self.index)) or real(self, *a))
+    build_once(out, cache, {"x.html": b"one"})
+    assert compared == [{}]
 
 
 def test_a_file_edited_since_the_index_was_saved_is_compared_by_its_bytes(tmp_path):

@@ -19,7 +19,5 @@ process.stdout.write(JSON.stringify({
   twinTrims: input.strings.map(twin.trim),
   tokens: input.strings.map((x) => lunr.tokenizer(x).map((k) => [k.str, ...k.metadata.position])),
   twinTokens: input.strings.map(twin.tokenize),
-  analyze: input.strings.map((x) => pipe.run(lunr.tokenizer(x)).map(String).filter((k) => k !== '')),
-  twinAnalyze: input.strings.map(twin.analyze),
-  twinQueryWords: input.strings.map(twin.queryWords)
+  analyze: input.strings.map((x) => pipe.run(lunr.tokenizer(x)).map(String).filter((k) => k !== ''))
 }))

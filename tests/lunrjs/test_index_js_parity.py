@@ -1,22 +1,23 @@
-"""site/engine/lunrindex.js returns what IndexReader returns, bit for bit."""
+"""site/engine/lunrindex.js returns what IndexReader returns, bit for bit (scores are compared
+with ==, not approximately: FORMAT.md says why they are equal)."""
 import pytest
 
 from builder.lunrjs import IndexReader, write_index
 from builder.lunrjs import index as index_mod  # noqa: F401
 
-from lunrjs_corpus import make_docs, make_queries
+from lunrjs_corpus import MULTILINGUAL, make_docs, make_queries
 
 pytestmark = pytest.mark.parity
 
 
 def py_results(reader, queries):
-    return [[[ref, score, sorted(m)] for ref, score, m in reader.search(w, r, limit)]
+    return [[[ref, score, sorted(m), tier] for ref, score, m, tier in reader.search(w, r, limit)]
             for w, r, limit in queries]
 
 
 def js_results(run_node, directory, queries):
     out = run_node("node_search.mjs", {"dir": str(directory), "queries": queries})
-    return [[[e["ref"], e["score"], e["matched"]] for e in res] for res in out["results"]], out
+    return [[[e["ref"], e["score"], e["matched"], e["tier"]] for e in res] for res in out["results"]], out
 
 
 def test_js_equals_python(run_node, tmp_path, monkeypatch):
@@ -26,18 +27,24 @@ def test_js_equals_python(run_node, tmp_path, monkeypatch):
     monkeypatch.setattr(index_mod, "SHARD_TARGET", 4096)
     monkeypatch.setattr(index_mod, "REF_CHUNK", 50)
     docs, vocab = make_docs(300, seed=11)
-    write_index(docs, tmp_path)
+    ml = [{"ref": f"ml/{i:03d}.md", "title": t, "aliases": a, "headings": h, "body": b, "names": [t, a]}
+          for i, (t, a, h, b) in enumerate(MULTILINGUAL)]
+    write_index(docs + ml, tmp_path)
     reader = IndexReader(tmp_path)
     assert reader.meta["big"] > 0 and reader.meta["shards"] > 1
     queries = [[w, req, None] for w in make_queries(vocab, 120, seed=3) for req in (True, False)]
     queries += [[vocab[:40], False, None], [vocab[:40], False, 7],
                 [["Éclair", "café", "co-op", "😀x", "the"], False, None],
                 [[vocab[0]], True, 3], [[], True, None]]
+    for t, a, h, b in MULTILINGUAL:
+        for text in (t, a, h, b[:12], b.split()[0] if b.split() else b):
+            queries += [[[text], True, None], [[text], False, 5]]
     expected = py_results(reader, queries)
     got, _ = js_results(run_node, tmp_path, queries)
     assert sum(bool(r) for r in expected) >= 150
+    assert any(r and r[0][3] == 0 for r in expected) and any(r and r[0][3] == 1 for r in expected)
     for q, e, g in zip(queries, expected, got):
-        assert g == e, q  # same refs, order, matched words and identical floats
+        assert g == e, q  # same refs, order, matched terms, tiers and identical floats
 
 
 def test_first_search_fetches_few_files(run_node, tmp_path):

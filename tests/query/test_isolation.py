@@ -39,9 +39,6 @@ ONLY_FROM = {
 }
 # Cycles tolerated for now, each with its reason. Remove an entry once its cycle is gone.
 KNOWN_CYCLES = [
-    # lunrjs/index.py (fork_each, Index) ↔ lunrjs/reader.py: builder/lunrjs/ has another owner,
-    # who is breaking this cycle separately.
-    {"builder.lunrjs.index", "builder.lunrjs.reader"},
 ]
 
 

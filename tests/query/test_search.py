@@ -7,6 +7,7 @@ import pytest
 
 from builder.cli import main
 from builder.errors import InvalidInput
+from builder.query.store import open_store
 from builder.query.search import parse_query, search, types
 from search_fixtures import site, site_dir
 
@@ -30,8 +31,8 @@ def test_no_lunr_syntax_is_an_error(query):
 
 
 def test_operators_are_text():
-    # `title:pricing` is one token, never a field query: nothing holds it.
-    assert search(site(), "title:pricing")["items"] == []
+    # `title:pricing` is the words "title" and "pricing" (":" separates), never a field query
+    assert search(site(), "title:pricing")["items"] == search(site(), "title pricing")["items"]
     # a leading hyphen separates like any hyphen: "-tiers" is the word "tiers", not an exclusion
     assert "concepts/pricing-tiers.md" in refs_of(search(site(), "pricing -tiers"))
 
@@ -44,7 +45,9 @@ def test_phrase_demands_order():
 
 
 def test_parse_query():
-    assert parse_query('The "Pricing tiers" of x') == (["pricing", "tiers", "x"], [["price", "tier"]])
+    assert parse_query('The "Pricing tiers" of x') == ([("price", "price"), ("tier", "tier"), ("x", "x")],
+                                                       [["price", "tier"]])
+    assert parse_query('"Café" Malmö') == ([("café", "cafe"), ("malmö", "malmo")], [["café"]])
 
 
 def test_all_words_first():
@@ -91,11 +94,13 @@ def test_one_item_per_note_and_sections():
 def test_order_is_deterministic_and_documented():
     a, b = search(site(), "website", limit=50), search(site(), "website", limit=50)
     assert a == b
-    # not deprecated first; then by score (all-words mode: every item holds every word)
-    deprecated = [i["ref"] == "projects/brand-refresh.md" for i in a["items"]]
-    assert deprecated == sorted(deprecated)
-    scores = [i["score"] for i in a["items"] if i["ref"] != "projects/brand-refresh.md"]
-    assert scores == sorted(scores, reverse=True)
+    # not deprecated first; then by tier (the index's), then score (all-words mode: every item
+    # holds every word)
+    store = open_store(site(), "brain")
+    tiers = {ref: tier for ref, _, _, tier in store.reader.search(["website"], True)}
+    key = [(i["ref"] == "projects/brand-refresh.md", tiers[i["ref"]], -i["score"]) for i in a["items"]]
+    assert key == sorted(key)
+    assert {k[1] for k in key} == {1, 2}     # "website" is in titles, and in bodies
 
 
 @pytest.mark.parametrize("limit", [0, 51, -1, True, "3", 2.0])

@@ -14,7 +14,8 @@ from search_fixtures import site
 
 SCOPES = [None, "memories", "memories/chat", "memories/email", "memories/chat/undated", "projects", "concepts",
           "30d", "2026-11", "memories/issues/30d", "person:maya-chen", "tags/web", "projects/new-website.md"]
-QUERIES = ["website", "launch plan", "the", "pricing page", "meeting notes deploy", "nothing-matches-xyz"]
+QUERIES = ["website", "launch plan", "the", "pricing page", "meeting notes deploy", "nothing-matches-xyz",
+           "new website", "brand refresh", "style guide colour"]
 
 
 def general(stores, words, scope, type_, path, required, as_of, limit):
@@ -25,7 +26,7 @@ def general(stores, words, scope, type_, path, required, as_of, limit):
 
 def view(result):
     top, total, narrowed = result
-    return [(e.brain, e.ref, score, count) for e, score, count in top], total, narrowed
+    return [(e.brain, e.ref, score, count, tier) for e, score, count, tier in top], total, narrowed
 
 
 @pytest.mark.parametrize("scope", SCOPES)

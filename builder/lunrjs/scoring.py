@@ -1,0 +1,60 @@
+"""What the index writer and both readers agree on (format bf-lunr-3, see FORMAT.md): the
+format string, fields and their BM25 parameters, the shard hash, and BM25 arithmetic that
+Python and JS evaluate to bit-identical doubles.
+
+Only + - * / on IEEE doubles (correctly rounded in both runtimes) are used, each expression
+written in the same order in site/engine/lunrindex.js; the logarithm is `ln` below, a fixed
+series in those operations, because `math.log` (C libm) and `Math.log` (V8's fdlibm port)
+may differ in the last bit.
+"""
+from __future__ import annotations
+
+FORMAT = "bf-lunr-3"
+FIELDS = ("title", "aliases", "headings", "body")
+# Per field: boost, k1, b (BM25 summed over fields, each with its own parameters).
+PARAMS = {
+    "title": {"boost": 10, "k1": 1.2, "b": 0.75},
+    "aliases": {"boost": 8, "k1": 1.2, "b": 0.75},
+    "headings": {"boost": 4, "k1": 1.2, "b": 0.75},
+    "body": {"boost": 1, "k1": 1.2, "b": 0.75},
+}
+NAMED = ("title", "aliases")   # an item "holds the words in its name" when they are in these
+LN2 = 0.6931471805599453
+SQRT2 = 1.4142135623730951
+_INV = [1.0 / k for k in range(1, 32, 2)]   # 1/1, 1/3, … 1/31
+
+
+def ln(x: float) -> float:
+    """Natural logarithm of a finite x > 0: x = m * 2**e with m in [sqrt(1/2), sqrt(2)) by
+    exact halvings/doublings, then ln(m) = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.172, by its
+    series to s**31 (Horner), error < 1e-16 relative. Bit-identical in lunrindex.js."""
+    e = 0
+    while x >= 2.0:
+        x = x / 2.0
+        e += 1
+    while x < 1.0:
+        x = x * 2.0
+        e -= 1
+    if x > SQRT2:
+        x = x / 2.0
+        e += 1
+    s = (x - 1.0) / (x + 1.0)
+    s2 = s * s
+    p = _INV[15]
+    for k in range(14, -1, -1):
+        p = p * s2 + _INV[k]
+    return e * LN2 + 2.0 * s * p
+
+
+def idf(n: int, df: int) -> float:
+    """lunr's idf: ln(1 + |(N - df + 0.5) / (df + 0.5)|), df counting (document, field) pairs."""
+    x = (n - df + 0.5) / (df + 0.5)
+    return ln(1.0 + abs(x))
+
+
+def fnv1a(term: str) -> int:
+    """32-bit FNV-1a of the UTF-8 bytes (same in lunrindex.js)."""
+    h = 0x811C9DC5
+    for byte in term.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h

@@ -1,0 +1,157 @@
+"""The parse cache: Notes of the last build, kept as JSON lines beside --out so a rebuild
+re-parses only changed files.
+
+Nothing here can run code: the file is JSON, and decoding builds only the model's own
+dataclasses (Note, Section, RawLink, Task) field by field. It is versioned: a file written by
+another bf, by other parser code, or for other model fields is ignored (a full parse). A
+value JSON cannot hold exactly is tagged ({"$": kind, "v": ...}): tuples, dicts (as pairs, so
+keys keep their type and order), dates, datetimes with their zone, bytes, sets. A note holding
+anything else is simply not cached. A file that is not ours (another owner, writable by
+group or others) is not read either.
+"""
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import json
+import os
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from . import __version__
+from .model import Note, RawLink, Section, Task
+
+FORMAT = 1
+CLASSES = {cls.__name__: cls for cls in (Note, Section, RawLink, Task)}
+
+
+def _code_digest() -> str:
+    """Any change to bf's code (a parser fix, a new slot kind) invalidates the cache."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def version() -> list:
+    fields = {name: [f.name for f in dataclasses.fields(cls)] for name, cls in sorted(CLASSES.items())}
+    return [FORMAT, __version__, _code_digest(), fields]
+
+
+class Unencodable(ValueError):
+    pass
+
+
+def encode(value):
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if value == value and abs(value) != float("inf") else {"$": "float", "v": repr(value)}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"$": "tuple", "v": [encode(v) for v in value]}
+    if isinstance(value, dict):
+        return {"$": "dict", "v": [[encode(k), encode(v)] for k, v in value.items()]}
+    if type(value).__name__ in CLASSES and type(value) is CLASSES[type(value).__name__]:
+        return {"$": type(value).__name__, "v": [encode(getattr(value, f.name)) for f in dataclasses.fields(value)]}
+    if isinstance(value, datetime):
+        return {"$": "datetime", "v": [value.replace(tzinfo=None).isoformat(), value.fold, _zone(value.tzinfo)]}
+    if isinstance(value, date):
+        return {"$": "date", "v": value.isoformat()}
+    if isinstance(value, bytes):
+        return {"$": "bytes", "v": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, (set, frozenset)):
+        return {"$": type(value).__name__, "v": [encode(v) for v in value]}
+    raise Unencodable(type(value).__name__)
+
+
+def _zone(tz):
+    if tz is None:
+        return None
+    if isinstance(tz, ZoneInfo) and tz.key:
+        return ["zone", tz.key]
+    if isinstance(tz, timezone):
+        offset = tz.utcoffset(None)
+        return ["offset", offset.days * 86400 + offset.seconds, offset.microseconds]
+    raise Unencodable(type(tz).__name__)
+
+
+def decode(value):
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    kind, v = value["$"], value["v"]
+    if kind in CLASSES:
+        return CLASSES[kind](*[decode(x) for x in v])
+    if kind == "tuple":
+        return tuple(decode(x) for x in v)
+    if kind == "dict":
+        return {decode(k): decode(x) for k, x in v}
+    if kind == "datetime":
+        text, fold, zone = v
+        tz = None if zone is None else ZoneInfo(zone[1]) if zone[0] == "zone" else \
+            timezone(timedelta(seconds=zone[1], microseconds=zone[2]))
+        return datetime.fromisoformat(text).replace(tzinfo=tz, fold=fold)
+    if kind == "date":
+        return date.fromisoformat(v)
+    if kind == "bytes":
+        return base64.b64decode(v)
+    if kind in ("set", "frozenset"):
+        return (set if kind == "set" else frozenset)(decode(x) for x in v)
+    if kind == "float":
+        return float(v)
+    raise ValueError(f"unknown tag {kind!r}")
+
+
+class Cache:
+    """notes: {brain root: {(ref, sha256, config key): Note}}, filled in place by brain.load.
+    Each loaded note keeps its JSON line, so saving re-encodes only notes parsed this time."""
+
+    def __init__(self):
+        self.notes: dict[str, dict] = {}
+        self.lines: dict[tuple, tuple] = {}   # (root, key) → (the Note loaded, its line)
+
+
+def load(path: Path) -> Cache:
+    """The cache saved at `path`; an empty one when there is none we can use."""
+    cache = Cache()
+    try:
+        st = os.stat(path)
+        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+            return cache
+        with path.open("r", encoding="ascii") as fh:
+            if json.loads(fh.readline()) != version():
+                return cache
+            for line in fh:
+                root, key, note = json.loads(line)
+                key, note = decode(key), decode(note)
+                cache.notes.setdefault(root, {})[key] = note
+                cache.lines[root, key] = (note, line if line.endswith("\n") else line + "\n")
+    except Exception:   # no cache, or a damaged one, only costs a full parse
+        return Cache()
+    return cache
+
+
+def save(path: Path, cache: Cache) -> None:
+    """One line of version, then one line per note: [root, key, note]."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with tmp.open("w", encoding="ascii") as fh:
+        os.chmod(tmp, 0o600)
+        fh.write(json.dumps(version(), separators=(",", ":")) + "\n")
+        for root, entries in cache.notes.items():
+            for key, note in entries.items():
+                old = cache.lines.get((root, key))
+                if old is not None and old[0] is note:
+                    fh.write(old[1])
+                    continue
+                try:
+                    fh.write(json.dumps([root, encode(key), encode(note)], separators=(",", ":")) + "\n")
+                except Unencodable:
+                    pass
+    tmp.replace(path)

@@ -1,0 +1,23 @@
+// stdin {site, calls: [[query, options]]} -> stdout the replies of site/engine/search.js over a
+// built site folder, read through a file-backed fetch (what the browser does over HTTP).
+import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { openSite } from '../../site/engine/read.js'
+import { search } from '../../site/engine/search.js'
+
+globalThis.fetch = async (url, options = {}) => {
+  try {
+    const body = await readFile(fileURLToPath(String(url)), 'utf8')
+    return { ok: true, status: 200, json: async () => JSON.parse(body) }
+  } catch (e) {
+    return { ok: false, status: 404, json: async () => null }
+  }
+}
+const input = JSON.parse(readFileSync(0, 'utf8'))
+const site = await openSite(pathToFileURL(input.site + '/').href)
+const out = []
+for (const [query, options] of input.calls) {
+  try { out.push(await search(site, query, options)) } catch (e) { out.push(e.toJSON ? e.toJSON() : { uncaught: String(e) }) }
+}
+process.stdout.write(JSON.stringify(out))

@@ -1,0 +1,112 @@
+"""The parse cache is JSON that round-trips every Note exactly, and a warm rebuild equals a cold one."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from builder import parsecache
+from builder.brain import load
+from hostile_brain import write_hostile_brain   # tests/support (on sys.path: tests/conftest.py)
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "brain"
+
+VALUES = [
+    None, True, 0, -7, 2**70, 1.5, -0.0, float("inf"), "text \udcff \x00 é", [1, [2]], (1, (2, "x")),
+    {"b": 1, "a": 2, 3: "int key", None: "none key", True: "bool", date(2026, 1, 2): "date key"},
+    {"$": "tuple", "v": [1]},                                   # looks like a tag: still a dict
+    date(2026, 12, 2), datetime(2026, 12, 2, 12, 0),
+    datetime(2026, 12, 2, 12, 0, 5, 123, tzinfo=timezone.utc),
+    datetime(2026, 3, 29, 2, 30, tzinfo=timezone(timedelta(hours=-3, minutes=-30))),
+    datetime(2026, 10, 25, 2, 30, fold=1, tzinfo=ZoneInfo("Europe/Berlin")),
+    b"\x00\xff", {1, "a"}, frozenset({2}),
+]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=range(len(VALUES)))
+def test_values_round_trip_with_their_types(value):
+    back = parsecache.decode(json.loads(json.dumps(parsecache.encode(value))))
+    assert back == value and type(back) is type(value)
+    if isinstance(value, dict):
+        assert [(k, type(k)) for k in back] == [(k, type(k)) for k in value]
+    if isinstance(value, datetime):
+        assert (back.tzinfo, back.fold) == (value.tzinfo, value.fold)
+
+
+def test_other_types_are_refused():
+    with pytest.raises(parsecache.Unencodable):
+        parsecache.encode(object())
+
+
+@pytest.mark.parametrize("which", ["example", "hostile"])
+def test_every_note_round_trips(tmp_path, which):
+    root = EXAMPLE if which == "example" else tmp_path / "hostile"
+    if which == "hostile":
+        write_hostile_brain(root, huge=False)
+    notes = load(root).notes
+    path = tmp_path / "cache.jsonl"
+    cache = parsecache.Cache()
+    cache.notes["root"] = {(ref, "sha", ("UTC", ("type",), False)): n for ref, n in notes.items()}
+    parsecache.save(path, cache)
+    back = {key[0]: note for key, note in parsecache.load(path).notes["root"].items()}
+    assert len(back) == len(notes) > 3
+    assert repr(back) == repr(notes)          # repr: types too, and NaN equals itself
+    assert json.loads(path.read_text().splitlines()[0]) == parsecache.version()
+
+
+def test_only_our_own_current_file_is_read(tmp_path):
+    path = tmp_path / "cache.jsonl"
+    cache = parsecache.Cache()
+    cache.notes["root"] = {("a.md", "sha", ()): ("not", "a", "note")}
+    parsecache.save(path, cache)
+    assert parsecache.load(path).notes == cache.notes
+    os.chmod(path, 0o666)
+    assert parsecache.load(path).notes == {}                    # writable by others: ignored
+    os.chmod(path, 0o600)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("[0]\n" + "".join(lines[1:]))
+    assert parsecache.load(path).notes == {}                    # another bf's cache: ignored
+    path.write_text("".join(lines) + '["root", {"$": "Note", "v": []}')
+    assert parsecache.load(path).notes == {}                    # damaged: ignored as a whole
+    path.write_bytes(b"\x80\x04\x95 a pickle")
+    assert parsecache.load(path).notes == {}
+
+
+def test_saving_reuses_the_lines_of_notes_not_parsed_again(tmp_path, monkeypatch):
+    path = tmp_path / "cache.jsonl"
+    cache = parsecache.Cache()
+    cache.notes["root"] = {("a.md",): ("a",), ("b.md",): ("b",)}
+    parsecache.save(path, cache)
+    again = parsecache.load(path)
+    again.notes["root"][("b.md",)] = ("b2",)                     # parsed this time
+    encoded = []
+    real = parsecache.encode
+    monkeypatch.setattr(parsecache, "encode", lambda v: encoded.append(v) or real(v))
+    parsecache.save(path, again)
+    assert ("a",) not in encoded and ("b2",) in encoded
+    assert parsecache.load(path).notes == {"root": {("a.md",): ("a",), ("b.md",): ("b2",)}}
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_warm_rebuild_equals_a_cold_build(tmp_path, build_site, monkeypatch):
+    brain = tmp_path / "brain"
+    shutil.copytree(EXAMPLE, brain)
+    site = tmp_path / "site"
+    build_site(brain, site)
+    cache = tmp_path / ".bf-cache" / "site.parse.jsonl"
+    assert len(cache.read_text().splitlines()) > 10
+    (tmp_path / ".bf-cache" / "site.parse.pickle").write_bytes(b"old")
+    cold = tree(site)
+    import builder.brain as brain_pkg
+    monkeypatch.setattr(brain_pkg, "parse_note", lambda ref, *a, **k: pytest.fail(f"parsed {ref} again"))
+    build_site(brain, site)                                     # every note from the cache
+    assert tree(site) == cold
+    assert not (tmp_path / ".bf-cache" / "site.parse.pickle").exists()
