@@ -12,6 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from builder import schema
+from replies import stored_replies
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECK = Path(sys.executable).parent / "check-jsonschema"
@@ -24,8 +25,9 @@ def errors(kind: str, reply) -> list[str]:
     return [f"{e.json_path}: {e.message}" for e in schema.validator(kind).iter_errors(reply)]
 
 
-def site_replies(site: Path) -> list[Path]:
-    return sorted(p for p in (site / "brain").rglob("*.json"))
+def site_replies(site: Path) -> list[tuple[str, dict]]:
+    """(where, reply) for every reply page the site stores (files and compact data)."""
+    return [(f"{ref} {options}", reply) for ref, options, reply in stored_replies(site)]
 
 
 def cli_json(bf, *args) -> tuple[int, dict | None, dict | None]:
@@ -45,12 +47,11 @@ def test_schema_is_valid_2020_12_with_id_and_version(kind):
 
 
 def test_every_precomputed_reply_validates(example_site):
-    files = site_replies(example_site)
-    assert len(files) > 300
+    replies = site_replies(example_site)
+    assert len(replies) > 300
     pages, later = set(), 0
-    for path in files:
-        reply = json.loads(path.read_bytes())
-        assert errors("read-reply", reply) == [], path.name
+    for where, reply in replies:
+        assert errors("read-reply", reply) == [], where
         pages.add(reply["page"])
         later += reply.get("offset", 0) > 0 and "total_bytes" in reply
     assert pages == PAGES and later >= 2     # every page kind, and later pages of paged reads

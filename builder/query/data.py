@@ -25,16 +25,14 @@ class BrainData:
     def family(self, ref: str, variant: tuple[str, ...]) -> str | None:
         """Where the reply of `ref` lives: "sections", "records/SOURCE", "lists" — None for files."""
         packs = self.meta["packs"] if self.meta else {}
-        if ref == "home" and not variant:
-            return None
+        if (ref == "home" and not variant) or (ref.endswith(".md") and "r" not in variant):
+            return None       # a note's file name may hold "#"; a section id never ends in ".md"
         if "#" in ref and not refs.is_record_like(ref):
             return "sections"
         if refs.is_record_like(ref):
             family = "records/" + refs.escape_segment(ref.split(":", 1)[0])
             if family in packs:
                 return family
-        if ref.endswith(".md") and "r" not in variant:
-            return None
         return "lists"
 
     def entry(self, family: str, key: str):

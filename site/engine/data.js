@@ -16,13 +16,13 @@ export class BrainData {
 
   family (meta, ref, variant) {
     const packs = meta ? meta.packs : {}
-    if (ref === 'home' && variant.length === 0) return null
+    // a note's file name may hold "#"; a section id never ends in ".md"
+    if ((ref === 'home' && variant.length === 0) || (ref.endsWith('.md') && !variant.includes('r'))) return null
     if (ref.includes('#') && !refs.isRecordLike(ref)) return 'sections'
     if (refs.isRecordLike(ref)) {
       const family = 'records/' + refs.escapeSegment(ref.split(':')[0])
       if (Object.prototype.hasOwnProperty.call(packs, family)) return family
     }
-    if (ref.endsWith('.md') && !variant.includes('r')) return null
     return 'lists'
   }
 

@@ -18,6 +18,7 @@ from builder.errors import BfError
 from builder.periods import parse_period
 from builder.query.read import read
 from builder.query.site import open_site
+from replies import stored_replies
 
 pytestmark = [pytest.mark.browser, pytest.mark.parity]
 
@@ -42,24 +43,8 @@ def python_read(site, ref, options: dict) -> dict:
 
 
 def reply_calls(site_dir: Path) -> list[tuple[str, dict]]:
-    """(ref, options) for every reply file, checking that the reply maps back to its file."""
-    calls = []
-    for path in sorted(site_dir.rglob("*.json")):
-        rel = path.relative_to(site_dir).as_posix()
-        if rel.split("/")[0] in ("_bf", "schemas", "pagefind"):
-            continue
-        reply = json.loads(path.read_bytes())
-        options = {}
-        variant = []
-        if reply.get("page") == "relation":
-            options["rel"] = reply["relation"]
-            variant += ["r", reply["relation"]]
-        if reply.get("offset"):
-            options["offset"] = reply["offset"]
-            variant.append(f"o{reply['offset']}")
-        assert refs.ref_file(reply["brain"], reply["ref"], *variant) == rel, rel
-        calls.append((reply["ref"], options))
-    return calls
+    """(ref, options) for every stored reply page: reply files and the compact data."""
+    return [(ref, options) for ref, options, _ in stored_replies(site_dir)]
 
 
 EXTRA_CALLS = [
@@ -72,6 +57,9 @@ EXTRA_CALLS = [
     ("367d", {}), ("07d", {}), ("366d", {}), ("2031", {}), ("2031-01", {}), ("2031-W01", {}), ("2031-01-05", {}),
     ("2020-W53", {}), ("2021-W53", {}), ("9999", {}), ("0000", {}), ("2026-1", {}), ("12345d", {}),
     ("٣d", {}), ("２０３１", {}), ("yesterday", {}), ("today", {}),
+    ("memories/chat/2026-11-19", {}), ("memories/chat/2026-W47", {}), ("memories/chat/2026-01-01", {}),
+    ("memories/email/2026-01", {}), ("memories/chat/2026-13", {}), ("memories/chat/7d", {}),
+    ("memories/nope/2026-11-19", {}), ("memories/chat/2026-11-19", {"offset": 50}), ("memories/brief/2026", {}),
     ("projects/new-website.md", {"rel": "nope"}), ("projects/new-website.md", {"rel": "it's"}),
     ("projects/new-website.md", {"rel": "a\x00b"}), ("projects/new-website.md", {"rel": 5}),
     ("projects/new-website.md", {"rel": "cites"}), ("projects/new-website.md", {"rel": "superseded-by", "offset": 50}),
@@ -136,10 +124,12 @@ def test_ref_mapping_and_addresses_equal_python(bf_page):
     got = bf_page.evaluate("""async (texts) => {
       const r = await import(window.bf.root + '_bf/engine/refs.js')
       return texts.map((t) => [r.refFile('brain', t, 'r', t, 'o50'), r.uri('b', t), r.splitAddress('bf://b/' + t),
-                               r.normalize(t), r.isRecordLike(t), r.isPeriodLike(t)])
+                               r.normalize(t), r.isRecordLike(t), r.isPeriodLike(t), r.dataKey('brain', t, 'r', t),
+                               r.packOf(t, 1), r.packOf(t, 7), r.packOf(r.dataKey('b', t), 4096)])
     }""", texts)
     want = [[refs.ref_file("brain", t, "r", t, "o50"), refs.uri("b", t), list(refs.split_address("bf://b/" + t)),
-             refs.normalize(t), refs.is_record_like(t), refs.is_period_like(t)] for t in texts]
+             refs.normalize(t), refs.is_record_like(t), refs.is_period_like(t), refs.data_key("brain", t, "r", t),
+             refs.pack_of(t, 1), refs.pack_of(t, 7), refs.pack_of(refs.data_key("b", t), 4096)] for t in texts]
     assert [g for g, w in zip(got, want) if g != w] == []
     assert got == want
 

@@ -71,6 +71,4 @@ def test_paging_of_120_items(tmp_path):
     assert [p["next_offset"] for p in pages] == [50, 100, None]
     assert all(p["total"] == 120 for p in pages)
     assert pages[2]["items"][-1]["ref"] == "many/n119.md"
-    assert (out / "b" / "many~~o50.json").is_file() and (out / "b" / "many~~o50.html").is_file()
-    html = (out / "b" / "many.html").read_text()
-    assert 'href="many~~o50.html"' in html
+    assert not (out / "b" / "many~~o50.json").exists()   # later pages come from the compact data

@@ -120,6 +120,6 @@ def test_record_read_has_every_field_and_encoded_address(brain):
 
 def test_compute_gives_a_view_per_note_section_and_record(brain):
     b, g = brain
-    refs = sorted(v.ref for v in compute(b, NOW, g) if v.template in ("note.html", "record.html", None))
+    refs = sorted(v.ref for v in compute(b, NOW, g) if v.pages[0]["page"] in ("note", "section", "record"))
     assert refs == sorted(["projects/site.md", "projects/site.md#decision", "projects/site.md#détails",
                            "projects/site.md#later", "concepts/roadmap.md", "concepts/other.md", "issues:site#12?"])

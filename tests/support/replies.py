@@ -1,0 +1,50 @@
+"""Every reply a built site stores, whatever holds it: reply files (notes, home) and every page of
+every reply in the compact data (docs/data.md). For tests that check all of them (schemas, parity)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from builder.listing import PAGE_ITEMS
+from builder.query.data import BrainData
+
+
+def _load(site: Path):
+    def load(rel: str):
+        try:
+            return json.loads((site / rel).read_bytes())
+        except FileNotFoundError:
+            return None
+    return load
+
+
+def _pages(data: BrainData, family: str, value) -> list[dict]:
+    if isinstance(value, list):
+        return value
+    if "pages" in value:
+        return value["pages"]
+    return [data.listing_page(value, offset) for offset in range(0, max(len(value["ids"]), 1), PAGE_ITEMS)]
+
+
+def stored_replies(site: Path) -> list[tuple[str, dict, dict]]:
+    """(ref, read options, reply page) for each stored reply page, in a stable order."""
+    site = Path(site)
+    manifest = json.loads((site / "_bf" / "manifest.json").read_bytes())
+    pages = []
+    for path in sorted(site.rglob("*.json")):
+        if path.relative_to(site).parts[0] not in ("_bf", "schemas", "pagefind"):
+            pages.append(json.loads(path.read_bytes()))
+    for brain in manifest["brains"]:
+        data = BrainData(_load(site), brain["name"])
+        for family, n in sorted(data.meta["packs"].items()):
+            for i in range(n):
+                pack = data.load_json(f"{data.root}/{family}/{i}.json")
+                for key in sorted(pack):
+                    pages += _pages(data, family, pack[key])
+    out = []
+    for page in pages:
+        options = {"rel": page["relation"]} if page.get("page") == "relation" else {}
+        if page.get("offset"):
+            options["offset"] = page["offset"]
+        out.append((page["ref"], options, page))
+    return out
