@@ -22,7 +22,7 @@ from .emit.site_pages import emit_site_pages
 from .emit.urls import attachment_path
 from .emit.writer import Writer, recover
 from .errors import InvalidInput
-from .fingerprint import fingerprint
+from .fingerprint import fingerprint_records, recorded
 from .parallel import cores, fork_map
 from .views import compute
 from .views.graph import graph
@@ -97,7 +97,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
             phases.run("render", _emit_views, writer, brain, views, brain is brains[0])
             phases.run("render", emit_attachments, writer, brain.name, Path(brain.root), brain.attachments, attachment_path)
             phases.run("lunr", emit_search, writer, brain, report.as_of)
-            writer.write_json(f"_bf/{brain.name}/fingerprint.json", fingerprint(Path(brain.root)), brain.name)
+            _emit_fingerprint(writer, brain)
             report.problems.extend(p.to_json() for p in brain.problems)
         phases.run("render", emit_site_pages, writer, brains, report.as_of, base_url)
         phases.run("assets", emit_assets, writer)
@@ -135,6 +135,15 @@ def _emit_chunk(state, index: int):
     emit_item_pages(part, brain, chunk)
     emit_listing_pages(part, brain, chunk, root=root, all_views=views)
     return part.record()
+
+
+def _emit_fingerprint(writer: Writer, brain) -> None:
+    """What staleness compares against (builder/fingerprint.py): the brain's files, and each source
+    folder's files apart, in `_bf/BRAIN/fingerprint/` (read only when that folder changed)."""
+    main, records = recorded(Path(brain.root))
+    writer.write_json(f"_bf/{brain.name}/fingerprint.json", main, brain.name)
+    for folder, files in records.items():
+        writer.write_json(fingerprint_records(brain.name, folder), files, brain.name)
 
 
 def _manifest(brains, report: BuildReport, writer: Writer, base_url: str | None) -> dict:

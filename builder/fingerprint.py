@@ -1,16 +1,35 @@
 """A cheap fingerprint of a brain folder (size and mtime of every file) to tell a reply is stale (SPEC §6.6).
 
 Shared by the build (which records it) and the query engine (which compares it); it never parses files.
+
+The cold path of a query must not stat every record file (50,000 of them cost 0.34 s), so the
+build records, besides every file, each source folder's own signature (mtime and size of the
+folder, whether it holds a subfolder). A query stats every authored file and `memories/`, and lists
+a source folder only when its signature changed, it changed in the last `RECENT_NS`, or it holds a
+subfolder: collectors rename records into place, which always changes their folder's mtime.
+What this cannot see until the next build is written in docs/site.md ("Staleness").
 """
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
+from .refs import escape_segment
 
-def fingerprint(root: Path) -> dict[str, str]:
-    out: dict[str, str] = {}
-    stack = [""]
+FORMAT = 2
+MEMORIES = "memories"
+RECENT_NS = 5_000_000_000   # a folder changed this recently may still change within its mtime tick
+
+
+def fingerprint_records(brain: str, folder: str) -> str:
+    """Site path of the build's file list of one source folder (`memories/SOURCE`)."""
+    return f"_bf/{escape_segment(brain)}/fingerprint/{escape_segment(folder.split('/', 1)[1])}.json"
+
+
+def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None) -> None:
+    """Every file below `rel_dir` into `files`; with `dirs`, stop at source folders and sign them."""
+    stack = [rel_dir]
     while stack:
         rel_dir = stack.pop()
         try:
@@ -25,11 +44,62 @@ def fingerprint(root: Path) -> dict[str, str]:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                stack.append(rel)
+            if not entry.is_dir(follow_symlinks=False):
+                files[rel] = f"{st.st_size}:{st.st_mtime_ns}"
+            elif dirs is not None and rel_dir == MEMORIES:
+                dirs[rel] = _signature(st)
             else:
-                out[rel] = f"{st.st_size}:{st.st_mtime_ns}"
+                stack.append(rel)
+
+
+def _signature(st: os.stat_result) -> str:
+    """mtime:size of a source folder, ":sub" when it may hold a folder (whose changes its mtime does
+    not show). A folder's link count is 2 + its subfolders on POSIX file systems; any other count
+    (some report 1) is treated as "may hold one", without listing it."""
+    return f"{st.st_mtime_ns}:{st.st_size}" + ("" if st.st_nlink == 2 else ":sub")
+
+
+def fingerprint(root: Path) -> dict[str, str]:
+    """Every file of the brain: path → "size:mtime_ns" (the watcher of `bf serve` compares these)."""
+    out: dict[str, str] = {}
+    _walk(Path(root), "", out, None)
     return dict(sorted(out.items()))
+
+
+def recorded(root: Path) -> tuple[dict, dict[str, dict]]:
+    """What a build records: {format, files (all but records), dirs (source folders' signatures)},
+    and per source folder its files — kept apart, so a query loads only the folders it lists."""
+    root = Path(root)
+    files: dict[str, str] = {}
+    dirs: dict[str, str] = {}
+    _walk(root, "", files, dirs)
+    records = {}
+    for folder in dirs:
+        inside: dict[str, str] = {}
+        _walk(root, folder, inside, None)
+        records[folder] = dict(sorted(inside.items()))
+    return {"format": FORMAT, "files": dict(sorted(files.items())), "dirs": dict(sorted(dirs.items()))}, records
+
+
+def changed_since(root: Path, before: dict, records_of) -> int:
+    """How many files were added, removed or modified since the build recorded `before`;
+    `records_of(folder)` gives the build's files of a source folder (read only when listed)."""
+    root = Path(root)
+    files: dict[str, str] = {}
+    dirs: dict[str, str] = {}
+    _walk(root, "", files, dirs)
+    n = changed(before.get("files", {}), files)
+    old_dirs = before.get("dirs", {})
+    now = time.time_ns()
+    for folder in sorted(old_dirs.keys() | dirs.keys()):
+        sign = dirs.get(folder)
+        if sign == old_dirs.get(folder) and not sign.endswith(":sub") and now - int(sign.split(":")[0]) > RECENT_NS:
+            continue
+        inside: dict[str, str] = {}
+        if sign is not None:
+            _walk(root, folder, inside, None)
+        n += changed((records_of(folder) or {}) if folder in old_dirs else {}, inside)
+    return n
 
 
 def changed(before: dict[str, str], now: dict[str, str]) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .. import BUNDLE_VERSION, MANIFEST, refs
 from ..errors import IndexMissing
-from ..fingerprint import changed, fingerprint
+from ..fingerprint import FORMAT, changed_since, fingerprint_records
 from .data import BrainData
 
 def find_site(site: str | None) -> Path:
@@ -70,8 +70,8 @@ class Site:
             root = Path(info.get("root", ""))
             before = self.load_json(f"_bf/{brain}/fingerprint.json")
             result = None
-            if info.get("root") and root.is_dir() and before is not None:
-                n = changed(before, fingerprint(root))
+            if info.get("root") and root.is_dir() and isinstance(before, dict) and before.get("format") == FORMAT:
+                n = changed_since(root, before, lambda folder: self.load_json(fingerprint_records(brain, folder)))
                 if n:
                     result = {"built_at": self.as_of, "changed": n}
             self._stale[brain] = result

@@ -1,0 +1,77 @@
+"""Staleness on the cold path (builder/fingerprint.py): authored files are always compared; a source
+folder's records only when the folder's own signature moved (or it is recent, or holds a folder)."""
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+import builder.fingerprint as fp
+from builder.query.site import open_site
+
+
+@pytest.fixture
+def built(make_brain, build_site, tmp_path, monkeypatch):
+    monkeypatch.setattr(fp, "RECENT_NS", 0)    # the test's files are seconds old: do not list them for that
+    brain = make_brain(tmp_path, {"a.md": "# A\n", "memories/chat/1.json": '{"text": "one"}',
+                                  "memories/chat/2.json": '{"text": "two"}', "memories/deep/x/3.json": '{"text": "three"}'})
+    build_site(brain, tmp_path / "site")
+    return brain, tmp_path / "site"
+
+
+def scanned(monkeypatch) -> list[str]:
+    seen = []
+    real = os.scandir
+
+    def spy(path):
+        seen.append(os.fspath(path))
+        return real(path)
+    monkeypatch.setattr(fp.os, "scandir", spy)
+    return seen
+
+
+def stale(site):
+    return open_site(site).stale("brain")
+
+
+def test_unchanged_source_folders_are_not_listed(built, monkeypatch):
+    brain, site = built
+    seen = scanned(monkeypatch)
+    assert stale(site) is None
+    assert not any(p.endswith("memories/chat") for p in seen)
+
+
+def test_an_edited_note_and_a_new_record_are_counted(built):
+    brain, site = built
+    (brain / "a.md").write_text("# A\n\nmore\n", encoding="utf-8")
+    (brain / "memories/chat/3.json").write_text('{"text": "three"}', encoding="utf-8")
+    assert stale(site)["changed"] == 2
+
+
+def test_a_removed_record_and_a_removed_source_are_counted(built):
+    brain, site = built
+    (brain / "memories/chat/2.json").unlink()
+    assert stale(site)["changed"] == 1
+    for f in (brain / "memories/chat").iterdir():
+        f.unlink()
+    (brain / "memories/chat").rmdir()
+    assert stale(site)["changed"] == 2
+
+
+def test_a_folder_with_a_subfolder_is_always_listed(built):
+    brain, site = built
+    (brain / "memories/deep/x/3.json").write_text('{"text": "three, edited"}', encoding="utf-8")
+    assert stale(site)["changed"] == 1
+
+
+def test_a_record_edited_in_place_is_seen_only_while_its_folder_is_recent(built, monkeypatch):
+    """The documented blind spot: an in-place edit keeps the folder's mtime (docs/site.md)."""
+    brain, site = built
+    folder = brain / "memories/chat"
+    before = folder.stat()
+    (folder / "1.json").write_text('{"text": "one, edited"}', encoding="utf-8")
+    os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert stale(site) is None
+    monkeypatch.setattr(fp, "RECENT_NS", time.time_ns())
+    assert stale(site)["changed"] == 1
