@@ -23,7 +23,10 @@ import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
+from builder import refs
+
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 BRAIN = ROOT / "examples" / "brain"
 EXPECTED = Path(__file__).resolve().parent / "expected"
 NOW = "2026-12-02T12:00:00Z"
@@ -31,6 +34,9 @@ WIDTH = 100
 ARGS = ["--now", NOW, "--no-pagefind", "--quiet"]   # pagefind has its own tests (tests/emit/test_pagefind.py)
 # Copied unchanged from site/ and schemas/ (their own files are the reference): listed, not kept.
 COPIED = re.compile(r"^(_bf/.*\.(js|css|txt)|schemas/.*|\.nojekyll)$")
+# Kept under replies/ instead (reply files), or an encoding of them (compact data, the source
+# folders' file lists): listed in FILES.txt only.
+REPLIES_OR_DATA = re.compile(r"^([^_/][^/]*/.*\.json|_bf/[^/]+/(data|fingerprint)/.*)$")
 
 
 def build(brain: Path, out: Path) -> Path:
@@ -62,8 +68,9 @@ def normalize_json(path: str, data: bytes, root: str) -> str:
     value = json.loads(data.decode("utf-8").replace(json.dumps(root, ensure_ascii=False)[1:-1], "<ROOT>"))
     if path == "_bf/manifest.json":
         value["build_id"] = "<build_id>"
-    if path.endswith("/fingerprint.json"):
-        value = {k: re.sub(r":\d+$", ":<mtime>", v) if isinstance(v, str) else v for k, v in value.items()}
+    if path.endswith("/fingerprint.json") and "files" in value:   # folders' stats vary by file system
+        value["files"] = {k: re.sub(r":\d+$", ":<mtime>", v) for k, v in value["files"].items()}
+        value["dirs"] = {k: "<stat>" for k in value["dirs"]}
     return pretty(value) + "\n"
 
 
@@ -229,12 +236,18 @@ def normalize_html(data: bytes, root: str) -> str:
 
 
 def normalized(site: Path, brain: Path = BRAIN) -> dict[str, str]:
-    """expected-tree path → text, for the site built from `brain`."""
+    """expected-tree path → text, for the site built from `brain`. Replies are kept by the read
+    that answers them (`replies/<its reply file path>`), whether the site stores them as a file or
+    in its compact data, so a change of where replies live shows as no change of what they say."""
+    from replies import stored_replies
     root = str(Path(brain).resolve())
     files = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
     tree = {"FILES.txt": "".join(f"{f}\n" for f in files)}
+    for ref, options, reply in stored_replies(site):
+        variant = (("r", options["rel"]) if "rel" in options else ()) + ((f"o{options['offset']}",) if "offset" in options else ())
+        tree["replies/" + refs.ref_file(reply["brain"], ref, *variant)] = normalize_json("", json.dumps(reply, sort_keys=True).encode(), root)
     for rel in files:
-        if COPIED.match(rel):
+        if COPIED.match(rel) or REPLIES_OR_DATA.match(rel):
             continue
         data = (site / rel).read_bytes()
         if rel.endswith(".json"):

@@ -36,6 +36,8 @@ def stored_replies(site: Path) -> list[tuple[str, dict, dict]]:
             pages.append(json.loads(path.read_bytes()))
     for brain in manifest["brains"]:
         data = BrainData(_load(site), brain["name"])
+        if data.meta is None:      # a site of bundle version 1: every reply is a file
+            continue
         for family, n in sorted(data.meta["packs"].items()):
             for i in range(n):
                 pack = data.load_json(f"{data.root}/{family}/{i}.json")
