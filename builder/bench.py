@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -133,6 +134,35 @@ def _dir_bytes(path: Path, skip: str | None = None) -> int:
     return total
 
 
+KINDS = [   # (kind, pattern on the site-relative path), first match wins
+    ("pagefind", r"^pagefind/"), ("index", r"^_bf/search/"), ("cards", r"^_bf/[^/]+/data/cards/"),
+    ("lists", r"^_bf/[^/]+/data/lists/"), ("record_data", r"^_bf/[^/]+/data/records/"),
+    ("section_data", r"^_bf/[^/]+/data/sections/"), ("assets", r"^(_bf/[^/]+\.(js|css)|_bf/(engine|vendor)/|schemas/)"),
+    ("bf_other", r"^_bf/"), ("note_pages", r"\.md\.html$"), ("note_replies", r"\.md(~~o\d+)?\.json$"),
+    ("day_pages", r"^[^/]+/memories/[^/]+/\d{4}-\d{2}-\d{2}\.html$"), ("record_pages", r"~3a[^/]*\.html$"),
+    ("other_replies", r"\.json$"), ("listing_pages", r"\.html$"), ("other", r""),
+]
+
+
+def site_by_kind(site: Path, notes: int) -> dict[str, dict]:
+    """Files and bytes of a built site by kind (KINDS), each also per note, so a regression in
+    one kind shows at a glance."""
+    patterns = [(kind, re.compile(p)) for kind, p in KINDS]
+    out: dict[str, dict] = {}
+    for dirpath, _, filenames in os.walk(site):
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            rel = Path(path).relative_to(site).as_posix()
+            kind = next(k for k, p in patterns if p.search(rel))
+            entry = out.setdefault(kind, {"files": 0, "bytes": 0})
+            entry["files"] += 1
+            entry["bytes"] += os.lstat(path).st_size
+    for entry in out.values():
+        entry["files_per_note"] = round(entry["files"] / notes, 3)
+        entry["bytes_per_note"] = round(entry["bytes"] / notes)
+    return dict(sorted(out.items()))
+
+
 def _lunr_dirs(site: Path) -> list[Path]:
     """Folders of bf-lunr indexes in a built site, wherever the emitter puts them."""
     found = []
@@ -248,6 +278,10 @@ def _rss(res: Result, key: str, mb: float | None) -> None:
 def _site_sizes(res: Result, out: Path, n: int) -> None:
     res["site_bytes"] = _dir_bytes(out, skip="pagefind")
     res["site_bytes_per_note"] = round(res["site_bytes"] / n)
+    kinds = site_by_kind(out, n)
+    res["site_by_kind"] = kinds
+    res["site_files"] = sum(k["files"] for name, k in kinds.items() if name != "pagefind")
+    res["site_files_per_note"] = round(res["site_files"] / n, 3)
     if (out / "pagefind").is_dir():
         res["pagefind_bytes"] = _dir_bytes(out / "pagefind")
     else:

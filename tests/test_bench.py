@@ -75,3 +75,12 @@ def test_generation_is_deterministic(tmp_path):
 def test_query_set_mixes_every_kind(tmp_path):
     kinds = {kind for kind, _, _ in queries(generate(tmp_path / "brain", 60, 1))}
     assert kinds == {"common", "rare", "multi", "phrase", "scoped"}
+
+
+def test_site_bytes_and_files_are_reported_by_kind(rows):
+    row = rows[0]
+    kinds = row["site_by_kind"]
+    assert {"note_pages", "note_replies", "cards", "lists", "record_data", "index"} <= set(kinds)
+    assert row["site_files"] == sum(k["files"] for name, k in kinds.items() if name != "pagefind")
+    assert sum(k["bytes"] for name, k in kinds.items() if name != "pagefind") == row["site_bytes"]
+    assert all(k["bytes_per_note"] == round(k["bytes"] / row["notes"]) for k in kinds.values())
