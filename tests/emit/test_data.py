@@ -1,0 +1,85 @@
+"""Compact data (docs/data.md): listings as header + card ids, cards once, section and record
+replies in packs; the query engine computes every page from it, equal to the pages the views made."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from builder import refs
+from builder.emit.data import Cards, compact_listing
+from builder.errors import InvalidInput
+from builder.listing import paged
+from builder.query.read import read
+from builder.query.site import open_site
+
+
+def item(n: int) -> dict:
+    return {"ref": f"n{n}.md", "title": f"N{n}", "kind": "note"}
+
+
+def test_a_listing_is_its_header_and_card_ids():
+    cards = Cards()
+    pages = tuple(paged({"page": "folder", "ref": "x"}, [item(n) for n in range(120)]))
+    entry = compact_listing(pages, cards)
+    assert entry == {"base": {"page": "folder", "ref": "x"}, "ids": list(range(120))}
+    again = compact_listing(tuple(paged({"page": "tag", "ref": "t"}, [item(5), item(7)])), cards)
+    assert again["ids"] == [5, 7] and len(cards.texts) == 120       # equal cards are stored once
+
+
+def test_pages_of_another_shape_are_kept_whole():
+    odd = ({"page": "folder", "ref": "x", "items": [item(1)], "total": 9, "offset": 0, "next_offset": None},)
+    assert compact_listing(odd, Cards()) == {"pages": list(odd)}
+
+
+@pytest.fixture(scope="module")
+def long_site(tmp_path_factory):
+    from builder.build import build
+    root = tmp_path_factory.mktemp("data")
+    brain = root / "b"
+    for i in range(120):
+        (brain / "many").mkdir(parents=True, exist_ok=True)
+        (brain / "many" / f"n{i:03d}.md").write_text(f"---\ntags: [t{i % 3}]\n---\n# N{i}\n\n## Part\n\nx\n")
+        (brain / "memories" / "chat").mkdir(parents=True, exist_ok=True)
+        (brain / "memories" / "chat" / f"m{i:03d}.json").write_text(json.dumps(
+            {"text": f"message {i}", "time": f"2026-11-{1 + i % 28:02d}T10:{i % 60:02d}:00Z"}))
+    build([brain], root / "site", now="2026-12-02T12:00:00Z", pagefind=False)
+    return root / "site"
+
+
+def test_only_notes_and_home_have_reply_files(long_site):
+    names = sorted(p.relative_to(long_site / "b").as_posix() for p in (long_site / "b").rglob("*.json"))
+    assert names == ["home.json"] + [f"many/n{i:03d}.md.json" for i in range(120)]
+
+
+def test_every_offset_of_a_long_listing_is_computed(long_site):
+    site = open_site(long_site)
+    pages = [read(site, "memories/chat", offset=o) for o in (0, 50, 100)]
+    assert [len(p["items"]) for p in pages] == [50, 50, 20]
+    assert [p["next_offset"] for p in pages] == [50, 100, None]
+    listed = [i["ref"] for p in pages for i in p["items"]]
+    assert sorted(listed) == sorted(f"chat:m{i:03d}" for i in range(120))
+    for bad in (25, 150):
+        with pytest.raises(InvalidInput):
+            read(site, "memories/chat", offset=bad)
+
+
+def test_records_and_sections_read_from_their_packs(long_site):
+    site = open_site(long_site)
+    assert read(site, "chat:m007")["record"]["text"] == "message 7"
+    assert read(site, "many/n007.md#part")["page"] == "section"
+    meta = json.loads((long_site / "_bf/b/data/meta.json").read_bytes())
+    assert set(meta["packs"]) == {"lists", "sections", "records/chat"}
+    key = refs.data_key("b", "chat:m007")
+    pack = json.loads((long_site / f"_bf/b/data/records/chat/{refs.pack_of(key, meta['packs']['records/chat'])}.json").read_bytes())
+    assert pack[key][0]["record"]["text"] == "message 7"
+
+
+def test_a_site_of_the_old_bundle_is_refused(long_site, tmp_path, bf):
+    import shutil
+    old = tmp_path / "old"
+    shutil.copytree(long_site, old)
+    manifest = json.loads((old / "_bf/manifest.json").read_bytes())
+    (old / "_bf/manifest.json").write_text(json.dumps(manifest | {"bundle_version": 1}))
+    code, out, err = bf("read", "memories/chat", "--site", old)
+    assert code == 5 and json.loads(err)["code"] == "index_missing"
