@@ -47,6 +47,29 @@ def escape_segment(segment: str) -> str:
     return text
 
 
+ESCAPED = re.compile(r"(?:[a-z0-9.\-]|(?:~[0-9a-f]{2})+)*")
+
+
+def unescape_segment(text: str) -> str | None:
+    """The segment `escape_segment` turned into `text`, or None when no segment gives `text`
+    (a shortened segment, "…~~" + hash, has lost its name; a variant part "~~o50" is not a segment).
+    Runs of "~XX" are UTF-8 bytes: `unescape_segment("chat~3awho~3f") == "chat:who?"`."""
+    if not ESCAPED.fullmatch(text):
+        return None
+    try:
+        segment = re.sub(r"(?:~[0-9a-f]{2})+",
+                         lambda m: bytes.fromhex(m.group(0).replace("~", "")).decode("utf-8"), text)
+    except UnicodeDecodeError:
+        return None
+    return segment if escape_segment(segment) == text else None
+
+
+def record_anchor(ref: str) -> str:
+    """The id of a record's element on the page showing it (its source's day page, or undated):
+    its ref escaped as one segment, `chat:who?` → `chat~3awho~3f` — the stem its own page had."""
+    return escape_segment(ref)
+
+
 def ref_file(brain: str, ref: str, *variant: str) -> str:
     """Site-relative path of the JSON reply for `ref` in `brain` ("" ref = home)."""
     parts = [escape_segment(brain)] + [escape_segment(p) for p in (ref or "home").split("/")]

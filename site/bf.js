@@ -1,7 +1,8 @@
 // bf in the browser: search, read and recall over the built site, with the replies Python gives
 // (SPEC §5-§7). Loaded as a module by every page; sets `window.bf` and wires the page:
-// "/" focuses the search box. The site root is this file's parent folder, so the same
-// build works at / and under a GitHub Pages project path.
+// "/" focuses the search box; "Show more", "JSON reply" and 404.html's redirect come from
+// page.js. The site root is this file's parent folder, so the same build works at / and
+// under a GitHub Pages project path.
 import { openSite, read as readSite } from './engine/read.js'
 import { BfError } from './engine/errors.js'
 
@@ -42,6 +43,11 @@ window.bf = bf
 function typing (target) {
   return target instanceof HTMLElement &&
     (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
+}
+
+// Pages with "Show more", a "JSON reply" button or 404.html's redirect get their behaviour (page.js).
+if (document.querySelector('[data-bf-more], [data-bf-json], [data-bf-moved]')) {
+  import('./page.js').then((page) => page.wire(bf))
 }
 
 // "/" focuses the page's main search field (the search page's own, else the header's).

@@ -1,7 +1,7 @@
 // The search page: pagefind's UI for full-text search, and the scoped search of bf.js shown
 // as a list. Everything from a reply is rendered as text nodes (never innerHTML).
 import bf from './bf.js'
-import { refFile } from './engine/refs.js'
+import { itemPath } from './links.js'
 import { stem, tokenize, trim } from './engine/lunrindex.js'
 
 const $ = (sel) => document.querySelector(sel)
@@ -82,10 +82,9 @@ async function startPagefind () {
 // ---- scoped (bf.js) ----------------------------------------------------------------
 const scopedWanted = () => ['scope', 'type', 'limit'].some((k) => params.get(k)) || params.get('mode') === 'scoped'
 
-function pageUrl (item) {
-  const [note, section] = item.kind === 'section' ? [item.ref.split('#')[0], item.ref.slice(item.ref.indexOf('#') + 1)] : [item.ref, '']
-  const path = refFile(item.brain, note).slice(0, -'.json'.length) + '.html'
-  return new URL(path, bf.root).href + (section ? '#' + encodeURIComponent(section) : '')
+// Where the site shows a result: a record is an anchor on its source's day page (links.js).
+function pageUrl (site, item) {
+  return new URL(itemPath(site, item), bf.root).href
 }
 
 // The excerpt with every word whose stem a query word shares wrapped in <mark>, as DOM nodes.
@@ -105,7 +104,7 @@ function highlighted (text, query) {
   return out
 }
 
-function renderItem (item, query) {
+function renderItem (site, item, query) {
   const badge = el('span', { class: 'badge kind-' + item.kind }, item.kind + (item.type ? ' · ' + item.type : ''))
   const meta = []
   if (item.source) meta.push(item.source)
@@ -113,7 +112,7 @@ function renderItem (item, query) {
   else if (item.observed) meta.push('observed ' + item.observed.slice(0, 10))
   if (item.path && item.kind !== 'record') meta.push(item.path)
   return el('li', { class: 'result kind-' + item.kind },
-    el('a', { href: pageUrl(item) }, item.title || item.ref), ' ', badge,
+    el('a', { href: pageUrl(site, item) }, item.title || item.ref), ' ', badge,
     meta.length ? el('span', { class: 'meta' }, ' ' + meta.join(' · ')) : null,
     item.excerpt ? el('p', { class: 'excerpt' }, highlighted(item.excerpt, query)) : null)
 }
@@ -161,8 +160,8 @@ async function runScoped (event) {
     const options = { limit }
     if (scope) options.scope = scope
     if (type) options.type = type
-    const reply = await bf.search(query, options)
-    results.replaceChildren(...reply.items.map((item) => renderItem(item, query)))
+    const [site, reply] = await Promise.all([bf.site(), bf.search(query, options)])
+    results.replaceChildren(...reply.items.map((item) => renderItem(site, item, query)))
     status.textContent = summary(reply, query, scope)
     renderSources(reply)
   } catch (err) {

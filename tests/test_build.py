@@ -90,7 +90,7 @@ def test_wikilinks_become_relative_urls(rendered):
     assert '<a class="internal" href="../y/b.md.html">label b</a>' in html
     assert 'href="../y/b.md.html#sub-part"' in html
     assert '<a href="../y/b.md.html#sub-part">md</a>' in html
-    assert 'href="../chat~3awho~3f.html"' in html
+    assert 'href="../memories/chat/2026-12-01.html#chat~3awho~3f"' in html   # a record: an anchor on its day page
 
 
 def test_ambiguous_and_broken_links_are_marked_not_linked(rendered):
@@ -126,7 +126,7 @@ def test_raw_html_is_sanitized_by_default(rendered):
 
 
 def test_record_text_is_escaped(rendered):
-    html = page(rendered, "chat:who?")
+    html = page(rendered, "memories/chat/2026-12-01")      # the record's day page shows it
     assert "<script>alert(3)" not in html and "&lt;script&gt;alert(3)&lt;/script&gt;" in html
     assert "<img src=x" not in html
 
@@ -147,15 +147,23 @@ def test_the_title_h1_is_shown_once(tmp_path, make_brain, build_site, text):
 
 
 def test_every_page_links_its_json_reply(example_site):
+    """Note pages and home link their reply file; every other page offers its reply through bf.js."""
     pages = [p for p in example_site.rglob("*.html") if p.name not in ("404.html", "search.html")]
     assert len(pages) > 50
+    files = 0
     for path in pages:
         html = path.read_text(encoding="utf-8")
         m = re.search(r'<link rel="alternate" type="application/json" href="([^"]+)">', html)
-        assert m, f"{path} links no JSON reply"
-        target = (path.parent / m.group(1)).resolve()
-        assert target.is_file(), f"{path} links a missing reply {m.group(1)}"
-        json.loads(target.read_bytes())
+        if path.name.endswith(".md.html") or path.name in ("home.html", "index.html"):
+            assert m, f"{path} links no JSON reply"
+            target = (path.parent / m.group(1)).resolve()
+            assert target.is_file(), f"{path} links a missing reply {m.group(1)}"
+            json.loads(target.read_bytes())
+            files += 1
+        else:
+            assert not m and not re.search(r'href="[^"]*\.json"', html), f"{path} links a reply file it has not"
+            assert re.search(r'data-bf-json="bf://brain/[^"]+"', html), f"{path} offers no JSON reply"
+    assert files > 20
 
 
 # --- guarantees ---------------------------------------------------------------------------------

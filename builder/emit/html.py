@@ -17,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from ..model import SLOT, Brain
 from ..resources import resource_dir
 from .days import due_badge
-from .urls import attachment_path, page_path, relative
+from .urls import attachment_path, page_path, record_urls, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
 
@@ -46,12 +46,16 @@ def render(template: str, page: str, **context) -> str:
     return environment().get_template(template).render(**context)
 
 
-def ref_url(brain: str, ref: str) -> str:
-    """Site path of the page showing `ref` (sections are anchors on their note's page)."""
+def ref_url(brain: Brain, ref: str) -> str:
+    """Site path of the page showing `ref`: sections are anchors on their note's page, records
+    anchors on their source's day page (urls.record_urls)."""
+    record = record_urls(brain).get(ref)
+    if record is not None:
+        return record
     note, hash_, section = ref.partition("#")
     if hash_ and note.endswith(".md"):
-        return page_path(brain, note) + "#" + section
-    return page_path(brain, ref)
+        return page_path(brain.name, note) + "#" + section
+    return page_path(brain.name, ref)
 
 
 class NoteRenderer:
@@ -95,7 +99,7 @@ class NoteRenderer:
             return relative(page, page_path(self.brain.name, ref)) + (f"#{sid}" if sid else "")
         if ref not in self.brain.notes and ref not in self.brain.records and ref not in self.brain.identities:
             return relative(page, attachment_path(self.brain.name, ref))
-        return relative(page, ref_url(self.brain.name, ref))
+        return relative(page, ref_url(self.brain, ref))
 
     def _wikilink(self, source: str, page: str, meta: dict) -> str:
         link = self.links.get((source, meta["target"], meta["heading"]))

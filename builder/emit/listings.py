@@ -1,6 +1,7 @@
-"""Emit the HTML of computed views (home, listings, periods, relation pages), the site root
-`index.html` (the first brain's home), and each brain's timeline for `Nd` period reads.
-JSON replies of these views go through emit_replies like every other View."""
+"""Emit the HTML of computed views: home, listings and periods (their first page of items; bf.js
+loads the rest), each source's day pages and undated page (every record in full, the only place
+a record is shown), the site root `index.html` (the first brain's home), and each brain's
+timeline for `Nd` period reads. Replies of these views live in the compact data (emit/data.py)."""
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -8,16 +9,18 @@ from zoneinfo import ZoneInfo
 
 from markupsafe import Markup, escape
 
-from ..listing import PAGE_ITEMS
+from .. import refs
 from ..model import Brain
 from ..text import cut
 from ..views import View
 from .html import ref_url, render
-from .pages import common, offset_variant
-from .urls import page_path, relative
+from .data import stored_in_files
+from .pages import whole_reply, common, grouped
+from .urls import page_path, record_page_ref, relation_anchor, relative
 from .writer import Writer
 
 TEMPLATES = ("listing.html", "home.html")
+DAY_TEMPLATE = "day.html"        # a source's day: each of its records in full (views/periods.py)
 
 
 def timeline_path(brain: str) -> str:
@@ -80,7 +83,7 @@ class ItemLists:
     """Renders listed items as HTML: each item's fragment once per process (an item sits on
     many listings; the per-item Jinja macro was the largest cost of rendering listings)."""
 
-    def __init__(self, brain: str):
+    def __init__(self, brain: Brain):
         self.brain, self.fragments = brain, {}
 
     def __call__(self, items: list[dict], target: str) -> Markup:
@@ -127,58 +130,134 @@ def _crumbs(brain: str, ref: str, title: str, known: set[str]) -> list[tuple[str
     return crumbs + [(title, None)]
 
 
-def _paging(brain: str, view: View, page: dict) -> dict:
-    def link(offset):
-        if offset is None:
-            return None
-        return page_path(brain, view.ref, *view.variant, *((f"o{offset}",) if offset else ()))
-    previous = max(page["offset"] - PAGE_ITEMS, 0) if page.get("offset") else None
-    return {"previous": link(previous), "next": link(page.get("next_offset"))}
+class SiteViews:
+    """What a page needs to know about the other views of its brain, worked out once per process:
+    which refs have a page, each target's relation lists, each record's read, each source's days."""
+    _cache: dict[int, tuple[list, "SiteViews"]] = {}
+
+    def __init__(self, views: list[View]):
+        self.known: set[str] = set()
+        self.relations: dict[str, list[View]] = {}      # target ref → its relation views
+        self.records: dict[str, View] = {}               # record ref → its read
+        days: dict[str, list[str]] = {}                  # source → its day refs
+        for v in views:
+            if v.variant[:1] == ("r",):
+                self.relations.setdefault(v.ref, []).append(v)
+            elif v.template == "record.html":
+                self.records[v.ref] = v
+            elif v.template == DAY_TEMPLATE:
+                days.setdefault(v.pages[0]["source"], []).append(v.ref)
+            if v.template in TEMPLATES + (DAY_TEMPLATE,) and not v.variant:
+                self.known.add(v.ref)
+        self.days = {source: sorted(refs) for source, refs in days.items()}
+        self.neighbours: dict[str, tuple[str | None, str | None]] = {}
+        for refs in self.days.values():
+            for i, ref in enumerate(refs):
+                self.neighbours[ref] = (refs[i - 1] if i else None, refs[i + 1] if i + 1 < len(refs) else None)
+
+    @classmethod
+    def of(cls, views: list[View]) -> "SiteViews":
+        hit = cls._cache.get(id(views))
+        if hit is None or hit[0] is not views:
+            if len(cls._cache) > 8:
+                cls._cache.clear()
+            hit = cls._cache[id(views)] = (views, cls(views))
+        return hit[1]
 
 
 def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bool = False,
                        all_views: list[View] | None = None) -> None:
-    """Pages of the listing `views`; `all_views` (default: `views`) tells which pages exist."""
+    """Pages of the listing `views` (their first page of items: bf.js loads the rest), and the
+    day and undated pages showing records in full; `all_views` (default: `views`) is every view
+    of the brain. Relation lists have no page of their own: they are shown on their target's page."""
     everything = views if all_views is None else all_views
-    known = {v.ref for v in everything if v.template in TEMPLATES and not v.variant}
-    relations: dict[str, list[str]] = {}     # ref → relations with a page of their own
-    for v in everything:
-        if v.variant[:1] == ("r",):
-            relations.setdefault(v.ref, []).append(v.variant[1])
+    site = SiteViews.of(everything)
     words = when_words(next(v for v in everything if v.ref == "home").pages[0]["as_of"], brain.config.timezone)
-    item_lists = ItemLists(brain.name)
+    item_lists = ItemLists(brain)
     for view in views:
-        if view.template not in TEMPLATES:
-            continue
         if "timeline" in view.extra:
             as_of = view.pages[0]["as_of"]
             writer.write_json(timeline_path(brain.name), {"brain": brain.name, "as_of": as_of,
                                                           "timezone": brain.config.timezone,
                                                           "entries": view.extra["timeline"]}, brain.name)
-        for page in view.pages:
-            variant = offset_variant(view, page)
-            targets = [page_path(brain.name, view.ref, *variant)]
+        if view.variant:
+            continue
+        if view.template == DAY_TEMPLATE or (view.template == "listing.html" and view.pages[0].get("page") == "undated"):
+            target = page_path(brain.name, view.ref)
+            writer.write(target, _render_day(brain, view, target, site, item_lists), view.ref)
+        elif view.template in TEMPLATES:
+            targets = [page_path(brain.name, view.ref)]
             if root and view.ref == "home":
                 targets.append("index.html")
             for target in targets:
-                writer.write(target, _render(brain, view, page, variant, target, known, words, relations, item_lists),
-                             view.ref)
+                writer.write(target, _render(brain, view, target, site, words, item_lists), view.ref)
 
 
-def _render(brain: Brain, view: View, page: dict, variant, target: str, known: set[str], words, relations,
-            item_lists: ItemLists) -> str:
-    ctx = common(brain, view.ref, page, *variant) | {
-        "relations": sorted(relations.get(view.ref, [])) if not view.variant else [],
-        "crumbs": _crumbs(brain.name, view.ref, page.get("title") or view.ref, known) if view.ref != "home" else None,
-        "item_url": lambda it: relative(target, ref_url(brain.name, it["ref"])),
+def _source_link(brain: str, ref: str, known: set[str]):
+    """A source in a period's counts links to the source's page of that period (its day page), else the source."""
+    def link(source: str) -> str:
+        day = f"memories/{source}/{ref}"
+        return page_path(brain, day if day in known else f"memories/{source}")
+    return link
+
+
+def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_lists: ItemLists) -> str:
+    page = view.pages[0]
+    if page.get("page") == "memories":      # a few sources: all of them, in one table
+        page = dict(page, items=[i for p in view.pages for i in p["items"]], next_offset=None)
+    relation_lists = [(v.variant[1], relation_anchor(v.variant[1]), v.pages[0])
+                      for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant)]
+    days = site.days.get(page.get("source"), []) if page.get("page") == "source" else []
+    ctx = common(brain, view.ref, page, json=stored_in_files(view)) | {
+        "relation_lists": relation_lists,
+        "crumbs": _crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
+        "item_url": lambda it: relative(target, ref_url(brain, it["ref"])),
         "item_list": lambda items: item_lists(items, target),
         "ref_page": lambda ref: page_path(brain.name, ref),
-        "paging": _paging(brain.name, view, page),
-        # The chart describes the whole list: its first page shows it, later pages do not repeat it.
-        "chart": chart_svg(view.extra.get("chart", []) if not page.get("offset") else [],
-                           lambda label: _bucket_url(brain.name, target, label)),
+        "source_page": _source_link(brain.name, view.ref, site.known),
+        "newest_day": days[-1] if days else None,
+        "chart": chart_svg(view.extra.get("chart", []), lambda label: _bucket_url(brain.name, target, label)),
         "previous_period": view.extra.get("previous"), "next_period": view.extra.get("next"),
         "up_periods": _containing(view.ref) if view.extra.get("previous") or view.extra.get("next") else [],
-        "when": words, "variant": view.variant,
+        "when": words,
     }
     return render(view.template, target, **ctx)
+
+
+def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lists: ItemLists) -> str:
+    """A source's day (or its undated records): every record placed there, in full, uncapped."""
+    header = view.pages[0]
+    items = [i for p in view.pages for i in p["items"]]
+    here = view.ref.rsplit("/", 1)[1]
+    shown, listed = [], []
+    for it in items:
+        rec = brain.records.get(it["ref"])
+        if rec is not None and record_page_ref(rec, brain.config.timezone) == view.ref:
+            shown.append(_record(brain, site.records[it["ref"]], target))
+        else:
+            listed.append(it)         # undated page: placed by observation, shown on its day page
+    source = header["source"]
+    previous, following = site.neighbours.get(view.ref, (None, None))
+    ctx = common(brain, view.ref, header) | {
+        "crumbs": _crumbs(brain.name, view.ref, here, site.known),
+        "records": shown, "listed": listed, "item_list": lambda items: item_lists(items, target),
+        "source": source, "source_title": header["title"].rsplit(":", 1)[0],
+        "source_path": page_path(brain.name, f"memories/{source}"),
+        "period_path": page_path(brain.name, here) if here in site.known else None,
+        "previous_day": previous, "next_day": following,
+        "ref_page": lambda ref: page_path(brain.name, ref),
+        "is_day": here != "undated",
+    }
+    return render(DAY_TEMPLATE, target, **ctx)
+
+
+def _record(brain: Brain, view: View, target: str) -> dict:
+    """What day.html shows of one record: its whole read, split into paragraphs, backlinks by relation."""
+    reply = whole_reply(view)
+    rec = reply["record"]
+    author = rec.get("author")
+    return {"reply": reply, "record": rec, "anchor": refs.record_anchor(reply["ref"]),
+            "author_path": ref_url(brain, author) if author in brain.identities else None,
+            "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
+            "backlinks": [(relation, relation_anchor(relation, reply["ref"]), links)
+                          for relation, links in grouped(reply.get("backlinks", []))]}

@@ -1,7 +1,8 @@
 """Full-text search bundles: pagefind over the content pages, in several bundles.
 
-What is indexed: note pages (their sections are anchors on them) and record pages —
-never listing, period, tag, home or relation pages. Pages mark what pagefind reads
+What is indexed: note pages (their sections are anchors on them) and the pages showing
+records in full — each source's day pages and undated page, one sub-result per record —
+never listing, period, tag or home pages. Pages mark what pagefind reads
 (``data-pagefind-body`` on the content, ``data-pagefind-filter`` type/tag/source/folder,
 ``data-pagefind-meta`` title/date/excerpt); this module picks which pages it sees.
 
@@ -49,7 +50,7 @@ from pathlib import Path
 from ..errors import BuildError
 from ..refs import escape_segment
 from .pagefind_canon import canonicalize
-from .urls import page_path
+from .urls import page_path, record_page_ref
 from .writer import Writer
 
 __all__ = ["PagefindError", "Bundle", "plan_bundles", "emit_pagefind", "index_pages",
@@ -110,6 +111,10 @@ def plan_bundles(groups: dict[str, list[str]], per_bundle: dict[str, int]) -> li
 
 
 def _content_groups(brains, written) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """Note pages, and the pages showing records in full: each source's day pages and its undated
+    page (a record has no page of its own). A day page is one result filtered by its source, each
+    record a sub-result (its heading carries the record's anchor). Record bundles are capped by
+    records, so a group's cap in pages is its pages per `RECORDS_PER_BUNDLE` records."""
     groups: dict[str, list[str]] = {}
     caps: dict[str, int] = {}
     for brain in brains:
@@ -118,14 +123,21 @@ def _content_groups(brains, written) -> tuple[dict[str, list[str]], dict[str, in
         groups[notes], caps[notes] = [], NOTES_PER_BUNDLE
         for ref in brain.notes:
             groups[notes].append(page_path(brain.name, ref))
-        by_source: dict[str, list[str]] = {}
-        for ref, rec in brain.records.items():
-            by_source.setdefault(rec.source, []).append(page_path(brain.name, ref))
-        for source, pages in by_source.items():
-            name = f"{b}/records-{escape_segment(source)}" if len(pages) >= SMALL_SOURCE else f"{b}/records-other"
+        by_source: dict[str, dict[str, int]] = {}     # source → its pages → records on each
+        for rec in brain.records.values():
+            page = page_path(brain.name, record_page_ref(rec, brain.config.timezone))
+            pages = by_source.setdefault(rec.source, {})
+            pages[page] = pages.get(page, 0) + 1
+        records: dict[str, int] = {}
+        for source, pages in sorted(by_source.items()):
+            n = sum(pages.values())
+            name = f"{b}/records-{escape_segment(source)}" if n >= SMALL_SOURCE else f"{b}/records-other"
             groups.setdefault(name, []).extend(pages)
-            caps[name] = RECORDS_PER_BUNDLE
-    # a ref without a page (none today) is simply not indexed
+            records[name] = records.get(name, 0) + n
+        for name, n in records.items():
+            bundles = -(-n // RECORDS_PER_BUNDLE)
+            caps[name] = max(1, -(-len(groups[name]) // bundles))
+    # a page not written (none today) is simply not indexed
     return {g: [p for p in pages if p in written] for g, pages in groups.items()}, caps
 
 

@@ -5,11 +5,10 @@ import posixpath
 
 from ..model import Brain
 from ..views import View
-from ..text import cut
 from .days import due_badge, full_date, local_day
 from .html import NoteRenderer, ref_url, render
 from .data import stored_in_files
-from .urls import attachment_path, page_path, reply_path
+from .urls import attachment_path, page_path, relation_anchor, reply_path
 from .writer import Writer
 
 
@@ -27,7 +26,7 @@ def emit_replies(writer: Writer, views: list[View]) -> None:
             writer.write_json(reply_path(view.brain, view.ref, *offset_variant(view, page)), page, view.ref)
 
 
-def _grouped(backlinks: list[dict]) -> list[tuple[str, list[dict]]]:
+def grouped(backlinks: list[dict]) -> list[tuple[str, list[dict]]]:
     groups: dict[str, list[dict]] = {}
     for b in backlinks:
         groups.setdefault(b["relation"], []).append(b)
@@ -43,17 +42,21 @@ def _crumbs(brain: Brain, ref: str, title: str) -> list[tuple[str, str | None]]:
     return crumbs + [(title, None)]
 
 
-def common(brain: Brain, ref: str, reply: dict, *variant: str) -> dict:
+def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = False) -> dict:
     """Context every page template gets. `today` is the build instant's day in the brain's zone;
-    `due_badge(task)` shows a task's due day, `day(instant)` a date as search result cards show it."""
+    `due_badge(task)` shows a task's due day, `day(instant)` a date as search result cards show it.
+    `json`: the page's reply is a file of its own (notes, home), linked as `json`; any other page
+    offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button)."""
     tz = brain.config.timezone
     today = local_day(reply["as_of"], tz) if reply.get("as_of") else None
     return {
         "site_title": brain.config.title, "brain": brain.name, "title": reply.get("title") or ref,
-        "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant),
+        "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant) if json else None,
+        "reply_uri": None if json else reply.get("uri"),
         "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
-        "item_path": lambda r: attachment_path(brain.name, r) if r in brain.attachments else ref_url(brain.name, r), "tag_path": lambda t: page_path(brain.name, f"tags/{t}"),
-        "rel_path": lambda relation: page_path(brain.name, ref, "r", relation),
+        "item_path": lambda r: attachment_path(brain.name, r) if r in brain.attachments else ref_url(brain, r),
+        "tag_path": lambda t: page_path(brain.name, f"tags/{t}"),
+        "rel_anchor": relation_anchor,
         "reply": reply, "today": today,
         "due_badge": lambda task: due_badge(task["due"], task.get("done", False), today),
         "day": lambda instant: full_date(local_day(instant, tz)),
@@ -61,35 +64,21 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str) -> dict:
 
 
 def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
+    """Note pages. Records have no page of their own: emit/listings.py shows each on its day page."""
     renderer = NoteRenderer(brain)
     for view in views:
-        if view.template not in ("note.html", "record.html"):
+        if view.template != "note.html":
             continue
         page = page_path(brain.name, view.ref)
-        whole = _whole(view)
-        ctx = common(brain, view.ref, whole) | {"crumbs": _crumbs(brain, view.ref, whole["title"]),
-                                               "backlinks": _grouped(whole.get("backlinks", []))}
-        if view.template == "note.html":
-            ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
-                    "excerpt": brain.notes[view.ref].excerpt}
-        else:
-            rec = whole["record"]
-            author = rec.get("author")
-            ctx |= {"source_path": page_path(brain.name, f"memories/{rec['source']}"),
-                    "author_path": ref_url(brain.name, author) if author in brain.identities else None,
-                    "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
-                    # A record short enough to be its own excerpt needs no excerpt meta for pagefind.
-                    "excerpt": _excerpt_if_shorter(rec["text"])}
+        whole = whole_reply(view)
+        ctx = common(brain, view.ref, whole, json=True) | {"crumbs": _crumbs(brain, view.ref, whole["title"]),
+                                                          "backlinks": grouped(whole.get("backlinks", []))}
+        ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
+                "excerpt": brain.notes[view.ref].excerpt}
         writer.write(page, render(view.template, page, **ctx), view.ref)
 
 
-def _excerpt_if_shorter(text: str) -> str | None:
-    whole = " ".join(text.split())
-    excerpt = cut(whole)
-    return excerpt if excerpt != whole else None
-
-
-def _whole(view: View) -> dict:
+def whole_reply(view: View) -> dict:
     """The full reply of a paged read: page 0's fields with the text of every page joined."""
     first = dict(view.pages[0])
     if len(view.pages) == 1:

@@ -45,3 +45,47 @@ def _climb(folder: str, target_folder: str) -> tuple[str, int]:
         if a == "/":
             shared = i + 1
     return "../" * folder.count("/", shared), shared
+
+
+# --- where records are shown (SPEC §10) -------------------------------------------------------
+# A record has no page of its own: it is shown in full on its source's day page
+# `memories/SOURCE/YYYY-MM-DD` (its placement day — event time, else observation — in the
+# brain's timezone), or on `memories/SOURCE/undated` when it has neither, as the element whose
+# id is `refs.record_anchor(ref)`. site/links.js computes the same URL in the browser.
+
+def record_page_ref(rec, timezone: str) -> str:
+    """The ref of the page showing record `rec`: `memories/SOURCE/YYYY-MM-DD` or `memories/SOURCE/undated`."""
+    placed = rec.placed
+    day = placed.astimezone(_zone(timezone)).date().isoformat() if placed is not None else "undated"
+    return f"memories/{rec.source}/{day}"
+
+
+@lru_cache(maxsize=64)
+def _zone(name: str):
+    from zoneinfo import ZoneInfo
+    return ZoneInfo(name)
+
+
+_RECORD_URLS: dict[int, tuple[object, dict[str, str]]] = {}
+
+
+def record_urls(brain) -> dict[str, str]:
+    """record ref → site path of its anchor (`BRAIN/memories/SOURCE/DAY.html#ANCHOR`), made once
+    per brain and process."""
+    hit = _RECORD_URLS.get(id(brain))
+    if hit is not None and hit[0] is brain:
+        return hit[1]
+    tz = brain.config.timezone
+    urls = {ref: page_path(brain.name, record_page_ref(rec, tz)) + "#" + refs.record_anchor(ref)
+            for ref, rec in brain.records.items()}
+    if len(_RECORD_URLS) > 8:
+        _RECORD_URLS.clear()
+    _RECORD_URLS[id(brain)] = (brain, urls)
+    return urls
+
+
+def relation_anchor(relation: str, record: str | None = None) -> str:
+    """The id of a relation's list on its target's page: `rel~cites` on a note or identity page,
+    `RECORD_ANCHOR~~rel~cites` for a record on its day page (section slugs never hold "~")."""
+    own = "rel~" + refs.escape_segment(relation)
+    return own if record is None else refs.record_anchor(record) + "~~" + own

@@ -43,6 +43,27 @@ export function escapeSegment (segment) {
   return text
 }
 
+const ESCAPED = /^(?:[a-z0-9.-]|(?:~[0-9a-f]{2})+)*$/
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+// The segment escapeSegment turned into `text`, or null (refs.py unescape_segment).
+export function unescapeSegment (text) {
+  if (!ESCAPED.test(text)) return null
+  let segment
+  try {
+    segment = text.replace(/(?:~[0-9a-f]{2})+/g, (run) =>
+      decoder.decode(new Uint8Array(run.slice(1).split('~').map((h) => parseInt(h, 16)))))
+  } catch {
+    return null
+  }
+  return escapeSegment(segment) === text ? segment : null
+}
+
+// The id of a record's element on its day (or undated) page (refs.py record_anchor).
+export function recordAnchor (ref) {
+  return escapeSegment(ref)
+}
+
 // Site-relative path of the JSON reply for `ref` in `brain` ("" ref = home).
 export function refFile (brain, ref, ...variant) {
   const parts = [escapeSegment(brain)].concat((ref || 'home').split('/').map(escapeSegment))

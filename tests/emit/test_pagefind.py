@@ -5,6 +5,7 @@ unchanged bundles on rebuild."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -192,8 +193,13 @@ def test_merged_search_finds_notes_and_records_with_filters(built):
     everything = search(built, "website")
     found = urls(everything)
     assert "/brain/projects/new-website.md.html" in found
-    assert any("chat~3a" in u for u in found)
+    # Records are found on their source's day pages, each record a sub-result at its anchor.
+    days = [r for r in everything["results"] if r["url"].startswith("/brain/memories/chat/")]
+    assert days and all(re.fullmatch(r"/brain/memories/chat/(\d{4}-\d{2}-\d{2}|undated)\.html", r["url"]) for r in days)
+    anchors = {s["url"] for r in days for s in r["sub_results"]}
+    assert any(re.search(r"\.html#chat~3a[^#]+$", u) for u in anchors), anchors
     assert all(u.endswith(".html") and not u.endswith(("/brain/home.html", "/brain/memories.html")) for u in found)
+    assert not any(re.search(r"/brain/(\d{4}|memories/[^/]+|tags/.*|person~3a.*)\.html$", u) for u in found), found
     assert {"type", "tag", "folder", "source"} <= set(everything["all_filters"])
     assert everything["all_filters"]["type"]["record"] == sum(
         b["pages"] for b in listed(built)["bundles"] if "/records-" in b["path"])

@@ -12,7 +12,7 @@
 //    "filters": {name: {value: count}},          // counts for the query
 //    "total_filters": {name: {value: count}},    // counts ignoring filters
 //    "all_filters": {name: {value: count}},      // every filter, pages of all bundles
-//    "results": [{"url", "title", "meta", "filters", "excerpt"}]}
+//    "results": [{"url", "title", "meta", "filters", "excerpt", "sub_results": [{"url", "title"}]}]}
 //
 // pagefind.js fetches its entry JSON, meta, wasm, index, filter and
 // fragment files relative to its own URL (a file:// URL under node), so a
@@ -108,7 +108,8 @@ if (search === null) usage("search returned null");
 const results = [];
 for (const r of search.results.slice(0, limit)) {
   const d = await r.data();
-  results.push({ url: d.url, title: d.meta?.title ?? null, meta: d.meta, filters: d.filters, excerpt: d.excerpt });
+  results.push({ url: d.url, title: d.meta?.title ?? null, meta: d.meta, filters: d.filters, excerpt: d.excerpt,
+    sub_results: (d.sub_results || []).map((s) => ({ url: s.url, title: s.title })) });
 }
 process.stdout.write(JSON.stringify({
   query,

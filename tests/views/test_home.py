@@ -29,7 +29,7 @@ def test_root_index_and_home_page(views_site):
 
 def test_period_page_html_has_chart_and_navigation(views_site):
     html = (views_site / "vb" / "2026-10-25.html").read_text()
-    assert "<svg" in html and 'rel="next"' in html and 'href="2026-10-25.json"' in html
+    assert "<svg" in html and 'rel="next"' in html and 'data-bf-json="bf://vb/2026-10-25"' in html
 
 
 def test_example_brain_home_has_every_section(example_site):
