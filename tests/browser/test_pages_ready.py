@@ -1,7 +1,7 @@
 """GitHub Pages readiness (SPEC §10): a build with --base-url /my-repo/ served under /my-repo/,
 and a default build served at /, crawled page by page in Chromium with zero broken links,
-scripts, styles, JSON or images, no console errors and no other origin; .nojekyll is
-written and 404.html works under the prefix."""
+scripts, styles, JSON or images, no console errors and no other origin, every "Show more" and
+"JSON reply" pressed; .nojekyll is written and 404.html works under the prefix."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -60,10 +60,14 @@ def test_404_works_under_the_prefix(project_site, serve_site, page):
 def test_every_page_crawls_clean(which, prefix, request, serve_site, page):
     site = request.getfixturevalue(which)
     base = serve_site(site, prefix)
-    report = crawl(page, base, prefix, settle_ms=2_000)
+    report = crawl(page, base, prefix, settle_ms=2_000, expand=True)
     # Every page of the site is reachable by links from the home page (404.html excepted).
     pages = [p for p in Path(site).rglob("*.html") if p.name != "404.html"]
     assert report["pages"] == len(pages), sorted(set(map(str, pages)) - set(report["visited"]))[:10]
     assert report["broken"] == []
     assert report["console_errors"] == []
     assert report["external"] == []
+    # Every "Show more" and "JSON reply" button was pressed and answered (site/page.js, bf.read).
+    assert report["expand_errors"] == []
+    offers = sum(p.read_text(encoding="utf-8").count("data-bf-json=") for p in pages)
+    assert report["expanded"] > offers > 50

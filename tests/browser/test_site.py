@@ -67,7 +67,7 @@ def test_readable_on_a_phone_and_in_dark_mode(chromium, site, serve_site):
 
 def test_screenshots_of_the_main_pages(page, base):
     for name, path in [("home", "index.html"), ("note", "brain/projects/new-website.md.html"),
-                       ("period", "brain/2026-W49.html")]:
+                       ("period", "brain/2026-W49.html"), ("day", "brain/memories/chat/2026-10-25.html")]:
         page.goto(base + path)
         assert page.locator("main h1").count() >= 1
         screenshot(page, name)
@@ -81,7 +81,15 @@ def test_scoped_search_renders_results_as_text(page, base):
     assert status.startswith(f"{n} result") and "in memories" in status
     assert page.locator("#scoped-results mark").count() > 0
     assert page.locator("#scoped-results .badge").first.inner_text().startswith("record")
+    # a record is found where it is shown: an anchor on its source's day page
+    hrefs = page.eval_on_selector_all("#scoped-results li.kind-record > a", "els => els.map(a => a.href)")
+    assert hrefs and all(re.search(r"/brain/memories/[a-z]+/(\d{4}-\d{2}-\d{2}|undated)\.html#[a-z]+~3a", h) for h in hrefs), hrefs
     screenshot(page, "search-results")
+    page.locator("#scoped-results li.kind-record > a").first.click()
+    page.wait_for_url(hrefs[0])
+    assert page.locator(f'h2[id="{hrefs[0].partition("#")[2]}"]').count() == 1
+    page.go_back()
+    page.wait_for_selector("#scoped-results li")
     page.fill("#scoped-q", "zzzqqq")
     page.fill("#scoped-scope", "memories/brief")
     page.click("#scoped-form button")
@@ -99,6 +107,9 @@ def test_full_text_search_uses_pagefind(page, base):
     page.wait_for_selector(".pagefind-ui__result", timeout=15_000)
     assert page.locator(".pagefind-ui__result").count() > 0
     assert page.locator(".pagefind-ui__filter-name, .pagefind-ui__filter-panel").count() >= 1
+    # records come from their day pages; no listing, period, tag or home page is a result
+    links = page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(a => a.href)")
+    assert links and not [u for u in links if re.search(r"/brain/(\d{4}[-\dW]*|home|memories|tags/.*|memories/[a-z]+)\.html", u)], links
     screenshot(page, "search-fulltext")
 
 

@@ -7,10 +7,14 @@ URL, no frame or plugin element, and no script but the site's own.
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+
+from builder import refs
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +59,9 @@ def _pages(site: Path) -> list[str]:
                   if not rel.startswith("brain/d0/d1/d2/d3/d4") or rel.endswith("deep.md.html"))
 
 
+SHOWN = re.compile(r'<article class="record" aria-labelledby="[^"]+">\s*<h2 id="([^"]+)">')
+
+
 def _audit(page, url: str) -> dict:
     page.goto(url, wait_until="load")
     return page.evaluate(AUDIT)
@@ -67,7 +74,11 @@ def test_no_brain_script_runs_on_any_page(hostile, page, serve_site):
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.add_init_script(TRAP)
     pages = _pages(site)
-    assert len(pages) >= len(hostile["expected"]["notes"]) + len(hostile["expected"]["records"])
+    assert len(pages) >= len(hostile["expected"]["notes"])
+    # Records have no page of their own: each is shown once, on its day (or undated) page.
+    shown = Counter(a for rel in pages for a in SHOWN.findall((site / rel).read_text(encoding="utf-8")))
+    assert {r: shown[refs.record_anchor(r)] for r in hostile["expected"]["records"]} == \
+        {r: 1 for r in hostile["expected"]["records"]}
     failures = {}
     for rel in pages:
         result = _audit(page, base + quote(rel))
@@ -75,6 +86,24 @@ def test_no_brain_script_runs_on_any_page(hostile, page, serve_site):
             failures[rel] = result
     assert failures == {}, json.dumps(failures, indent=1)[:4000]
     assert dialogs == []
+
+
+def test_json_reply_of_hostile_pages_is_shown_as_text(hostile, page, serve_site):
+    """The "JSON reply" button of every page showing hostile records puts their text on the page
+    as text (site/page.js renders replies with text nodes)."""
+    site = hostile["site"]
+    base = serve_site(site)
+    page.add_init_script(TRAP)
+    days = [rel for rel in _pages(site) if "/memories/" in rel]
+    assert days
+    for rel in days:
+        page.goto(base + quote(rel), wait_until="load")
+        page.locator("button[data-bf-json]").click()
+        page.wait_for_selector("#bf-json-reply pre")
+        result = page.evaluate(AUDIT)
+        assert result["bad"] == [] and result["pwned"] is None and result["dialogs"] == [], (rel, result)
+        shown = json.loads(page.locator("#bf-json-reply pre").inner_text())
+        assert shown["uri"] == page.locator("button[data-bf-json]").get_attribute("data-bf-json")
 
 
 @pytest.fixture(scope="module")

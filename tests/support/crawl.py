@@ -20,6 +20,12 @@ page it records:
   `/favicon.ico` request at the origin root);
 - requests to any other origin (the site must make none).
 
+With `expand=True`, the crawler also presses what bf.js adds to a page before
+collecting its links: every "Show more" button (`[data-bf-more]`) until the
+listing is whole, and the "JSON reply" button (`[data-bf-json]`); what they
+load is checked like the rest, their links are crawled too, and a button that
+shows an error instead of items or a reply is listed in `expand_errors`.
+
 The report is a dict:
     pages           number of pages visited (HTML documents rendered)
     broken          [(from_page, url, status)] — status 0 = network failure
@@ -28,6 +34,8 @@ The report is a dict:
                     (links to other origins are listed, never fetched)
     visited         [url] in visiting order
     failures        {url: failure text} for network failures
+    expanded        number of buttons pressed (expand=True)
+    expand_errors   [(page, text)] of buttons that showed an error
 
 `screenshot(page, name)` saves a PNG into tests/artifacts/ (git-ignored).
 """
@@ -75,8 +83,41 @@ def _normalize_prefix(prefix: str | None, start_url: str) -> str:
     return "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
 
 
+_EXPAND_JS = """async () => {
+  const errors = []
+  let pressed = 0
+  for (let round = 0; round < 1000; round++) {
+    const button = document.querySelector('[data-bf-more]:not([disabled])')
+    if (!button) break
+    const status = button.parentElement.querySelector('.status')
+    const before = button.dataset.next
+    button.click()
+    pressed++
+    const t0 = Date.now()
+    while (document.contains(button) && button.dataset.next === before && !/Could not/.test(status.textContent) && Date.now() - t0 < 10000) {
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    if (/Could not/.test(status.textContent) || (document.contains(button) && button.dataset.next === before)) {
+      errors.push('show more: ' + (status.textContent || 'no answer'))
+      break
+    }
+  }
+  const json = document.querySelector('[data-bf-json]')
+  if (json) {
+    json.click()
+    pressed++
+    const t0 = Date.now()
+    while (!document.querySelector('#bf-json-reply') && Date.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 20))
+    const box = document.querySelector('#bf-json-reply')
+    if (!box || box.querySelector('.error') || !box.querySelector('pre')) errors.push('json reply: ' + (box ? box.textContent : 'none shown'))
+    else JSON.parse(box.querySelector('pre').textContent)
+  }
+  return [pressed, errors]
+}"""
+
+
 def crawl(page, start_url: str, prefix: str | None = None, *, max_pages: int = 100_000,
-          settle_ms: int = 5_000) -> dict:
+          settle_ms: int = 5_000, expand: bool = False) -> dict:
     """Visit every internal page reachable from `start_url`; see the module doc.
 
     `prefix` is a path (`/my-repo/`) or a base URL; default: the folder of
@@ -96,6 +137,8 @@ def crawl(page, start_url: str, prefix: str | None = None, *, max_pages: int = 1
     external: list[tuple[str, str]] = []
     external_seen: set[tuple] = set()
     failures: dict[str, str] = {}
+    expanded = 0
+    expand_errors: list[tuple[str, str]] = []
 
     def add_broken(src, url, status):
         key = (src, url, status)
@@ -121,9 +164,12 @@ def crawl(page, start_url: str, prefix: str | None = None, *, max_pages: int = 1
         if not is_ours(url):
             add_external(state["current"], url)
 
+    answered: set = set()
+
     def on_response(resp):
         # a response is enough: a body nobody reads never "finishes"
         inflight.discard(resp.request)
+        answered.add(resp.request)
         if resp.status >= 400 and is_ours(resp.url):
             add_broken(state["current"], resp.url, resp.status)
 
@@ -133,6 +179,10 @@ def crawl(page, start_url: str, prefix: str | None = None, *, max_pages: int = 1
     def on_failed(req):
         inflight.discard(req)
         if state["leaving"] or req.url.startswith(_SKIP_SCHEMES):
+            return
+        # Chromium aborts the body of an answered HEAD fetch (bf.js checks a brain's files that
+        # way): its response was seen and judged above.
+        if req in answered and req.method == "HEAD":
             return
         failures[req.url] = req.failure or "failed"
         if is_ours(req.url):
@@ -199,6 +249,11 @@ def crawl(page, start_url: str, prefix: str | None = None, *, max_pages: int = 1
             page.goto(url, wait_until="load")
             visited.append(url)
             settle()
+            if expand:
+                pressed, errors = page.evaluate(_EXPAND_JS)
+                expanded += pressed
+                expand_errors.extend((url, e) for e in errors)
+                settle()
 
             links = page.eval_on_selector_all(
                 "a[href]", "els => els.map(e => new URL(e.getAttribute('href'), document.baseURI).href)")  # SVG <a> too
@@ -240,6 +295,8 @@ def crawl(page, start_url: str, prefix: str | None = None, *, max_pages: int = 1
         "external": external,
         "visited": visited,
         "failures": failures,
+        "expanded": expanded,
+        "expand_errors": expand_errors,
     }
 
 
