@@ -135,12 +135,12 @@ def test_failure_raises_with_pagefinds_message(tmp_path):
 
 def test_plan_splits_by_cap_and_adding_a_page_touches_one_bundle():
     notes = [f"b/n{i:03d}.html" for i in range(250)]
-    plan = plan_bundles({"b/notes": notes, "b/records-chat": ["b/chat~3a1.html"]},
+    plan = plan_bundles({"b/notes": notes, "b/records-chat": ["b/memories/chat/2026-01-01.html"]},
                         {"b/notes": 100, "b/records-chat": 100})
     assert [b.folder for b in plan] == ["b/notes-0/", "b/notes-1/", "b/notes-2/", "b/records-chat-0/"]
-    assert sorted(p for b in plan for p in b.pages) == sorted(notes + ["b/chat~3a1.html"])
+    assert sorted(p for b in plan for p in b.pages) == sorted(notes + ["b/memories/chat/2026-01-01.html"])
     assert all(60 <= len(b.pages) <= 110 for b in plan[:3])
-    grown = plan_bundles({"b/notes": notes + ["b/new.html"], "b/records-chat": ["b/chat~3a1.html"]},
+    grown = plan_bundles({"b/notes": notes + ["b/new.html"], "b/records-chat": ["b/memories/chat/2026-01-01.html"]},
                          {"b/notes": 100, "b/records-chat": 100})
     assert sum(a.pages != b.pages for a, b in zip(plan, grown)) == 1
 
