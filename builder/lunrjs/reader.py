@@ -36,6 +36,14 @@ class FormatError(ValueError):
     """The folder holds no index of this format (an older site, or none)."""
 
 
+def _decode(code: int) -> tuple[int, int]:
+    """(tf, field length) of a posting code (index.code)."""
+    if code >= 0:
+        return code & 15, code >> 4
+    length = -code & 16777215
+    return -code >> 24, length
+
+
 class _Posting:
     """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
     per doc, ``named`` the set of docs holding it in a NAMED field."""
@@ -43,16 +51,16 @@ class _Posting:
 
     def __init__(self, entry, reader):
         n, avg, params, named_fields = reader.n, reader.avg, reader.params, reader.named_fields
-        df = sum(len(e[1]) for e in entry)
+        df = sum(len(e[1]) for e in entry)   # (document, field) postings
         w_idf = idf(n, df)
         named: set[int] = set()
         parts = []
-        for fi, gaps, tfs, lens in entry:
+        for fi, gaps, codes in entry:
             k1, b, boost, a = params[fi]
             k1p1 = k1 + 1
             ids = list(accumulate(gaps))
             ws = [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
-                  for tf, ln in zip(tfs, lens)]
+                  for tf, ln in map(_decode, codes)]
             parts.append((ids, ws))
             if fi in named_fields:
                 named.update(ids)

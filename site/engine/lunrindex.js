@@ -236,7 +236,7 @@ function makePosting (entry, m) {
   for (const e of entry) df += e[1].length
   const widf = idf(m.docs, df)
   const parts = []
-  for (const [fi, gaps, tfs, lens] of entry) {
+  for (const [fi, gaps, codes] of entry) {
     const field = m.fields[fi]
     const { k1, b, boost } = m.params[field]
     const a = m.docs ? m.lengths[field] / m.docs : 0.0
@@ -245,7 +245,11 @@ function makePosting (entry, m) {
     const ws = new Array(gaps.length)
     for (let i = 0, d = 0; i < gaps.length; i++) {
       ids[i] = (d += gaps[i])
-      ws[i] = widf * (k1p1 * tfs[i]) / (k1 * (1 - b + b * (lens[i] / a)) + tfs[i]) * boost
+      // codes: len * 16 + tf (tf < 16), else -(tf * 2^24 + len): exact integers in doubles
+      const v = codes[i]
+      const tf = v >= 0 ? v % 16 : Math.floor(-v / 16777216)
+      const len = v >= 0 ? (v - tf) / 16 : -v % 16777216
+      ws[i] = widf * (k1p1 * tf) / (k1 * (1 - b + b * (len / a)) + tf) * boost
     }
     parts.push({ named: m.named.includes(field), ids, ws })
   }
