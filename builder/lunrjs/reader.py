@@ -47,7 +47,7 @@ def _decode(code: int) -> tuple[int, int]:
 class _Posting:
     """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
     per doc, ``named`` the set of docs holding it in a NAMED field."""
-    __slots__ = ("ids", "ws", "named", "_map", "_ranked", "_by_weight")
+    __slots__ = ("ids", "ws", "named", "_map", "_ranked", "_by_weight", "_docs")
 
     def __init__(self, entry, reader):
         n, avg, params, named_fields = reader.n, reader.avg, reader.params, reader.named_fields
@@ -78,6 +78,7 @@ class _Posting:
         self._map = None
         self._ranked = None
         self._by_weight = None
+        self._docs = [None, None]
 
     def map(self):
         if self._map is None:
@@ -90,6 +91,13 @@ class _Posting:
             ws, ids, named = self.ws, self.ids, self.named
             self._ranked = sorted(self.by_weight(), key=lambda i: ids[i] not in named)   # stable
         return self._ranked
+
+    def docs(self, named_first: bool) -> list[int]:
+        """Doc ids in ranked() (named_first) or by_weight() order."""
+        if self._docs[named_first] is None:
+            ids = self.ids
+            self._docs[named_first] = [ids[i] for i in (self.ranked() if named_first else self.by_weight())]
+        return self._docs[named_first]
 
     def by_weight(self):
         """Positions ordered by (weight descending, id)."""
@@ -245,7 +253,10 @@ class IndexReader:
             sums = [s + c * m[d] if d in m else s for s, d in zip(sums, ids)]
         need = len(groups) if whole else -1
         tiers = [0 if d in names else 1 if k == need else 2 for d, k in zip(ids, nameds)]
-        order = sorted(range(len(ids)), key=lambda i: (tiers[i], -sums[i], ids[i]))
+        # (tier, score descending, id): ids ascend and both sorts are stable
+        order = sorted(range(len(ids)), key=sums.__getitem__, reverse=True)
+        if need in nameds or names:
+            order.sort(key=tiers.__getitem__)
         if limit is not None:
             order = order[:limit]
         if required:
@@ -263,13 +274,13 @@ class IndexReader:
         front = [i for i in ranked if ids[i] in names] if names else []
         if front:
             skip = set(front)
-            rest = [i for i in ranked if i not in skip]
-            order = front + rest
+            order = front + [i for i in ranked if i not in skip]
+            docs = [ids[i] for i in order]
         else:
             order = ranked
+            docs = p.docs(whole)
         if limit is not None:
-            order = order[:limit]
-        docs = [ids[i] for i in order]
+            order, docs = order[:limit], docs[:limit]
 
         def at(k):
             i = order[k]

@@ -425,9 +425,9 @@ export class LunrIndex {
       for (let j = 0; j < p.ids.length; j++) if (hits[p.ids[j]]) sums[p.ids[j]] += c * p.ws[j]
     }
     if (required) ids = ids.filter((d) => hits[d] === present.length)
-    const tierOf = (d) => (names.has(d) ? 0 : whole && nameds[d] === groups.size ? 1 : 2)
-    const tiers = new Map(ids.map((d) => [d, tierOf(d)]))
-    ids.sort((x, y) => (tiers.get(x) - tiers.get(y)) || (sums[y] - sums[x]) || (x - y))
+    const tiers = hits // reused: per doc its tier from here on
+    for (const d of ids) tiers[d] = names.has(d) ? 0 : whole && nameds[d] === groups.size ? 1 : 2
+    ids.sort((x, y) => (tiers[x] - tiers[y]) || (sums[y] - sums[x]) || (x - y))
     if (limit != null) ids = ids.slice(0, limit)
     const has = present.length <= 31
       ? (d, k) => (masks[d] >>> k) & 1
@@ -440,7 +440,7 @@ export class LunrIndex {
         s = [...new Set(present.filter((e, k) => has(d, k)).map((e) => e.f))].sort()
         if (key !== null) sets.set(key, s)
       }
-      return { id: d, score: sums[d], matched: s, tier: tiers.get(d) }
+      return { id: d, score: sums[d], matched: s, tier: tiers[d] }
     })
   }
 

@@ -132,3 +132,14 @@ def test_old_index_format_is_index_missing(ml_site, tmp_path, bf):
     meta.write_text(json.dumps(dict(data, format="bf-lunr-2")))
     code, out, err = bf("search", "Sync", "--site", str(old))
     assert code == 5 and json.loads(err)["code"] == "index_missing", err
+    assert "bf-lunr-2" in json.loads(err)["error"]
+
+
+def test_old_index_format_is_index_missing_in_node(ml_site, tmp_path, run_node):
+    import shutil
+    old = tmp_path / "site"
+    shutil.copytree(ml_site, old)
+    meta = old / "_bf" / "search" / "multi" / "index" / "meta.json"
+    meta.write_text(json.dumps(dict(json.loads(meta.read_bytes()), format="bf-lunr-2")))
+    [reply] = run_node("node_site_search.mjs", {"site": str(old), "calls": [["Sync", {}]]})
+    assert reply["code"] == "index_missing" and "bf-lunr-2" in reply["error"], reply
