@@ -56,11 +56,14 @@ class _Posting:
         named: set[int] = set()
         parts = []
         for fi, gaps, codes in entry:
-            k1, b, boost, a = params[fi]
+            k1, b, boost, a, scale = params[fi]
             k1p1 = k1 + 1
             ids = list(accumulate(gaps))
+            pairs = map(_decode, codes)
+            if scale != 1:   # a weighted field stores tf * scale: divide back (FORMAT.md)
+                pairs = ((tf / scale, ln) for tf, ln in pairs)
             ws = [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
-                  for tf, ln in map(_decode, codes)]
+                  for tf, ln in pairs]
             parts.append((ids, ws))
             if fi in named_fields:
                 named.update(ids)
@@ -154,8 +157,8 @@ class IndexReader:
         self.n = meta["docs"]
         fields = meta["fields"]
         self.avg = [meta["lengths"][f] / self.n if self.n else 0.0 for f in fields]
-        self.params = [(meta["params"][f]["k1"], meta["params"][f]["b"], meta["params"][f]["boost"], a)
-                       for f, a in zip(fields, self.avg)]
+        self.params = [(meta["params"][f]["k1"], meta["params"][f]["b"], meta["params"][f]["boost"], a,
+                        meta["params"][f].get("scale", 1)) for f, a in zip(fields, self.avg)]
         self.named_fields = {fields.index(f) for f in meta["named"]}
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, _Posting | None] = {}

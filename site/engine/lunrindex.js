@@ -239,6 +239,7 @@ function makePosting (entry, m) {
   for (const [fi, gaps, codes] of entry) {
     const field = m.fields[fi]
     const { k1, b, boost } = m.params[field]
+    const scale = m.params[field].scale ?? 1 // a weighted field stores tf * scale
     const a = m.docs ? m.lengths[field] / m.docs : 0.0
     const k1p1 = k1 + 1
     const ids = new Array(gaps.length)
@@ -247,8 +248,9 @@ function makePosting (entry, m) {
       ids[i] = (d += gaps[i])
       // codes: len * 16 + tf (tf < 16), else -(tf * 2^24 + len): exact integers in doubles
       const v = codes[i]
-      const tf = v >= 0 ? v % 16 : Math.floor(-v / 16777216)
-      const len = v >= 0 ? (v - tf) / 16 : -v % 16777216
+      const stored = v >= 0 ? v % 16 : Math.floor(-v / 16777216)
+      const len = v >= 0 ? (v - stored) / 16 : -v % 16777216
+      const tf = scale !== 1 ? stored / scale : stored
       ws[i] = widf * (k1p1 * tf) / (k1 * (1 - b + b * (len / a)) + tf) * boost
     }
     parts.push({ named: m.named.includes(field), ids, ws })

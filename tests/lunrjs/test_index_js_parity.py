@@ -59,3 +59,22 @@ def test_first_search_fetches_few_files(run_node, tmp_path):
     _, out = js_results(run_node, tmp_path, [[[vocab[5]], True, 10]])
     fetched = out["fetched"]
     assert fetched[0] == "meta.json" and len(fetched) <= 4, fetched
+
+
+def test_weighted_field_scale_equal_in_js(run_node, tmp_path):
+    """meta params `scale` (a weighted field's tf * scale): both readers divide alike."""
+    import json as _json
+    docs, vocab = make_docs(80, seed=4)
+    write_index(docs, tmp_path)
+    meta = _json.loads((tmp_path / "meta.json").read_bytes())
+    meta["params"]["body"]["scale"] = 2
+    (tmp_path / "meta.json").write_text(_json.dumps(meta))
+    reader = IndexReader(tmp_path)
+    queries = [[w, req, None] for w in make_queries(vocab, 40, seed=9) for req in (True, False)]
+    expected = py_results(reader, queries)
+    got, _ = js_results(run_node, tmp_path, queries)
+    assert got == expected and sum(map(bool, expected)) > 20
+    meta["params"]["body"].pop("scale")
+    (tmp_path / "meta.json").write_text(_json.dumps(meta))
+    plain = py_results(IndexReader(tmp_path), queries)
+    assert plain != expected
