@@ -127,7 +127,10 @@ class Hits(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self._at(k) for k in range(len(self.docs))[i]]
-        return self._at(i)
+        return self._at(range(len(self.docs))[i])   # IndexError past the end, negatives count back
+
+    def __iter__(self):
+        return map(self._at, range(len(self.docs)))
 
 
 def as_pairs(terms) -> list[tuple[str, str]]:
@@ -223,25 +226,33 @@ class IndexReader:
             groups[f] = groups.get(f, 0) + 1
             if e != f:
                 bonus[e] = bonus.get(e, 0) + 1
-        present = []
+        # Named documents are hits of tier 0 even when the name is only their file stem, whose
+        # words no indexed text may hold (then with score 0.0 and no matched term).
+        names = self.named(" ".join(f for _, f in pairs))
+        present, missing = [], False
         for f, c in groups.items():
             p = self.postings(f)
             if p is None:
-                if required:
-                    return Hits.of([])
-                continue
-            present.append((c, f, p))
-        if not present:
-            return Hits.of([])
+                missing = True
+            else:
+                present.append((c, f, p))
+        if (required and missing) or not present:
+            docs = sorted(names)[:limit] if limit is not None else sorted(names)
+            return Hits.of([(d, 0.0, frozenset(), 0) for d in docs])
         extra = [(c, p) for e, c in bonus.items() if (p := self.postings(e)) is not None]
         whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
-        names = self.named(" ".join(f for _, f in pairs))
         if len(present) == 1 and not extra:
             return self._one(present[0], whole, names, limit)
         if required:
             ids = _intersect([p for _, _, p in present])
         else:
             ids = sorted(set().union(*(p.ids for _, _, p in present)))
+        if names:
+            have = set(ids)
+            added = [d for d in names if d not in have]
+            if added:
+                ids = sorted(ids + added)
+                required = False   # matched sets per document from here on
         sums = [0.0] * len(ids)
         masks = [0] * len(ids)
         nameds = [0] * len(ids)
@@ -274,22 +285,29 @@ class IndexReader:
         s = frozenset([f])
         ids, ws, named = p.ids, p.ws, p.named
         ranked = p.ranked() if whole else p.by_weight()
-        front = [i for i in ranked if ids[i] in names] if names else []
-        if front:
+        head: list[tuple] = []   # tier 0: named documents holding the term, then the others
+        if names:
+            m = p.map()
+            front = [i for i in p.by_weight() if ids[i] in names]
+            head = [(ids[i], c * ws[i], s, 0) for i in front]
+            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in m]
+        if head:
             skip = set(front)
-            order = front + [i for i in ranked if i not in skip]
-            docs = [ids[i] for i in order]
+            order = [i for i in ranked if i not in skip]
+            docs = [h[0] for h in head] + [ids[i] for i in order]
         else:
             order = ranked
             docs = p.docs(whole)
         if limit is not None:
-            order, docs = order[:limit], docs[:limit]
+            docs = docs[:limit]
+        n = len(head)
 
         def at(k):
-            i = order[k]
+            if k < n:
+                return head[k]
+            i = order[k - n]
             d = ids[i]
-            tier = 0 if d in names else 1 if whole and d in named else 2
-            return (d, c * ws[i], s, tier)
+            return (d, c * ws[i], s, 1 if whole and d in named else 2)
         return Hits(docs, at)
 
 

@@ -391,15 +391,22 @@ export class LunrIndex {
       if (e !== f) bonus.set(e, (bonus.get(e) || 0) + 1)
     }
     const m = await this.meta()
+    // Named documents are hits of tier 0 even when the name is only their file stem, whose
+    // words no indexed text may hold (then with score 0 and no matched term).
+    const names = await this.named(pairs.map(([, f]) => f).join(' '))
     const found = await Promise.all([...groups.keys()].map((t) => this.postings(t)))
     const present = []
+    let missing = false
     let i = 0
     for (const [f, c] of groups) {
       const p = found[i++]
-      if (!p) { if (required) return []; continue }
-      present.push({ c, f, p })
+      if (!p) missing = true
+      else present.push({ c, f, p })
     }
-    if (!present.length) return []
+    if ((required && missing) || !present.length) {
+      const docs = [...names].sort((x, y) => x - y)
+      return (limit != null ? docs.slice(0, limit) : docs).map((d) => ({ id: d, score: 0, matched: [], tier: 0 }))
+    }
     const extra = []
     const bonusFound = await Promise.all([...bonus.keys()].map((t) => this.postings(t)))
     i = 0
@@ -408,7 +415,6 @@ export class LunrIndex {
       if (p) extra.push({ c, p })
     }
     const whole = present.length === groups.size
-    const names = await this.named(pairs.map(([, f]) => f).join(' '))
     // Dense per-doc accumulators, added to in group order, then bonus order (as Python).
     const sums = new Float64Array(m.docs)
     const hits = new Uint16Array(m.docs)
@@ -423,10 +429,11 @@ export class LunrIndex {
         hits[d]++; sums[d] += c * p.ws[j]; masks[d] |= b; nameds[d] += p.named[j]
       }
     }
+    for (const d of names) if (hits[d] === 0) ids.push(d)
     for (const { c, p } of extra) {
       for (let j = 0; j < p.ids.length; j++) if (hits[p.ids[j]]) sums[p.ids[j]] += c * p.ws[j]
     }
-    if (required) ids = ids.filter((d) => hits[d] === present.length)
+    if (required) ids = ids.filter((d) => hits[d] === present.length || names.has(d))
     const tiers = hits // reused: per doc its tier from here on
     for (const d of ids) tiers[d] = names.has(d) ? 0 : whole && nameds[d] === groups.size ? 1 : 2
     ids.sort((x, y) => (tiers[x] - tiers[y]) || (sums[y] - sums[x]) || (x - y))

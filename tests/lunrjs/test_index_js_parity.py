@@ -29,8 +29,8 @@ def test_js_equals_python(run_node, tmp_path, monkeypatch):
     monkeypatch.setattr(index_mod, "SHARD_TARGET", 4096)
     monkeypatch.setattr(index_mod, "REF_CHUNK", 50)
     docs, vocab = make_docs(300, seed=11)
-    ml = [{"ref": f"ml/{i:03d}.md", "title": t, "aliases": a, "headings": h, "body": b, "names": [t, a]}
-          for i, (t, a, h, b) in enumerate(MULTILINGUAL)]
+    ml = [{"ref": f"ml/{i:03d}.md", "title": t, "aliases": a, "headings": h, "body": b,
+           "names": [t, a, f"zqstem-{i % 7}"]} for i, (t, a, h, b) in enumerate(MULTILINGUAL)]
     write_index(docs + ml, tmp_path)
     reader = IndexReader(tmp_path)
     assert reader.meta["big"] > 0 and reader.meta["shards"] > 1
@@ -45,9 +45,13 @@ def test_js_equals_python(run_node, tmp_path, monkeypatch):
     for t, a, h, b in MULTILINGUAL:
         for text in (t, a, h, b[:12], b.split()[0] if b.split() else b):
             queries += [[[text], True, None], [[text], False, 5]]
+    for i in range(8):   # names no indexed text holds (file stems), alone and with other words
+        queries += [[[f"zqstem {i}"], True, None], [[f"zqstem-{i}"], False, 2],
+                    [[f"zqstem {i}", vocab[i]], False, None], [[f"zqstem-{i}"] + [vocab[0]], True, None]]
     expected = py_results(reader, queries)
     got, _ = js_results(run_node, tmp_path, queries)
     assert sum(bool(r) for r in expected) >= 150
+    assert any(r and r[0][1] == 0 and r[0][3] == 0 for r in expected)
     assert any(r and r[0][3] == 0 for r in expected) and any(r and r[0][3] == 1 for r in expected)
     for q, e, g in zip(queries, expected, got):
         assert g == e, q  # same refs, order, matched terms, tiers and identical floats

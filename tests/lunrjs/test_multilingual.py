@@ -99,6 +99,7 @@ def test_known_items_rank_first_in_python_and_node(ml_site, run_node):
     ("Linked pane", "en/linked-pane.md"),
     ("Add a language", "en/add-a-language.md"),
     ("sync-troubleshooting", "en/sync-troubleshooting.md"),   # the file stem
+    ("q3-offsite", "en/q3-offsite.md"), ("Q3 offsite", "en/q3-offsite.md"),   # a stem no text holds
     ("Ιδιότητες", "el/ιδιότητες.md"), ("ιδιοτητες", "el/ιδιότητες.md"),
 ])
 def test_planted_cases(ml_site, query, expected):
