@@ -137,7 +137,8 @@ class NoteRenderer:
             return f'<div class="embed embed-cut" title="embedded above, or too deep">{head}</div>'
         start, end = target.fragments[key] if key else (0, len(target.html))
         inner = self._fill(link.ref, embeddable(target.html[start:end]), page, today, stack + (link.ref,))
-        return f'<div class="embed">{head}<div class="embed-body">{inner}</div></div>'
+        # pagefind leaves the embedded text to its own page, as the lunr index does (it indexes `text`)
+        return f'<div class="embed">{head}<div class="embed-body" data-pagefind-ignore>{inner}</div></div>'
 
     @staticmethod
     def _target_path(source: str, href: str) -> str:
