@@ -92,6 +92,7 @@ class Note:
     excerpt: str = ""             # summary, else the opening text (≤ 320 chars)
     html: str = ""                # the body rendered at parse time, with slots (brain/markdown.render_with_slots)
     slots: tuple = ()
+    fragments: dict = field(default_factory=dict)   # section id / block "^id" → (start, end) in html, for embeds
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,10 @@ _MARKUP = [
     (re.compile(r"```.*?```", re.S), " "),
     (re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]"), lambda m: m.group(2) or m.group(1)),
     (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1"),
-    (re.compile(r"^\s{0,3}(#{1,6}\s+|>\s?(\[![\w-]+\]\s*)?|[-*+]\s+(\[[ xX]\]\s+)?|\d+[.)]\s+)", re.M), ""),
+    (re.compile(r"^\s{0,3}(#{1,6}\s+|>\s?(\[![\w-]+\][+-]?\s*)?|[-*+]\s+(\[[ xX]\]\s+)?|\d+[.)]\s+)", re.M), ""),
     (re.compile(r"<[^>]+>"), " "),
+    (re.compile(r"(?:^|(?<=[ \t]))\^[A-Za-z0-9-]+[ \t]*$", re.M), ""),   # Obsidian block ids
+    (re.compile(r"==|\$\$"), ""),                                       # ==highlight==, $$math$$
     (re.compile(r"[*_`~]{1,3}"), ""),
     (re.compile(r"\s+"), " "),
 ]

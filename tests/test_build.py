@@ -101,12 +101,14 @@ def test_ambiguous_and_broken_links_are_marked_not_linked(rendered):
 
 def test_markdown_features(rendered):
     html = page(rendered, "x/src.md")
-    assert '<blockquote class="callout callout-warning"><p class="callout-title">Careful now</p>' in html
+    assert ('<blockquote class="callout callout-warning" data-callout="warning"><p class="callout-title">'
+            '<span class="callout-icon" aria-hidden="true"></span><span class="callout-title-inner">Careful now</span></p>') in html
     assert "body of the callout" in html
     assert 'class="footnote-ref"' in html and "The footnote text." in html
     assert "<table>" in html and "<td>c1</td>" in html
     assert html.count('class="task-list-item-checkbox"') == 2 and 'checked="checked"' in html
-    assert '<code class="language-python">print(&quot;&lt;b&gt;hi&lt;/b&gt;&quot;)' in html
+    assert ('<pre class="highlight"><code class="language-python"><span class="nb">print</span><span class="p">(</span>'
+            '<span class="s2">"&lt;b&gt;hi&lt;/b&gt;"</span>') in html   # highlighted at build time, escaped
     assert '<h2 id="heading-two"><a class="anchor" href="#heading-two"' in html
 
 
@@ -114,7 +116,8 @@ def test_embeds(rendered):
     html = page(rendered, "x/src.md")
     assert '<img src="../y/pic.png" alt="pic.png"' in html
     assert (rendered / "brain/y/pic.png").read_bytes() == b"\x89PNG\r\n"
-    assert '<blockquote class="embed"><p class="embed-title"><a href="../y/b.md.html">Target B</a></p>' in html
+    assert ('<div class="embed"><p class="embed-title"><a href="../y/b.md.html">Target B</a></p>'
+            '<div class="embed-body" data-pagefind-ignore><p>Intro of b.</p>') in html   # the whole note, in place
 
 
 def test_raw_html_is_sanitized_by_default(rendered):

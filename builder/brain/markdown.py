@@ -1,5 +1,6 @@
 """The configured markdown-it-py instance: CommonMark + tables, footnotes, task lists,
-Obsidian wikilinks/embeds, inline #tags, callouts and GitHub heading ids.
+Obsidian wikilinks/embeds, inline #tags, callouts and GitHub heading ids, and Obsidian's
+==highlights==, $math$, block ids, Mermaid and highlighted code (brain/obsidian.py).
 
 Parsing (brain/notes.py) and rendering (emit/html.py) share this instance, so heading ids
 and link tokens are the same in both. Rendering asks `env["link"]` and `env["tag_url"]`
@@ -15,13 +16,15 @@ from functools import lru_cache
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
+from . import obsidian
 from .slugs import Slugger, tag_at
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
-CALLOUT = re.compile(r"^\[!([A-Za-z-]+)\][+-]?[ \t]*")
+CALLOUT = re.compile(r"^\[!([A-Za-z-]+)\]([+-]?)[ \t]*")
 SAFE_TAGS = {"details", "summary", "kbd", "sup", "sub", "br", "mark", "u", "s", "small", "b", "i",
              "em", "strong", "code", "pre", "p", "div", "span", "ul", "ol", "li", "hr", "abbr", "del", "ins"}
 HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\b[^>]*?(/?)>|<!--.*?-->|<[!?][^>]*>", re.S)
@@ -57,6 +60,26 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
         token.meta = {"target": target, "heading": heading, "label": label, "embed": bool(m.group(1))}
         token.content = m.group(0)
     state.pos = m.end()
+    return True
+
+
+def _mark_rule(state: StateInline, silent: bool) -> bool:
+    """Obsidian's `==highlight==` → <mark>: no space just inside either `==`, one line or many."""
+    src, pos = state.src, state.pos
+    if not src.startswith("==", pos) or pos + 2 >= state.posMax or src[pos + 2] in " \t\n=":
+        return False
+    end = src.find("==", pos + 3)
+    while end != -1 and src[end - 1] in " \t\n":
+        end = src.find("==", end + 1)
+    if end == -1 or end + 2 > state.posMax:
+        return False
+    if not silent:
+        state.push("mark_open", "mark", 1)
+        old_max, state.pos, state.posMax = state.posMax, pos + 2, end
+        state.md.inline.tokenize(state)
+        state.posMax = old_max
+        state.push("mark_close", "mark", -1)
+    state.pos = end + 2
     return True
 
 
@@ -107,11 +130,11 @@ def _callouts(state) -> None:
         if not m or not inline.children or inline.children[0].type != "text":
             continue
         kind = m.group(1).lower()
-        token.attrSet("class", f"callout callout-{kind}")
         first = inline.children[0]
         first.content = CALLOUT.sub("", first.content, count=1)
         title = first.content.strip() or kind.capitalize()
-        token.meta = {"callout": kind, "title": title}
+        token.meta = {"callout": kind, "title": title, "fold": m.group(2)}
+        tokens[obsidian._closing(tokens, i)].meta = dict(token.meta)
         # The rest of the first line is the callout's title, shown in its own element.
         first.content = ""
         if len(inline.children) > 1 and inline.children[1].type == "softbreak":
@@ -181,10 +204,19 @@ def _render_task_due(self, tokens, idx, options, env):
 
 def _render_blockquote_open(self, tokens, idx, options, env):
     meta = tokens[idx].meta or {}
+    anchor = tokens[idx].attrGet("id")
     if "callout" in meta:
-        return (f'<blockquote class="callout callout-{html.escape(meta["callout"])}">'
-                f'<p class="callout-title">{html.escape(meta["title"])}</p>\n')
-    return "<blockquote>\n"
+        return obsidian.callout_open(meta, anchor)
+    return f'<blockquote id="{html.escape(anchor)}">\n' if anchor else "<blockquote>\n"
+
+
+def _render_blockquote_close(self, tokens, idx, options, env):
+    meta = tokens[idx].meta or {}
+    return obsidian.callout_close(meta) if "callout" in meta else "</blockquote>\n"
+
+
+def _render_fence(self, tokens, idx, options, env):
+    return obsidian.render_fence(tokens[idx])
 
 
 RELATIVE_MD = re.compile(r"^(?![a-zA-Z][\w+.-]*:|[/#])[^#?]*\.md(#.*)?$")
@@ -230,13 +262,14 @@ def drop_first_h1(tokens: list) -> list:
     return tokens
 
 
-def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple]:
+def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple, dict]:
     """Render a note's body once, at parse time. Whatever depends on the rest of the brain
     (where a link points, a tag page's URL, a relative file) becomes a slot "\x00N\x00";
     slots[N] is ("link", wikilink meta) | ("tag", tag) | ("href", href as written) |
     ("note_link", (href, title)) | ("note_link_close", href) for Markdown links to notes |
     ("due", (YYYY-MM-DD, done)) for a task's due marker, and
-    emit/html.py fills them. Notes never hold NUL (parse refuses them), so slots are unambiguous."""
+    emit/html.py fills them. Notes never hold NUL (parse refuses them), so slots are unambiguous.
+    The third value locates sections and blocks in the HTML for embeds (obsidian.fragments)."""
     slots: list[tuple] = []
 
     def slot(kind: str, value) -> str:
@@ -249,7 +282,26 @@ def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple]:
            "note_link_close": lambda href: slot("note_link_close", href),
            "due": lambda day, done: slot("due", (day, done))}
     md = markdown()
-    return md.renderer.render(tokens, md.options, env), tuple(slots)
+    html_out, offsets = render_tokens(md, tokens, env)
+    return html_out, tuple(slots), obsidian.fragments(tokens, offsets)
+
+
+def render_tokens(md: MarkdownIt, tokens: list, env: dict) -> tuple[str, list[int]]:
+    """markdown-it's Renderer.render, also telling where each token's HTML starts
+    (offsets[i]; offsets[len(tokens)] is the end): embeds cut sections and blocks out of it."""
+    renderer, parts, offsets, pos = md.renderer, [], [], 0
+    for i, token in enumerate(tokens):
+        offsets.append(pos)
+        if token.type == "inline":
+            piece = renderer.renderInline(token.children, md.options, env) if token.children else ""
+        elif token.type in renderer.rules:
+            piece = renderer.rules[token.type](tokens, i, md.options, env)
+        else:
+            piece = renderer.renderToken(tokens, i, md.options, env)
+        parts.append(piece)
+        pos += len(piece)
+    offsets.append(pos)
+    return "".join(parts), offsets
 
 
 @lru_cache(maxsize=1)
@@ -257,17 +309,27 @@ def markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
     md.enable(["table", "strikethrough"])
     md.use(footnote_plugin).use(tasklists_plugin)
+    md.use(dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False, double_inline=True)
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    md.inline.ruler.before("emphasis", "mark", _mark_rule)
     md.inline.ruler.push("hashtag", _tag_rule)
     md.core.ruler.push("heading_ids", _heading_ids)
     md.core.ruler.push("callouts", _callouts)
     md.core.ruler.push("task_dues", _task_dues)
+    md.core.ruler.push("block_ids", obsidian.block_ids)
+    md.core.ruler.push("lone_embeds", obsidian.lone_embeds)
     md.add_render_rule("wikilink", _render_wikilink)
     md.add_render_rule("hashtag", _render_hashtag)
     md.add_render_rule("task_due", _render_task_due)
     md.add_render_rule("html_block", _render_html)
     md.add_render_rule("html_inline", _render_html)
     md.add_render_rule("blockquote_open", _render_blockquote_open)
+    md.add_render_rule("blockquote_close", _render_blockquote_close)
+    md.add_render_rule("fence", _render_fence)
+    md.add_render_rule("math_inline", obsidian.render_math_inline)
+    md.add_render_rule("math_inline_double", obsidian.render_math_double)
+    for kind in ("math_block", "math_block_label"):
+        md.add_render_rule(kind, obsidian.render_math_block)
     md.add_render_rule("link_open", _render_link_open)
     md.add_render_rule("link_close", _render_link_close)
     md.add_render_rule("image", _render_image)

@@ -11,6 +11,7 @@ from ..errors import ConfigError
 from ..model import Note, RawLink, Section, Task
 from .frontmatter import FrontmatterError, split
 from ..text import cut, plain
+from .obsidian import strip_comments, without_block_id
 from .markdown import drop_first_h1, due_marker, inline_text, markdown, render_with_slots, split_wikilink
 from ..times import parse_instant
 
@@ -72,6 +73,11 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         meta, body, body_chars = split(text)
     except FrontmatterError as exc:
         raise NoteError("frontmatter", f"malformed frontmatter: {exc}") from None
+    # Obsidian comments are never published (SPEC §10): from here on the note is its text
+    # without them (line breaks kept, so lines are the file's), `text` in replies included.
+    if "%%" in body:
+        body = strip_comments(body)
+        text = text[:body_chars] + body
     front_lines = text[:body_chars].count("\n")
     line_bytes = _byte_offsets(text)
     tokens = markdown().parse(body, {})
@@ -107,7 +113,7 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         if event:
             break
     summary = str(meta.get("summary") or meta.get("description") or "")
-    html, slots = render_with_slots(drop_first_h1(tokens) if title_from_h1 else tokens, cfg.allow_html)
+    html, slots, fragments = render_with_slots(drop_first_h1(tokens) if title_from_h1 else tokens, cfg.allow_html)
     return Note(
         ref=ref, title=title, title_from_h1=title_from_h1,
         type=str(note_type) if note_type else None,
@@ -122,13 +128,13 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         summary=summary,
         text=text,
         body_offset=len(text[:body_chars].encode("utf-8")),
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),   # of `text` as published
         sections=tuple(sections),
         links=tuple(links),
         tasks=tuple(_tasks(ref, text, sections, code_lines)),
         frontmatter={k: _scalar(v) if _scalar(v) is not None else v for k, v in meta.items()},
         excerpt=cut(summary) if summary else cut(plain(_tasks_without_due(_lead_text(body, title_from_h1)))),
-        html=html, slots=slots,
+        html=html, slots=slots, fragments=fragments,
     )
 
 
@@ -243,7 +249,7 @@ def _tasks(ref, text, sections, code_lines) -> list[Task]:
         for s in sections:
             if s.line <= n:
                 owner = s.ref
-        text, due = _without_due(m.group(2).strip())
+        text, due = _without_due(without_block_id(m.group(2).strip()))
         out.append(Task(ref=owner, line=n, text=text, done=m.group(1) != " ", due=due))
     return out
 

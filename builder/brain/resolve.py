@@ -31,13 +31,58 @@ def build_names(notes: dict[str, Note], identities: dict[str, tuple[str, ...]]) 
     return {name: tuple(sorted(refs)) for name, refs in sorted(table.items())}
 
 
+def _path_key(path: str) -> str:
+    """A path as Obsidian compares it: case-insensitive, without `.md`."""
+    path = path.lower()
+    return path[:-3] if path.endswith(".md") else path
+
+
+def nearest(source: str, candidates) -> tuple[str, str | None]:
+    """Among several files matching a link, the one nearest the linking item: the longest common
+    folder prefix with it. (status, ref): a tie stays ambiguous."""
+    here = posixpath.dirname(source).split("/") if "/" in source else []
+
+    def shared(ref: str) -> int:
+        there = posixpath.dirname(ref).split("/") if "/" in ref else []
+        n = 0
+        while n < min(len(here), len(there)) and here[n] == there[n]:
+            n += 1
+        return n
+    scores = {ref: shared(ref) for ref in candidates}
+    best = max(scores.values())
+    winners = sorted(ref for ref, n in scores.items() if n == best)
+    return ("resolved", winners[0]) if len(winners) == 1 else ("ambiguous", None)
+
+
+class PathIndex:
+    """Files by Obsidian's path rule: a unique case-insensitive match of the path suffix
+    (`Folder/Name`, `Name`), else the match nearest the linking item."""
+
+    def __init__(self, paths):
+        self.by_name: dict[str, list[str]] = {}
+        for path in sorted(paths):
+            self.by_name.setdefault(posixpath.basename(_path_key(path)), []).append(path)
+
+    def find(self, source: str, target: str) -> tuple[str, str | None] | None:
+        want = _path_key(target.strip().lstrip("/"))
+        if not want:
+            return None
+        found = [p for p in self.by_name.get(posixpath.basename(want), ())
+                 if _path_key(p) == want or _path_key(p).endswith("/" + want)]
+        if not found:
+            return None
+        exact = [p for p in found if _path_key(p) == want]   # the whole path, in another case
+        if len(exact) == 1:
+            return "resolved", exact[0]
+        return ("resolved", found[0]) if len(found) == 1 else nearest(source, found)
+
+
 class Resolver:
     def __init__(self, notes, records, names, identities, sources, attachments=()):
         self.notes, self.records, self.names = notes, records, names
         self.attachments = set(attachments)
-        self.by_basename: dict[str, list[str]] = {}
-        for path in sorted(self.attachments):
-            self.by_basename.setdefault(posixpath.basename(path), []).append(path)
+        self.note_paths = PathIndex(notes)
+        self.attachment_paths = PathIndex(self.attachments)
         self.identities, self.sources = identities, sources
         self.claimed_by = {}   # identity → notes claiming it, to merge a note with the identity it is about
         for ref, note in notes.items():
@@ -45,21 +90,26 @@ class Resolver:
                 self.claimed_by.setdefault(ident, set()).add(ref)
 
     def attachment(self, source: str, target: str) -> str | None:
-        """An embedded file: path relative to the note, brain-relative path, or a unique file name."""
+        """A linked or embedded file: path relative to the note, brain-relative path, else by
+        Obsidian's path rule (file name anywhere in the brain; the nearest of several)."""
         for path in (posixpath.normpath(posixpath.join(posixpath.dirname(source), target)), target):
             if path in self.attachments:
                 return path
-        found = self.by_basename.get(posixpath.basename(target), [])
-        return found[0] if len(found) == 1 else None
+        found = self.attachment_paths.find(source, target)
+        return found[1] if found else None
 
-    def resolve(self, target: str) -> tuple[str, str | None]:
-        """(status, ref): status is resolved | ambiguous | broken."""
+    def resolve(self, target: str, source: str = "") -> tuple[str, str | None]:
+        """(status, ref): status is resolved | ambiguous | broken. `source` is the linking
+        item, for Obsidian's nearest-file rule."""
         if target in self.notes:
             return "resolved", target
         if target + ".md" in self.notes:
             return "resolved", target + ".md"
         if target in self.records:
             return "resolved", target
+        found = self.note_paths.find(source, target)
+        if found:
+            return found
         candidates = self.names.get(target, ())
         if len(candidates) > 1:
             # A note and the identity it is about are one thing to link to.
@@ -111,7 +161,10 @@ def _link(source: str, raw: RawLink, resolver: Resolver, notes) -> Link:
     elif raw.embed and not raw.target.endswith(".md") and resolver.attachment(source, raw.target):
         status, ref = "resolved", resolver.attachment(source, raw.target)
     else:
-        status, ref = resolver.resolve(raw.target)
+        status, ref = resolver.resolve(raw.target, source)
+        if status == "broken" and raw.kind == "wikilink" and not raw.target.endswith(".md") \
+                and resolver.attachment(source, raw.target):   # [[report.pdf]] links a file
+            status, ref = "resolved", resolver.attachment(source, raw.target)
     return Link(source=source, target=raw.target, relation=raw.relation, status=status, ref=ref,
                 heading=raw.heading, line=raw.line)
 

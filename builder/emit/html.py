@@ -14,12 +14,14 @@ from urllib.parse import unquote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from ..brain.obsidian import embeddable, fragment_key, page_assets
 from ..model import SLOT, Brain
 from ..resources import resource_dir
 from .days import due_badge
 from .urls import attachment_path, page_path, record_urls, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
+MAX_EMBED_DEPTH = 4   # ![[A]] in ![[B]] in …: deeper embeds show as a link (as would a cycle)
 
 
 @lru_cache(maxsize=1)
@@ -28,6 +30,7 @@ def environment() -> Environment:
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.filters["pagefind_filter"] = pagefind_filter
+    env.filters["page_assets"] = page_assets
     return env
 
 
@@ -68,13 +71,17 @@ class NoteRenderer:
     def body(self, ref: str, today: date) -> str:
         """The note's parse-time HTML with its slots filled for this page (due badges are worded
         against `today`, the build instant's day)."""
+        return self._fill(ref, self.brain.notes[ref].html, page_path(self.brain.name, ref), today, (ref,))
+
+    def _fill(self, ref: str, text: str, page: str, today: date, stack: tuple) -> str:
+        """`text` (HTML of note `ref`, whole or a fragment) with its slots filled for `page`;
+        `stack` is the chain of notes embedding it."""
         note = self.brain.notes[ref]
-        page = page_path(self.brain.name, ref)
 
         def fill(m: re.Match) -> str:
             kind, value = note.slots[int(m.group(1))]
             if kind == "link":
-                return self._wikilink(ref, page, value)
+                return self._wikilink(ref, page, value, today, stack)
             if kind == "tag":
                 return html.escape(relative(page, page_path(self.brain.name, f"tags/{value}")))
             if kind == "note_link":
@@ -89,10 +96,12 @@ class NoteRenderer:
             if kind == "due":
                 return due_badge(*value, today)
             return html.escape(self._href(ref, page, value))
-        return SLOT.sub(fill, note.html)
+        return SLOT.sub(fill, text)
 
     def _target_url(self, page: str, link) -> str:
         ref = link.ref
+        if ref in self.brain.notes and link.heading.startswith("^"):   # a block id
+            return relative(page, page_path(self.brain.name, ref)) + "#" + link.heading
         if ref in self.brain.notes and link.heading:
             note = self.brain.notes[ref]
             sid = next((s.id for s in note.sections if s.heading == link.heading or s.id == link.heading), "")
@@ -101,9 +110,10 @@ class NoteRenderer:
             return relative(page, attachment_path(self.brain.name, ref))
         return relative(page, ref_url(self.brain, ref))
 
-    def _wikilink(self, source: str, page: str, meta: dict) -> str:
+    def _wikilink(self, source: str, page: str, meta: dict, today: date = None, stack: tuple = ()) -> str:
         link = self.links.get((source, meta["target"], meta["heading"]))
-        label = meta["label"] or meta["target"] + (f" › {meta['heading']}" if meta["heading"] and meta["target"] else meta["heading"])
+        heading = "" if meta["heading"].startswith("^") and meta["target"] else meta["heading"]   # a block id is not shown
+        label = meta["label"] or meta["target"] + (f" › {heading}" if heading and meta["target"] else heading)
         text = html.escape(label)
         if link is None or link.status != "resolved":
             status = link.status if link else "broken"
@@ -114,10 +124,25 @@ class NoteRenderer:
             if IMAGE.search(link.ref):
                 return f'<img src="{url}" alt="{html.escape(meta["label"] or posixpath.basename(link.ref))}" loading="lazy">'
             if link.ref in self.brain.notes:
-                target = self.brain.notes[link.ref]
-                return (f'<blockquote class="embed"><p class="embed-title"><a href="{url}">{html.escape(target.title)}</a></p>'
-                        f'<p>{html.escape(target.excerpt)}</p></blockquote>')
+                return self._embed(link, url, page, today, stack)
         return f'<a class="internal" href="{url}">{text}</a>'
+
+    def _embed(self, link, url: str, page: str, today: date, stack: tuple) -> str:
+        """`![[Note]]`, `![[Note#Heading]]`, `![[Note#^block]]`: the note, section or block shown
+        in place (its links and tags made relative to this page). A cycle, or depth past
+        MAX_EMBED_DEPTH, shows only the title line; so does a heading or block not found."""
+        target = self.brain.notes[link.ref]
+        shown = target.title + (f" › {link.heading}" if link.heading and not link.heading.startswith("^") else "")
+        head = f'<p class="embed-title"><a href="{url}">{html.escape(shown)}</a></p>'
+        key = fragment_key(target, link.heading) if link.heading else None
+        if link.heading and key is None:
+            return f'<div class="embed embed-missing" title="no such section or block">{head}</div>'
+        if link.ref in stack or len(stack) > MAX_EMBED_DEPTH:
+            return f'<div class="embed embed-cut" title="embedded above, or too deep">{head}</div>'
+        start, end = target.fragments[key] if key else (0, len(target.html))
+        inner = self._fill(link.ref, embeddable(target.html[start:end]), page, today, stack + (link.ref,))
+        # pagefind leaves the embedded text to its own page, as the lunr index does (it indexes `text`)
+        return f'<div class="embed">{head}<div class="embed-body" data-pagefind-ignore>{inner}</div></div>'
 
     @staticmethod
     def _target_path(source: str, href: str) -> str:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections import _count_elements
 from operator import itemgetter
 from pathlib import Path
 
 from ..parallel import cores, fork_each
-from .pipeline import analyze_pairs
+from .pipeline import analyze_pairs, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
@@ -39,14 +38,6 @@ def name_key(text: str) -> str:
     return " ".join(f for _, f in analyze_pairs(text))
 
 
-def _terms(text: str) -> tuple[list[str], int]:
-    """(every term occurrence — exact, and folded where it differs —, positions)."""
-    pairs = analyze_pairs(text)
-    out = [e for e, _ in pairs]
-    out += [f for e, f in pairs if f != e]
-    return out, len(pairs)
-
-
 def _postings(docs, first: int = 0):
     """Per field: term -> [doc << 48 | len << 24 | tf, ...] (docs ascending, numbered from
     *first*), and the field's total length."""
@@ -58,12 +49,10 @@ def _postings(docs, first: int = 0):
             text = doc.get(field)
             if not text:  # records have no aliases or headings: skip the pipeline
                 continue
-            terms, n = _terms(text)
+            counts, n = term_counts(text)
             if not n:
                 continue
             totals[fi] += n
-            counts: dict[str, int] = {}
-            _count_elements(counts, terms)  # Counter's C core, without its per-call overhead
             pf = post[fi]
             at = base | (min(n, _MASK) << 24)
             for term, tf in counts.items():
@@ -104,7 +93,7 @@ def _all_postings(docs, parallel: bool):
 
 
 def _term_entry(post, term):
-    """(postings, [[field, gaps, tfs, lens], ...] by field, shard hash) of one term."""
+    """(postings, [[field, gaps, codes], ...] by field, shard hash) of one term."""
     out, count = [], 0
     for fi, pf in enumerate(post):
         entries = pf.get(term)
@@ -112,9 +101,15 @@ def _term_entry(post, term):
             continue
         ids = [e >> 48 for e in entries]
         out.append([fi, [ids[0]] + [b - a for a, b in zip(ids, ids[1:])],
-                    [e & _MASK for e in entries], [e >> 24 & _MASK for e in entries]])
+                    [code(e & _MASK, e >> 24 & _MASK) for e in entries]])
         count += len(entries)
     return count, out, fnv1a(term)
+
+
+def code(tf: int, length: int) -> int:
+    """One integer for a (term frequency, field length) pair: length * 16 + tf when tf < 16,
+    else -(tf * 2**24 + length) (FORMAT.md; both below 2**53, exact in JS)."""
+    return length * 16 + tf if tf < 16 else -(tf * 16777216 + length)
 
 
 def _names(docs) -> dict[str, list[int]]:

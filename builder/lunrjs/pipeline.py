@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import _count_elements
 
 from .stemmer import stem
-from .unitable import MN, WORD, char_class
+from .unitable import MN, WORD, char_class, decode
 
 STOP_WORDS = frozenset("""
 a able about across after all almost also am among an and any are as at be
@@ -76,7 +77,15 @@ def _class(ranges) -> str:
 
 
 _WORD_RE = re.compile(f"[{char_class(WORD)}]+")
+# The same without astral characters: re compiles a class of BMP characters alone to a bitmap,
+# about ten times faster on long texts; texts with astral characters take _WORD_RE.
+_WORD_BMP_RE = re.compile("[" + "".join(f"{chr(a)}-{chr(min(b, 0xFFFF))}" for a, b in decode(WORD)
+                                        if a <= 0xFFFF).replace("\\", "\\\\") + "]+")
+_ASTRAL_RE = re.compile("[\U00010000-\U0010FFFF]")
+_ASTRAL_WORD_RE = re.compile("[" + "".join(f"{chr(max(a, 0x10000))}-{chr(b)}" for a, b in decode(WORD)
+                                           if b > 0xFFFF) + "]")
 _ASCII_WORD_RE = re.compile("[a-z0-9]+")
+_ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if not chr(i).isalnum()})
 _MN_RE = re.compile(f"[{char_class(MN)}]+")
 _SPACELESS_RE = re.compile(f"[{_class(SPACELESS)}]+")
 _LATIN_RE = re.compile(f"[{_class(LATIN)}]+")
@@ -117,11 +126,21 @@ def _plain(word: str) -> list:
     return [(word, f or word)]
 
 
+def _words(text: str) -> list[str]:
+    """The raw words of *text* (ASCII text lower-cased already: its analysis starts so)."""
+    if text.isascii():   # = _ASCII_WORD_RE.findall(text.lower()), 6x faster
+        return text.lower().translate(_ASCII_SEPARATORS).split()
+    for m in _ASTRAL_RE.finditer(text):      # emoji separate: only astral letters need _WORD_RE
+        if _ASTRAL_WORD_RE.match(m.group()):
+            return _WORD_RE.findall(text)
+    return _WORD_BMP_RE.findall(text)
+
+
 def _word(raw: str) -> list:
     """(exact, folded) pairs of one raw word."""
     norm = unicodedata.normalize("NFKC", raw).lower()
     out: list = []
-    for word in _WORD_RE.findall(norm):
+    for word in _words(norm):
         if word.isascii():
             out += _ascii(word)
             continue
@@ -143,10 +162,7 @@ def _word(raw: str) -> list:
 def analyze_pairs(text: str) -> list[tuple[str, str]]:
     """One (exact term, folded term) pair per position of *text*, in order."""
     memo = _memo
-    if text.isascii():
-        words = _ASCII_WORD_RE.findall(text.lower())
-    else:
-        words = _WORD_RE.findall(text)
+    words = _words(text)
     out: list = []
     try:
         for w in words:
@@ -161,6 +177,33 @@ def analyze_pairs(text: str) -> list[tuple[str, str]]:
                 pairs = memo[w] = _word(w)
             out += pairs
     return out
+
+
+_cmemo: dict[str, tuple] = {}   # raw word -> (its terms, exact and differing folded; positions)
+
+
+def term_counts(text: str) -> tuple[dict[str, int], int]:
+    """({term: frequency}, positions) of *text* as an index field holds it: per position its
+    exact term and, where it differs, its folded term. Counts words first (most repeat)."""
+    words = _words(text)
+    wc: dict[str, int] = {}
+    _count_elements(wc, words)
+    memo = _cmemo
+    if len(memo) > _MEMO_MAX:
+        memo.clear()
+    counts: dict[str, int] = {}
+    get = counts.get
+    n = 0
+    for w, c in wc.items():
+        ent = memo.get(w)
+        if ent is None:
+            pairs = _word(w)
+            ent = memo[w] = (tuple([e for e, _ in pairs] + [f for e, f in pairs if f != e]), len(pairs))
+        terms, k = ent
+        n += c * k
+        for t in terms:
+            counts[t] = get(t, 0) + c
+    return counts, n
 
 
 def analyze(text: str) -> list[str]:

@@ -36,23 +36,34 @@ class FormatError(ValueError):
     """The folder holds no index of this format (an older site, or none)."""
 
 
+def _decode(code: int) -> tuple[int, int]:
+    """(tf, field length) of a posting code (index.code)."""
+    if code >= 0:
+        return code & 15, code >> 4
+    length = -code & 16777215
+    return -code >> 24, length
+
+
 class _Posting:
     """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
     per doc, ``named`` the set of docs holding it in a NAMED field."""
-    __slots__ = ("ids", "ws", "named", "_map", "_ranked", "_by_weight")
+    __slots__ = ("ids", "ws", "named", "_map", "_ranked", "_by_weight", "_docs")
 
     def __init__(self, entry, reader):
         n, avg, params, named_fields = reader.n, reader.avg, reader.params, reader.named_fields
-        df = sum(len(e[1]) for e in entry)
+        df = sum(len(e[1]) for e in entry)   # (document, field) postings
         w_idf = idf(n, df)
         named: set[int] = set()
         parts = []
-        for fi, gaps, tfs, lens in entry:
-            k1, b, boost, a = params[fi]
+        for fi, gaps, codes in entry:
+            k1, b, boost, a, scale = params[fi]
             k1p1 = k1 + 1
             ids = list(accumulate(gaps))
+            pairs = map(_decode, codes)
+            if scale != 1:   # a weighted field stores tf * scale: divide back (FORMAT.md)
+                pairs = ((tf / scale, ln) for tf, ln in pairs)
             ws = [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
-                  for tf, ln in zip(tfs, lens)]
+                  for tf, ln in pairs]
             parts.append((ids, ws))
             if fi in named_fields:
                 named.update(ids)
@@ -70,6 +81,7 @@ class _Posting:
         self._map = None
         self._ranked = None
         self._by_weight = None
+        self._docs = [None, None]
 
     def map(self):
         if self._map is None:
@@ -82,6 +94,13 @@ class _Posting:
             ws, ids, named = self.ws, self.ids, self.named
             self._ranked = sorted(self.by_weight(), key=lambda i: ids[i] not in named)   # stable
         return self._ranked
+
+    def docs(self, named_first: bool) -> list[int]:
+        """Doc ids in ranked() (named_first) or by_weight() order."""
+        if self._docs[named_first] is None:
+            ids = self.ids
+            self._docs[named_first] = [ids[i] for i in (self.ranked() if named_first else self.by_weight())]
+        return self._docs[named_first]
 
     def by_weight(self):
         """Positions ordered by (weight descending, id)."""
@@ -108,7 +127,10 @@ class Hits(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self._at(k) for k in range(len(self.docs))[i]]
-        return self._at(i)
+        return self._at(range(len(self.docs))[i])   # IndexError past the end, negatives count back
+
+    def __iter__(self):
+        return map(self._at, range(len(self.docs)))
 
 
 def as_pairs(terms) -> list[tuple[str, str]]:
@@ -138,8 +160,8 @@ class IndexReader:
         self.n = meta["docs"]
         fields = meta["fields"]
         self.avg = [meta["lengths"][f] / self.n if self.n else 0.0 for f in fields]
-        self.params = [(meta["params"][f]["k1"], meta["params"][f]["b"], meta["params"][f]["boost"], a)
-                       for f, a in zip(fields, self.avg)]
+        self.params = [(meta["params"][f]["k1"], meta["params"][f]["b"], meta["params"][f]["boost"], a,
+                        meta["params"][f].get("scale", 1)) for f, a in zip(fields, self.avg)]
         self.named_fields = {fields.index(f) for f in meta["named"]}
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, _Posting | None] = {}
@@ -204,25 +226,33 @@ class IndexReader:
             groups[f] = groups.get(f, 0) + 1
             if e != f:
                 bonus[e] = bonus.get(e, 0) + 1
-        present = []
+        # Named documents are hits of tier 0 even when the name is only their file stem, whose
+        # words no indexed text may hold (then with score 0.0 and no matched term).
+        names = self.named(" ".join(f for _, f in pairs))
+        present, missing = [], False
         for f, c in groups.items():
             p = self.postings(f)
             if p is None:
-                if required:
-                    return Hits.of([])
-                continue
-            present.append((c, f, p))
-        if not present:
-            return Hits.of([])
+                missing = True
+            else:
+                present.append((c, f, p))
+        if (required and missing) or not present:
+            docs = sorted(names)[:limit] if limit is not None else sorted(names)
+            return Hits.of([(d, 0.0, frozenset(), 0) for d in docs])
         extra = [(c, p) for e, c in bonus.items() if (p := self.postings(e)) is not None]
         whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
-        names = self.named(" ".join(f for _, f in pairs))
         if len(present) == 1 and not extra:
             return self._one(present[0], whole, names, limit)
         if required:
             ids = _intersect([p for _, _, p in present])
         else:
             ids = sorted(set().union(*(p.ids for _, _, p in present)))
+        if names:
+            have = set(ids)
+            added = [d for d in names if d not in have]
+            if added:
+                ids = sorted(ids + added)
+                required = False   # matched sets per document from here on
         sums = [0.0] * len(ids)
         masks = [0] * len(ids)
         nameds = [0] * len(ids)
@@ -237,7 +267,10 @@ class IndexReader:
             sums = [s + c * m[d] if d in m else s for s, d in zip(sums, ids)]
         need = len(groups) if whole else -1
         tiers = [0 if d in names else 1 if k == need else 2 for d, k in zip(ids, nameds)]
-        order = sorted(range(len(ids)), key=lambda i: (tiers[i], -sums[i], ids[i]))
+        # (tier, score descending, id): ids ascend and both sorts are stable
+        order = sorted(range(len(ids)), key=sums.__getitem__, reverse=True)
+        if need in nameds or names:
+            order.sort(key=tiers.__getitem__)
         if limit is not None:
             order = order[:limit]
         if required:
@@ -252,22 +285,29 @@ class IndexReader:
         s = frozenset([f])
         ids, ws, named = p.ids, p.ws, p.named
         ranked = p.ranked() if whole else p.by_weight()
-        front = [i for i in ranked if ids[i] in names] if names else []
-        if front:
+        head: list[tuple] = []   # tier 0: named documents holding the term, then the others
+        if names:
+            m = p.map()
+            front = [i for i in p.by_weight() if ids[i] in names]
+            head = [(ids[i], c * ws[i], s, 0) for i in front]
+            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in m]
+        if head:
             skip = set(front)
-            rest = [i for i in ranked if i not in skip]
-            order = front + rest
+            order = [i for i in ranked if i not in skip]
+            docs = [h[0] for h in head] + [ids[i] for i in order]
         else:
             order = ranked
+            docs = p.docs(whole)
         if limit is not None:
-            order = order[:limit]
-        docs = [ids[i] for i in order]
+            docs = docs[:limit]
+        n = len(head)
 
         def at(k):
-            i = order[k]
+            if k < n:
+                return head[k]
+            i = order[k - n]
             d = ids[i]
-            tier = 0 if d in names else 1 if whole and d in named else 2
-            return (d, c * ws[i], s, tier)
+            return (d, c * ws[i], s, 1 if whole and d in named else 2)
         return Hits(docs, at)
 
 

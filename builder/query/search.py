@@ -11,7 +11,8 @@ rather than one item per hit); _candidates is the reference both runtimes share.
    no item survives the filters (kind, scope, --type, --path, phrases) in any selected brain,
    any-word: documents holding at least one term, ranked by how many they hold first.
 3. Tiers (the index gives each hit one): 0 when the whole query is a note's title, alias or
-   file stem (after analysis), 1 when every term is in the item's title or aliases, else 2.
+   file stem (after analysis; such a note is a hit even when no indexed text holds a file
+   stem's words), 1 when every term is in the item's title or aliases, else 2.
    A section's heading is not its title (views/search indexes it as a heading).
 4. One item per note: among a note and its sections, the best by (tier, more terms, higher
    score, the note before a section, ref); a section therefore replaces its note only when

@@ -236,16 +236,22 @@ function makePosting (entry, m) {
   for (const e of entry) df += e[1].length
   const widf = idf(m.docs, df)
   const parts = []
-  for (const [fi, gaps, tfs, lens] of entry) {
+  for (const [fi, gaps, codes] of entry) {
     const field = m.fields[fi]
     const { k1, b, boost } = m.params[field]
+    const scale = m.params[field].scale ?? 1 // a weighted field stores tf * scale
     const a = m.docs ? m.lengths[field] / m.docs : 0.0
     const k1p1 = k1 + 1
     const ids = new Array(gaps.length)
     const ws = new Array(gaps.length)
     for (let i = 0, d = 0; i < gaps.length; i++) {
       ids[i] = (d += gaps[i])
-      ws[i] = widf * (k1p1 * tfs[i]) / (k1 * (1 - b + b * (lens[i] / a)) + tfs[i]) * boost
+      // codes: len * 16 + tf (tf < 16), else -(tf * 2^24 + len): exact integers in doubles
+      const v = codes[i]
+      const stored = v >= 0 ? v % 16 : Math.floor(-v / 16777216)
+      const len = v >= 0 ? (v - stored) / 16 : -v % 16777216
+      const tf = scale !== 1 ? stored / scale : stored
+      ws[i] = widf * (k1p1 * tf) / (k1 * (1 - b + b * (len / a)) + tf) * boost
     }
     parts.push({ named: m.named.includes(field), ids, ws })
   }
@@ -385,15 +391,22 @@ export class LunrIndex {
       if (e !== f) bonus.set(e, (bonus.get(e) || 0) + 1)
     }
     const m = await this.meta()
+    // Named documents are hits of tier 0 even when the name is only their file stem, whose
+    // words no indexed text may hold (then with score 0 and no matched term).
+    const names = await this.named(pairs.map(([, f]) => f).join(' '))
     const found = await Promise.all([...groups.keys()].map((t) => this.postings(t)))
     const present = []
+    let missing = false
     let i = 0
     for (const [f, c] of groups) {
       const p = found[i++]
-      if (!p) { if (required) return []; continue }
-      present.push({ c, f, p })
+      if (!p) missing = true
+      else present.push({ c, f, p })
     }
-    if (!present.length) return []
+    if ((required && missing) || !present.length) {
+      const docs = [...names].sort((x, y) => x - y)
+      return (limit != null ? docs.slice(0, limit) : docs).map((d) => ({ id: d, score: 0, matched: [], tier: 0 }))
+    }
     const extra = []
     const bonusFound = await Promise.all([...bonus.keys()].map((t) => this.postings(t)))
     i = 0
@@ -402,7 +415,6 @@ export class LunrIndex {
       if (p) extra.push({ c, p })
     }
     const whole = present.length === groups.size
-    const names = await this.named(pairs.map(([, f]) => f).join(' '))
     // Dense per-doc accumulators, added to in group order, then bonus order (as Python).
     const sums = new Float64Array(m.docs)
     const hits = new Uint16Array(m.docs)
@@ -417,13 +429,14 @@ export class LunrIndex {
         hits[d]++; sums[d] += c * p.ws[j]; masks[d] |= b; nameds[d] += p.named[j]
       }
     }
+    for (const d of names) if (hits[d] === 0) ids.push(d)
     for (const { c, p } of extra) {
       for (let j = 0; j < p.ids.length; j++) if (hits[p.ids[j]]) sums[p.ids[j]] += c * p.ws[j]
     }
-    if (required) ids = ids.filter((d) => hits[d] === present.length)
-    const tierOf = (d) => (names.has(d) ? 0 : whole && nameds[d] === groups.size ? 1 : 2)
-    const tiers = new Map(ids.map((d) => [d, tierOf(d)]))
-    ids.sort((x, y) => (tiers.get(x) - tiers.get(y)) || (sums[y] - sums[x]) || (x - y))
+    if (required) ids = ids.filter((d) => hits[d] === present.length || names.has(d))
+    const tiers = hits // reused: per doc its tier from here on
+    for (const d of ids) tiers[d] = names.has(d) ? 0 : whole && nameds[d] === groups.size ? 1 : 2
+    ids.sort((x, y) => (tiers[x] - tiers[y]) || (sums[y] - sums[x]) || (x - y))
     if (limit != null) ids = ids.slice(0, limit)
     const has = present.length <= 31
       ? (d, k) => (masks[d] >>> k) & 1
@@ -436,7 +449,7 @@ export class LunrIndex {
         s = [...new Set(present.filter((e, k) => has(d, k)).map((e) => e.f))].sort()
         if (key !== null) sets.set(key, s)
       }
-      return { id: d, score: sums[d], matched: s, tier: tiers.get(d) }
+      return { id: d, score: sums[d], matched: s, tier: tiers[d] }
     })
   }
 

@@ -145,7 +145,7 @@ def test_path_then_unique_name(make_brain, tmp_path):
     brain = load(root)
     assert links_of(brain, "src.md") == [
         ("dir/Page.md", "resolved", "dir/Page.md"), ("dir/Page", "resolved", "dir/Page.md"),
-        ("dir/page", "broken", None),                     # paths are case-sensitive
+        ("dir/page", "resolved", "dir/Page.md"),          # paths match case-insensitively, as in Obsidian
         ("Page", "resolved", "dir/Page.md"),              # file stem
         ("Title P", "resolved", "dir/Page.md"), ("Alias P", "resolved", "dir/Page.md"),
         ("Roadmap", "ambiguous", None), ("none", "broken", None)]

@@ -16,7 +16,7 @@ from builder.query.site import open_site  # noqa: E402
 from builder.query.search import search  # noqa: E402
 from lunrjs_corpus import MULTILINGUAL  # noqa: E402
 from test_analysis_parity import CORPUS  # noqa: E402
-from test_multilingual import BRAIN, NOW, known_items  # noqa: E402
+from test_multilingual import BRAIN, NOW, known_items, mixed_queries  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.parity]
 
@@ -64,6 +64,7 @@ def test_chromium_tokens_equal_python(ml_page):
 def test_chromium_search_equals_python_and_finds_known_items(ml_page, ml_site):
     queries, ambiguous = known_items()
     calls = [(q, {"limit": 3}) for q, _ in queries] + [("cafe malmo", {}), ("仓库", {}), ("Android", {"limit": 10})]
+    calls += mixed_queries()
     site = open_site(ml_site)
     want = []
     for q, o in calls:

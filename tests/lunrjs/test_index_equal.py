@@ -97,7 +97,7 @@ def test_matched_words_and_limit(corpus):
 
 def test_tiers(tmp_path):
     docs = [
-        {"ref": "a.md", "title": "Sync", "body": "about sync", "names": ["Sync", "a"]},
+        {"ref": "a.md", "title": "Sync", "body": "about sync", "names": ["Sync", "alpha-one"]},
         {"ref": "b.md", "title": "Sync settings", "body": "sync sync sync settings", "names": ["Sync settings"]},
         {"ref": "c.md", "title": "Other", "headings": "Sync", "body": "sync sync sync sync sync"},
         {"ref": "d.md", "title": "x", "aliases": "Sync helper", "body": "", "names": ["x", "Sync helper"]},
@@ -112,6 +112,12 @@ def test_tiers(tmp_path):
     assert got[0][0] == "b.md" and got[0][3] == 0
     got = reader.search(["sync", "zzz"], False)   # a word no document holds: no tier 1
     assert {t for _, _, _, t in got} == {2}
+    # a name no indexed text holds (a file stem) still finds its document, first
+    assert reader.search(["alpha one"], True) == [("a.md", 0.0, frozenset(), 0)]
+    assert reader.search(["alpha", "one"], False) == [("a.md", 0.0, frozenset(), 0)]
+    got = reader.search(["x", "sync"], False)
+    assert [(r, t) for r, _, _, t in got[:2]] == [("d.md", 1), ("a.md", 1)] or got[0][3] == 1
+    assert reader.search(["sync", "helper"], True)[0][:1] == ("d.md",)
 
 
 def test_write_is_deterministic(tmp_path):

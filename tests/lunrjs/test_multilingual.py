@@ -99,6 +99,7 @@ def test_known_items_rank_first_in_python_and_node(ml_site, run_node):
     ("Linked pane", "en/linked-pane.md"),
     ("Add a language", "en/add-a-language.md"),
     ("sync-troubleshooting", "en/sync-troubleshooting.md"),   # the file stem
+    ("q3-offsite", "en/q3-offsite.md"), ("Q3 offsite", "en/q3-offsite.md"),   # a stem no text holds
     ("Ιδιότητες", "el/ιδιότητες.md"), ("ιδιοτητες", "el/ιδιότητες.md"),
 ])
 def test_planted_cases(ml_site, query, expected):
@@ -132,3 +133,45 @@ def test_old_index_format_is_index_missing(ml_site, tmp_path, bf):
     meta.write_text(json.dumps(dict(data, format="bf-lunr-2")))
     code, out, err = bf("search", "Sync", "--site", str(old))
     assert code == 5 and json.loads(err)["code"] == "index_missing", err
+    assert "bf-lunr-2" in json.loads(err)["error"]
+
+
+def test_old_index_format_is_index_missing_in_node(ml_site, tmp_path, run_node):
+    import shutil
+    old = tmp_path / "site"
+    shutil.copytree(ml_site, old)
+    meta = old / "_bf" / "search" / "multi" / "index" / "meta.json"
+    meta.write_text(json.dumps(dict(json.loads(meta.read_bytes()), format="bf-lunr-2")))
+    [reply] = run_node("node_site_search.mjs", {"site": str(old), "calls": [["Sync", {}]]})
+    assert reply["code"] == "index_missing" and "bf-lunr-2" in reply["error"], reply
+
+
+def mixed_queries(n: int = 150, seed: int = 13) -> list[tuple[str, dict]]:
+    """Random one- to three-word queries from the brain's bodies (every script), some quoted,
+    some scoped to a language folder, some with a word no note holds."""
+    import random
+    rnd = random.Random(seed)
+    words = sorted({w for p in BRAIN.rglob("*.md") for w in p.read_text("utf-8").split("---", 2)[2].split()
+                    if len(w) > 1})
+    folders = sorted({p.parent.name for p in BRAIN.rglob("*.md")})
+    calls = []
+    for i in range(n):
+        q = " ".join(rnd.sample(words, rnd.choice((1, 1, 2, 3))))
+        if i % 6 == 0:
+            q = f'"{q}"'
+        if i % 9 == 0:
+            q += " zqxnothing"
+        options = {"limit": rnd.choice((3, 10, 50))}
+        if i % 5 == 0:
+            options["scope"] = rnd.choice(folders)
+        calls.append((q, options))
+    return calls
+
+
+def test_mixed_queries_reply_alike_in_node(ml_site, run_node):
+    calls = mixed_queries()
+    py = python_replies(ml_site, calls)
+    assert sum(bool(r["items"]) for r in py) > 100
+    js = run_node("node_site_search.mjs", {"site": str(ml_site), "calls": calls})
+    bad = [(c, a, b) for c, a, b in zip(calls, py, js) if a != b]
+    assert not bad, bad[:2]

@@ -19,7 +19,7 @@ FILES = {
         "tags: [web]\nstatus: active\nmodified: 2026-11-30T10:00:00Z\n---\n"
         "Intro [[Alice]] and [[Roadmap]] and [[gone]].\n\n## Decision\n\nWe go. #decided\n\n"
         "### Détails\n\n- [ ] ship 📅 2026-12-10\n\n## Later\n\ntext\n"),
-    "concepts/roadmap.md": "---\naliases: [Roadmap]\nmodified: 2026-11-01T00:00:00Z\n---\n[[New website#Decision]]\n",
+    "concepts/plan.md": "---\naliases: [Roadmap]\nmodified: 2026-11-01T00:00:00Z\n---\n[[New website#Decision]]\n",
     "concepts/other.md": "---\nmodified: 2026-11-01T00:00:00Z\n---\nsee [[Roadmap]]\n",
     "memories/issues/site#12?.json": json.dumps({
         "text": "Fix the logo", "title": "Logo", "time": "2026-12-01T09:00:00Z", "uri": "https://x/12",
@@ -73,9 +73,9 @@ def test_backlinks_carry_relation_and_excerpt_and_ignore_ambiguous_names(brain):
     r = note_reply(b, g, b.notes["projects/site.md"], NOW)
     # concepts/other.md links [[Roadmap]], which two notes claim: it counts for neither.
     assert [(x["ref"], x["relation"], x["kind"], x["excerpt"]) for x in r["backlinks"]] == [
-        ("concepts/roadmap.md", "links", "note", "New website"),
+        ("concepts/plan.md", "links", "note", "New website"),
         ("issues:site#12?", "links", "record", "Fix the logo")]
-    other = note_reply(b, g, b.notes["concepts/roadmap.md"], NOW)
+    other = note_reply(b, g, b.notes["concepts/plan.md"], NOW)
     assert other["backlinks"] == []
 
 
@@ -100,7 +100,7 @@ def test_section_read_has_its_text_and_the_files_sha(brain):
     assert r["text"] == "## Decision\n\nWe go. #decided\n\n### Détails\n\n- [ ] ship 📅 2026-12-10\n\n"
     assert r["sha256"] == note.sha256 == hashlib.sha256(FILES["projects/site.md"].encode()).hexdigest()
     assert [o["ref"] for o in r["outline"]] == ["bf://b/projects/site.md#détails"]   # not the section itself
-    assert [x["ref"] for x in r["backlinks"]] == ["concepts/roadmap.md"]
+    assert [x["ref"] for x in r["backlinks"]] == ["concepts/plan.md"]
 
 
 def test_record_read_has_every_field_and_encoded_address(brain):
@@ -122,4 +122,4 @@ def test_compute_gives_a_view_per_note_section_and_record(brain):
     b, g = brain
     refs = sorted(v.ref for v in compute(b, NOW, g) if v.pages[0]["page"] in ("note", "section", "record"))
     assert refs == sorted(["projects/site.md", "projects/site.md#decision", "projects/site.md#détails",
-                           "projects/site.md#later", "concepts/roadmap.md", "concepts/other.md", "issues:site#12?"])
+                           "projects/site.md#later", "concepts/plan.md", "concepts/other.md", "issues:site#12?"])
