@@ -21,7 +21,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from . import obsidian
-from .slugs import Slugger, tag_at
+from ..slugs import Slugger, tag_at
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 CALLOUT = re.compile(r"^\[!([A-Za-z-]+)\]([+-]?)[ \t]*")

@@ -243,13 +243,6 @@ def render_math_block(self, tokens, idx, options, env) -> str:
     return f'<div class="math math-display"{anchor}>{html.escape(tok.content)}</div>\n'
 
 
-MATH_MARK = 'class="math math-'
-MERMAID_MARK = '<pre class="mermaid"'
-
-
-def page_assets(body: str) -> dict:
-    """What a page's HTML needs loaded: KaTeX when it holds math, Mermaid when it holds a diagram."""
-    return {"katex": MATH_MARK in body, "mermaid": MERMAID_MARK in body}
 
 
 # ---------------------------------------------------------------- fragments for embeds
@@ -270,30 +263,3 @@ def fragments(tokens, offsets: list[int]) -> dict:
     return out
 
 
-ANCHOR_LINK = re.compile(r'<a class="anchor" href="#[^"]*" aria-hidden="true">§</a> ')
-ID_ATTR = re.compile(r'(<[A-Za-z][A-Za-z0-9]*\b[^>]*?) id="[^"]*"')
-
-
-def embeddable(fragment: str) -> str:
-    """A fragment shown inside another page: without its own anchors (their ids belong to the
-    note's page, and would clash with the embedding page's)."""
-    out = ID_ATTR.sub(r"\1", ANCHOR_LINK.sub("", fragment))
-    return f"<ul>\n{out}</ul>\n" if out.startswith("<li") else out   # a list item keeps a list
-
-
-def fragment_key(note, heading: str) -> str | None:
-    """The fragment id `[[Note#heading]]` names: a block (`^id`), else a section by id or
-    heading text (case-insensitive, the last part of `#A#B`); None when the note has none."""
-    frags = getattr(note, "fragments", None) or {}
-    if heading.startswith("^"):
-        return heading if heading in frags else None
-    wanted = heading.split("#")[-1].strip()
-    for s in note.sections:
-        if s.id == wanted or s.heading == wanted:
-            return s.id
-    low = wanted.lower()
-    from .slugs import slugify
-    for s in note.sections:
-        if s.heading.lower() == low or s.id == slugify(wanted):
-            return s.id
-    return None

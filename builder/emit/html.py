@@ -14,7 +14,7 @@ from urllib.parse import unquote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ..brain.obsidian import embeddable, fragment_key, page_assets
+from ..embeds import embeddable, fragment_key, page_assets
 from ..model import SLOT, Brain
 from ..resources import resource_dir
 from .days import due_badge

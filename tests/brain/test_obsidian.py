@@ -9,7 +9,8 @@ import pytest
 
 from builder.brain import load
 from builder.brain.notes import parse_note
-from builder.brain.obsidian import CALLOUTS, embeddable, strip_comments
+from builder.brain.obsidian import CALLOUTS, strip_comments
+from builder.embeds import embeddable
 from builder.brain.resolve import PathIndex, nearest
 from builder.config import BrainConfig
 
