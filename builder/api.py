@@ -23,11 +23,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import MANIFEST
 from .errors import InvalidInput
+from .query.site import LiveSite, find_site
 from .query.site import Site as _OpenSite
-from .query.site import find_site
-from .query.site import open_site as _open
 
 
 def _own(value):
@@ -57,27 +55,16 @@ class Site:
     def __init__(self, path: str | os.PathLike | None = None):
         # Resolved against the cwd now (absolute from then on); None means $BF_SITE, else ./_site.
         self.path = Path(os.path.abspath(find_site(os.fspath(path) if path is not None else None)))
-        self._site: _OpenSite | None = None
-        self._stamp = None
+        self._live = LiveSite(self.path)
         self._current()     # a missing or incompatible site raises IndexMissing here
 
     def __repr__(self) -> str:
-        build = self._site.build_id if self._site else None
+        build = self._live.site.build_id if self._live.site else None
         return f"<bf.Site {str(self.path)!r} build {build!r}>"
 
     def _current(self) -> _OpenSite:
         """The open site; reopened when the manifest on disk names another build."""
-        try:
-            st = (self.path / MANIFEST).stat()
-            stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-        except OSError:
-            stamp = None      # open_site raises IndexMissing, or finds a mid-swap copy
-        if self._site is None or stamp is None or stamp != self._stamp:
-            fresh = _open(self.path)
-            if self._site is None or fresh.build_id != self._site.build_id:
-                self._site = fresh
-            self._stamp = stamp
-        return self._site
+        return self._live.current()
 
     @property
     def build_id(self) -> str:

@@ -40,8 +40,9 @@ def user_path(text: str) -> Path:
 
 
 def site_path(args) -> Path:
-    """--site, else $BF_SITE, else ./_site — absolute."""
-    return user_path(args.site or os.environ.get("BF_SITE") or "_site")
+    """--site, else $BF_SITE, else ./_site (query/site.py find_site) — absolute."""
+    from .query.site import find_site
+    return user_path(str(find_site(args.site)))
 
 
 def brain_paths(given: list[str]) -> list[Path]:

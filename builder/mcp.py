@@ -23,10 +23,10 @@ from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BeforeValidator, Field
 
-from . import MANIFEST, __version__, schema
+from . import __version__, schema
 from .scrub import scrub
 from .errors import BfError
-from .query.site import Site, find_site, open_site
+from .query.site import LiveSite, find_site
 
 
 def _integral(value):
@@ -51,43 +51,22 @@ PathFilter = Annotated[str | None, Field(None, description="keep items whose pat
 Brains = Annotated[list[str] | None, Field(None, description="select brains of a multi-brain site")]
 
 
-class Session:
-    """The open site, reopened when the manifest on disk names another build."""
-
-    def __init__(self, site: str | None):
-        self.path = find_site(site)
-        self._site: Site | None = None
-        self._stamp = None
-
-    def site(self) -> Site:
-        manifest = self.path / MANIFEST
-        try:
-            st = manifest.stat()
-            stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-        except OSError:
-            stamp = None      # open_site reports the missing index (or finds a mid-swap copy)
-        if self._site is None or stamp is None or stamp != self._stamp:
-            fresh = open_site(self.path)
-            if self._site is None or fresh.build_id != self._site.build_id:
-                self._site = fresh
-            self._stamp = stamp
-        return self._site
-
-    def roots(self) -> list[str]:
-        return [b.get("root", "") for b in self._site.brains] if self._site else []
+def _roots(live: LiveSite) -> list[str]:
+    """The brain folders of the open site: error text shows them as <brain>."""
+    return [b.get("root", "") for b in live.site.brains] if live.site else []
 
 
-def _result(session: Session, call) -> CallToolResult:
+def _result(session: LiveSite, call) -> CallToolResult:
     try:
-        reply = call(session.site())
+        reply = call(session.current())
     except BfError as exc:
-        return CallToolResult(content=[TextContent(type="text", text=scrub(exc.message, session.roots()))],
+        return CallToolResult(content=[TextContent(type="text", text=scrub(exc.message, _roots(session)))],
                               is_error=True)
     text = json.dumps(reply, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=reply)
 
 
-def tools(session: Session) -> list[Tool]:
+def tools(session: LiveSite) -> list[Tool]:
     async def search(query: Query, scope: Scope = None, type: TypeFilter = None, path: PathFilter = None,
                      limit: Limit = 10, brain: Brains = None) -> CallToolResult:
         """Search the brain: ranked notes, sections and records with excerpts, and source coverage."""
@@ -119,7 +98,7 @@ def tools(session: Session) -> list[Tool]:
 
 
 def server(site: str | None) -> MCPServer:
-    return MCPServer("bf", version=__version__, tools=tools(Session(site)), log_level="WARNING",
+    return MCPServer("bf", version=__version__, tools=tools(LiveSite(find_site(site))), log_level="WARNING",
                      instructions="Search, read and recall a brain built by `bf build`. Replies follow "
                                   "the JSON Schemas published as each tool's outputSchema.")
 

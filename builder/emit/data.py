@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 from .. import refs
 from ..listing import paged
+from ..query.data import FORMAT
 from ..views import View
-from .writer import Writer
+from .writer import Writer, canonical_json
 
-FORMAT = "bf-data-1"
 CARD_CHUNK = 64
 PACK_BYTES = 64 * 1024
 PAGING = ("items", "total", "offset", "next_offset")
@@ -100,7 +100,7 @@ def emit_data(writer: Writer, brain: str, views: list[View]) -> list[str]:
 
 
 def _json(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_json(value).decode("utf-8")
 
 
 def _write(writer: Writer, path: str, text: str) -> str:

@@ -95,3 +95,26 @@ def open_site(site: str | Path | None) -> Site:
     if not isinstance(manifest, dict) or manifest.get("bundle_version") != BUNDLE_VERSION:
         raise IndexMissing(shown, f"built by an incompatible version (bundle {manifest.get('bundle_version') if isinstance(manifest, dict) else '?'}, need {BUNDLE_VERSION})")
     return Site(path=path, manifest=manifest)
+
+
+class LiveSite:
+    """A built site kept open across rebuilds (`bf mcp`, `builder.open_site`): `current()` looks at
+    the manifest and reopens the site when a rebuild changed its build id."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.site: Site | None = None
+        self._stamp = None
+
+    def current(self) -> Site:
+        try:
+            st = (self.path / MANIFEST).stat()
+            stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None      # open_site raises IndexMissing, or finds a mid-swap copy
+        if self.site is None or stamp is None or stamp != self._stamp:
+            fresh = open_site(self.path)
+            if self.site is None or fresh.build_id != self.site.build_id:
+                self.site = fresh
+            self._stamp = stamp
+        return self.site

@@ -2,9 +2,9 @@
 // A listing page is its header, a slice of its card ids and the cards; sections and records are
 // looked up whole. Packs are loaded once per BrainData (per open Site).
 import * as refs from './refs.js'
+import { PAGE_ITEMS } from './listing.js'
 
 export const FORMAT = 'bf-data-1'
-const PAGE_ITEMS = 50 // builder/listing.py PAGE_ITEMS
 
 export class BrainData {
   constructor (loadJson, brain) {
