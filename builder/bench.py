@@ -137,7 +137,8 @@ def _dir_bytes(path: Path, skip: str | None = None) -> int:
 KINDS = [   # (kind, pattern on the site-relative path), first match wins
     ("pagefind", r"^pagefind/"), ("index", r"^_bf/search/"), ("cards", r"^_bf/[^/]+/data/cards/"),
     ("lists", r"^_bf/[^/]+/data/lists/"), ("record_data", r"^_bf/[^/]+/data/records/"),
-    ("section_data", r"^_bf/[^/]+/data/sections/"), ("assets", r"^(_bf/[^/]+\.(js|css)|_bf/(engine|vendor)/|schemas/)"),
+    ("section_data", r"^_bf/[^/]+/data/sections/"), ("timeline", r"^_bf/[^/]+/data/timeline/"),
+    ("assets", r"^(_bf/[^/]+\.(js|css)|_bf/(engine|vendor)/|schemas/)"),
     ("bf_other", r"^_bf/"), ("note_pages", r"\.md\.html$"), ("note_replies", r"\.md(~~o\d+)?\.json$"),
     ("day_pages", r"^[^/]+/memories/[^/]+/(\d{4}-\d{2}-\d{2}|undated)\.html$"),
     ("other_replies", r"\.json$"), ("listing_pages", r"\.html$"), ("other", r""),

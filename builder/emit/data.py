@@ -5,7 +5,10 @@ once into packs instead of a file per reply page.
   header plus an ordered list of card ids: a page at any offset is a slice plus card look-ups;
 - cards (the listed items) are stored once each, in chunks of `CARD_CHUNK`, numbered in order of
   first appearance so that a page's items mostly share a chunk;
-- sections and records keep their reply pages whole, records in packs per source.
+- sections and records keep their reply pages whole, records in packs per source;
+- the timeline (every placed item, newest first: what relative `Nd` periods are computed from) is
+  rows [placed, source, low, card id] in chunks of `TIMELINE_CHUNK`, so a recent period reads
+  its first chunk or two instead of the whole brain.
 A key's pack is `refs.pack_of(key, n)`, n chosen per family so a pack holds about `PACK_BYTES`.
 """
 from __future__ import annotations
@@ -20,6 +23,7 @@ from ..views import View
 from .writer import Writer, canonical_json
 
 CARD_CHUNK = 64
+TIMELINE_CHUNK = 1024
 PACK_BYTES = 64 * 1024
 PAGING = ("items", "total", "offset", "next_offset")
 
@@ -90,19 +94,30 @@ def emit_data(writer: Writer, brain: str, views: list[View]) -> list[str]:
         for key in sorted(entries):
             groups[refs.pack_of(key, n)].append(f"{json.dumps(key, ensure_ascii=False)}:{entries[key]}")
         for i, group in enumerate(groups):
-            written.append(_write(writer, f"{root}/{family}/{i}.json", "{" + ",".join(group) + "}"))
+            written.append(_write_pack(writer, f"{root}/{family}/{i}.json", "{" + ",".join(group) + "}"))
+    rows = timeline_rows(views, cards)   # before the cards are written: it adds the low-priority ones
+    for start in range(0, len(rows), TIMELINE_CHUNK):
+        written.append(_write_pack(writer, f"{root}/timeline/{start // TIMELINE_CHUNK}.json", _json(rows[start:start + TIMELINE_CHUNK])))
     for start in range(0, len(cards.texts), CARD_CHUNK):
         chunk = cards.texts[start:start + CARD_CHUNK]
-        written.append(_write(writer, f"{root}/cards/{start // CARD_CHUNK}.json", "[" + ",".join(chunk) + "]"))
-    meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": packs}
-    written.append(_write(writer, f"{root}/meta.json", _json(meta)))
+        written.append(_write_pack(writer, f"{root}/cards/{start // CARD_CHUNK}.json", "[" + ",".join(chunk) + "]"))
+    meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": packs,
+            "timeline": len(rows), "timelineChunk": TIMELINE_CHUNK}
+    writer.write(f"{root}/meta.json", _json(meta), "data")
+    written.append(f"{root}/meta.json")
     return written
+
+
+def timeline_rows(views: list[View], cards: Cards) -> list[list]:
+    """The home view's timeline (views/periods.timeline, newest first) as rows."""
+    home = next((v for v in views if "timeline" in v.extra), None)
+    entries = home.extra["timeline"] if home else []
+    return [[e["placed"], e["source"], int(e["low"]), cards.id_of(e["item"])] for e in entries]
 
 
 def _json(value) -> str:
     return canonical_json(value).decode("utf-8")
 
 
-def _write(writer: Writer, path: str, text: str) -> str:
-    writer.write(path, text.encode("utf-8"), "data")
-    return path
+def _write_pack(writer: Writer, path: str, text: str) -> str:
+    return writer.write_pack(path, text.encode("utf-8"), "data")

@@ -1,7 +1,8 @@
 """Emit the HTML of computed views: home, listings and periods (their first page of items; bf.js
 loads the rest), each source's day pages and undated page (every record in full, the only place
-a record is shown), the site root `index.html` (the first brain's home), and each brain's
-timeline for `Nd` period reads. Replies of these views live in the compact data (emit/data.py)."""
+a record is shown), and the site root `index.html` (the first brain's home). Replies of these
+views, and the timeline `Nd` period reads are computed from, live in the compact data
+(emit/data.py)."""
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -21,10 +22,6 @@ from .writer import Writer
 
 TEMPLATES = ("listing.html", "home.html")
 DAY_TEMPLATE = "day.html"        # a source's day: each of its records in full (views/periods.py)
-
-
-def timeline_path(brain: str) -> str:
-    return f"_bf/{brain}/timeline.json"
 
 
 def chart_svg(buckets: list[tuple[str, int]], link=None) -> Markup:
@@ -175,11 +172,6 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bo
     words = when_words(next(v for v in everything if v.ref == "home").pages[0]["as_of"], brain.config.timezone)
     item_lists = ItemLists(brain)
     for view in views:
-        if "timeline" in view.extra:
-            as_of = view.pages[0]["as_of"]
-            writer.write_json(timeline_path(brain.name), {"brain": brain.name, "as_of": as_of,
-                                                          "timezone": brain.config.timezone,
-                                                          "entries": view.extra["timeline"]}, brain.name)
         if view.variant:
             continue
         if view.template == DAY_TEMPLATE or (view.template == "listing.html" and view.pages[0].get("page") == "undated"):

@@ -1,6 +1,7 @@
 """Write the search index and document store of one brain under `_bf/search/BRAIN/` (SPEC §5).
 
-Files (all JSON, fetched lazily by the browser as well as by builder/query/store.py):
+Files (JSON, fetched lazily by the browser as well as by builder/query/store.py; every file but
+the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/packs.py):
   index/…                  the BM25 index (builder/lunrjs, format in its FORMAT.md); a
                            record's index group is its source
   meta.json                {format, brain, notes, records: {SOURCE: n}, record_chunks: {SOURCE:
@@ -25,7 +26,7 @@ from ..parallel import fork_each
 from ..model import Brain
 from ..refs import escape_segment
 from ..views.search import documents, note_pieces, store
-from .writer import Writer
+from .writer import Writer, canonical_json
 
 STORE_FORMAT = "bf-search-2"
 TEXT_CHUNK = 100
@@ -45,7 +46,7 @@ def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str) ->
         meta[ref]["t"] = len(chunks) - 1
         chunks[-1][ref] = text[ref]
     for k, chunk in enumerate(chunks):
-        writer.write_json(f"{folder}/{k}.json", chunk, owner)
+        writer.write_pack(f"{folder}/{k}.json", canonical_json(chunk), owner)
 
 
 def _record_chunks(writer: Writer, folder: str, meta: dict, text: dict, owner: str) -> list[str]:
@@ -55,8 +56,8 @@ def _record_chunks(writer: Writer, folder: str, meta: dict, text: dict, owner: s
     for k, i in enumerate(range(0, len(ordered), TEXT_CHUNK)):
         part = ordered[i:i + TEXT_CHUNK]
         heads.append(part[0])
-        writer.write_json(f"{folder}/m/{k}.json", {ref: meta[ref] for ref in part}, owner)
-        writer.write_json(f"{folder}/{k}.json", {ref: text[ref] for ref in part}, owner)
+        writer.write_pack(f"{folder}/m/{k}.json", canonical_json({ref: meta[ref] for ref in part}), owner)
+        writer.write_pack(f"{folder}/{k}.json", canonical_json({ref: text[ref] for ref in part}), owner)
     return heads
 
 
@@ -73,7 +74,7 @@ def emit_search(writer: Writer, brain: Brain, as_of: str) -> int:
         writer.write(f"{base}/index/{rel}", data, owner)
     data = store(brain, as_of, pieces)
     _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner)
-    writer.write_json(f"{base}/notes.json", data["notes"], owner)
+    writer.write_pack(f"{base}/notes.json", canonical_json(data["notes"]), owner)
     heads = {}
     for source, meta in sorted(data["records"].items()):
         folder = f"{base}/records/{escape_segment(source)}"

@@ -19,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 from ..errors import BuildError
+from ..packs import pack, packed_name
 
 
 def canonical_json(obj) -> bytes:
@@ -81,6 +82,11 @@ class Writer:
 
     def write_json(self, path: str, obj, owner: str = "") -> None:
         self.write(path, canonical_json(obj), owner)
+
+    def write_pack(self, path: str, data: bytes, owner: str = "") -> str:
+        """Write JSON bytes as the pack file of `path` (builder/packs.py); returns its site path."""
+        self.write(packed_name(path), pack(data), owner)
+        return packed_name(path)
 
     def copy(self, source: Path, path: str) -> None:
         data = source.read_bytes()

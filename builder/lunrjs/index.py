@@ -14,6 +14,7 @@ import re
 from operator import itemgetter
 from pathlib import Path
 
+from ..packs import pack, packed_name
 from ..parallel import cores, fork_each
 from .pipeline import analyze_pairs, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
@@ -189,11 +190,16 @@ def index_files(docs) -> dict[str, bytes]:
         "refChunk": REF_CHUNK, "refChunks": nchunks, "groups": _group_runs(docs),
     }
     names_ = sorted(files)
-    return dict(zip(names_, fork_each(_dump_file, names_, files, parallel)))
+    return dict(zip(map(_stored_name, names_), fork_each(_dump_file, names_, files, parallel)))
+
+
+def _stored_name(rel: str) -> str:
+    return rel if rel == "meta.json" else packed_name(rel)
 
 
 def _dump_file(files, rel):
-    return _dumps(files[rel])
+    """meta.json as JSON, every other file a pack (builder/packs.py), compressed in the workers."""
+    return _dumps(files[rel]) if rel == "meta.json" else pack(_dumps(files[rel]))
 
 
 def write_index(docs, out_dir) -> list[str]:
@@ -203,7 +209,7 @@ def write_index(docs, out_dir) -> list[str]:
     for sub in ("t", "b", "r", "n"):  # drop files of a previous, larger index
         d = out / sub
         if d.is_dir():
-            for f in d.glob("*.json"):
+            for f in d.glob("*.json*"):
                 if f"{sub}/{f.name}" not in files:
                     f.unlink()
         d.mkdir(parents=True, exist_ok=True)

@@ -23,6 +23,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress
 
+from ..packs import packed_name, unpack
 from .pipeline import analyze_pairs
 from .scoring import FORMAT, fnv1a, idf
 
@@ -174,8 +175,11 @@ class IndexReader:
             start += count
 
     def _load(self, rel):
-        with open(os.path.join(self.dir, rel), "rb") as f:
-            return _loads(f.read())
+        """meta.json, or the pack file (builder/packs.py) of any other index file."""
+        packed = rel != "meta.json"
+        with open(os.path.join(self.dir, packed_name(rel) if packed else rel), "rb") as f:
+            data = f.read()
+        return _loads(unpack(data) if packed else data)
 
     def ref(self, doc: int) -> str:
         """The ref of doc id `doc`; loads only its r/N.json chunk."""

@@ -19,7 +19,7 @@ class BrainData:
 
     def _file(self, path: str):
         if path not in self.loaded:
-            self.loaded[path] = self.load_json(f"{self.root}/{path}")
+            self.loaded[path] = self.load_json(f"{self.root}/{path}", packed=True)
         return self.loaded[path]
 
     def family(self, ref: str, variant: tuple[str, ...]) -> str | None:
@@ -45,6 +45,21 @@ class BrainData:
     def card(self, n: int) -> dict:
         size = self.meta["cardChunk"]
         return self._file(f"cards/{n // size}.json")[n % size]
+
+    def cards(self, ids: list[int]) -> list[dict]:
+        return [self.card(n) for n in ids]
+
+    def timeline(self, lo: str) -> list[dict]:
+        """The timeline entries placed at or after `lo`, newest first: {placed, source, low, item},
+        `item` a card id. Reads chunks only until one ends before `lo`."""
+        meta, rows = self.meta or {}, []
+        size = meta.get("timelineChunk", 1)
+        for k in range(-(-meta.get("timeline", 0) // size)):
+            chunk = self._file(f"timeline/{k}.json") or []
+            rows += chunk
+            if not chunk or chunk[-1][0] < lo:
+                break
+        return [{"placed": p, "source": s, "low": bool(low), "item": n} for p, s, low, n in rows if p >= lo]
 
     def reply(self, ref: str, variant: tuple[str, ...]) -> tuple[bool, dict | None]:
         """(handled, reply page): handled is False when the reply lives in a file instead."""

@@ -1,7 +1,7 @@
 """Listing reads the build could not write (SPEC §3, §6.4, §6.5), computed from the built site:
 
-- a period with no file: an empty calendar period, or a relative `Nd` other than the precomputed
-  today/yesterday/7d/30d, from the brain's timeline (`_bf/BRAIN/timeline.json`);
+- a period with no stored reply: an empty calendar period, or a relative `Nd` other than the
+  precomputed today/yesterday/7d/30d, from the brain's timeline (its compact data);
 - a listing page over several selected brains: each brain's whole list, merged in the page's
   order and paged again at 50. Items name their brain and uri. Fields other than the lists come
   from the first brain holding the page; `brains` names every brain merged.
@@ -12,15 +12,16 @@ from datetime import datetime
 
 from ..listing import PAGE_ITEMS, newest_first, page_at, paged, period_pages, source_period_base
 from ..periods import parse_period
+from ..times import rfc3339
 from .site import Site
 
 LISTINGS = {"folder", "tag", "period", "source", "undated", "identity", "memories", "relation"}
 BY_PATH = {"folder", "tag", "memories"}
 
 
-def period_reply(site: Site, brain: str, ref: str) -> list[dict] | None:
-    """Every page of a period read with no stored reply, or None when `ref` is not a period:
-    a brain's period, or a calendar period of a source with no record in it."""
+def period_reply(site: Site, brain: str, ref: str, offset: int) -> dict | None:
+    """The page at `offset` of a period read with no stored reply, or None when `ref` is not a
+    period: a brain's period, or a calendar period of a source with no record in it."""
     info = site.brain(brain) or {}
     as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
     source, key = source_period(ref)
@@ -31,11 +32,12 @@ def period_reply(site: Site, brain: str, ref: str) -> list[dict] | None:
         if source not in info.get("sources", []) or period[3]:
             return None
         title = (site.reply(brain, f"memories/{source}") or {}).get("title", source)
-        return paged(source_period_base(brain, ref, source, title, period, site.as_of) | {"counts": []}, [])
+        return page_at(paged(source_period_base(brain, ref, source, title, period, site.as_of) | {"counts": []}, []), offset, ref)
     kind, start, end, relative = period
-    timeline = site.load_json(f"_bf/{brain}/timeline.json") if relative else None
-    entries = timeline["entries"] if timeline else []
-    return period_pages(brain, ref, kind, start, end, entries, site.as_of)
+    data = site.brain_data(brain)
+    entries = data.timeline(rfc3339(start)) if relative else []
+    page = page_at(period_pages(brain, ref, kind, start, end, entries, site.as_of), offset, ref)
+    return dict(page, items=data.cards(page["items"]))   # only this page's cards are read
 
 
 def source_period(ref: str) -> tuple[str | None, str]:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from .. import refs
 from ..errors import Incomplete, InvalidInput, NotFound
-from ..listing import page_at
 from .listings import LISTINGS, merged, merged_home, period_reply, whole_list
 from .site import Site
 
@@ -119,9 +118,7 @@ def _computed(site: Site, brain: str, ref: str, rel: str | None, offset: int) ->
                 "title": base.get("title", ref), "relation": rel, "items": [], "total": 0,
                 "offset": 0, "next_offset": None, "as_of": site.as_of}
     if base is None and rel is None:
-        pages = period_reply(site, brain, ref)
-        if pages is not None:
-            return page_at(pages, offset, ref)
+        return period_reply(site, brain, ref, offset)
     return None
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from .. import BUNDLE_VERSION, MANIFEST, refs
 from ..errors import IndexMissing
 from ..fingerprint import FORMAT, changed_since, fingerprint_records
+from ..packs import packed_name, unpack
 from .data import BrainData
 
 def find_site(site: str | None) -> Path:
@@ -40,24 +41,24 @@ class Site:
     def brain(self, name: str) -> dict | None:
         return next((b for b in self.brains if b["name"] == name), None)
 
-    def load_json(self, rel: str) -> dict | None:
-        """A file of the site, or None when it is missing. `rel` comes from refs.ref_file only."""
-        path = self.path / rel
+    def load_json(self, rel: str, packed: bool = False) -> dict | None:
+        """A file of the site (the pack file of `rel` when `packed`, builder/packs.py), or None
+        when it is missing or unreadable. `rel` comes from refs.ref_file or the data layout only."""
         try:
-            with open(path, "rb") as fh:
-                return json.loads(fh.read())
-        except FileNotFoundError:
-            return None
-        except NotADirectoryError:
-            return None
+            with open(self.path / (packed_name(rel) if packed else rel), "rb") as fh:
+                data = fh.read()
+            return json.loads(unpack(data) if packed else data)
         except (OSError, ValueError):
             return None
 
-    def reply(self, brain: str, ref: str, *variant: str) -> dict | None:
-        """A reply page: from the brain's compact data, or from its own file (notes, home)."""
+    def brain_data(self, brain: str) -> BrainData:
         if brain not in self._data:
             self._data[brain] = BrainData(self.load_json, brain)
-        handled, page = self._data[brain].reply(ref, variant)
+        return self._data[brain]
+
+    def reply(self, brain: str, ref: str, *variant: str) -> dict | None:
+        """A reply page: from the brain's compact data, or from its own file (notes, home)."""
+        handled, page = self.brain_data(brain).reply(ref, variant)
         return page if handled else self.load_json(refs.ref_file(brain, ref, *variant))
 
     def available(self, brain: str) -> bool:

@@ -12,6 +12,7 @@ import json
 from bisect import bisect_right
 
 from ..lunrjs import IndexReader
+from ..packs import packed_name, unpack
 from ..refs import escape_segment
 from .site import Site
 
@@ -27,14 +28,15 @@ OPEN_MAX = 8
 _open: dict[tuple, "BrainStore"] = {}
 
 
-def _read_json(path) -> dict | None:
-    """A store file, or None when missing or unreadable (like Site.load_json, faster: orjson,
-    and no garbage collection pass while a large file's objects are made)."""
+def _read_json(path, packed: bool) -> dict | None:
+    """A store file (a pack file when `packed`, builder/packs.py), or None when missing or
+    unreadable (like Site.load_json, faster: orjson, and no garbage collection pass while a
+    large file's objects are made)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         with open(path, "rb") as fh:
-            data = fh.read()
+            data = unpack(fh.read()) if packed else fh.read()
         try:
             return _loads(data)
         except ValueError:   # orjson refuses what json takes (ints over 64 bits, lone surrogates)
@@ -79,7 +81,8 @@ class BrainStore:
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
-            self._files[rel] = _read_json(self.site.path / self.base / rel)
+            packed = rel != "meta.json"
+            self._files[rel] = _read_json(self.site.path / self.base / (packed_name(rel) if packed else rel), packed)
         return self._files[rel] or {}
 
     def ok(self) -> bool:

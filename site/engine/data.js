@@ -29,13 +29,32 @@ export class BrainData {
   async entry (meta, family, key) {
     const n = meta && meta.packs[family]
     if (!n) return null
-    const pack = await this.loadJson(`${this.root}/${family}/${refs.packOf(key, n)}.json`)
+    const pack = await this.loadJson(`${this.root}/${family}/${refs.packOf(key, n)}.json`, true)
     return pack && typeof pack === 'object' && Object.prototype.hasOwnProperty.call(pack, key) ? pack[key] : null
   }
 
   async card (meta, n) {
     const size = meta.cardChunk
-    return (await this.loadJson(`${this.root}/cards/${Math.floor(n / size)}.json`))[n % size]
+    return (await this.loadJson(`${this.root}/cards/${Math.floor(n / size)}.json`, true))[n % size]
+  }
+
+  async cards (ids) {
+    const meta = await this.meta
+    return Promise.all(ids.map((n) => this.card(meta, n)))
+  }
+
+  // The timeline entries placed at or after `lo`, newest first: {placed, source, low, item},
+  // `item` a card id. Reads chunks only until one ends before `lo`.
+  async timeline (lo) {
+    const meta = (await this.meta) || {}
+    const size = meta.timelineChunk || 1
+    let rows = []
+    for (let k = 0; k < Math.ceil((meta.timeline || 0) / size); k++) {
+      const chunk = (await this.loadJson(`${this.root}/timeline/${k}.json`, true)) || []
+      rows = rows.concat(chunk)
+      if (!chunk.length || chunk[chunk.length - 1][0] < lo) break
+    }
+    return rows.filter((r) => r[0] >= lo).map(([placed, source, low, item]) => ({ placed, source, low: Boolean(low), item }))
   }
 
   // [handled, reply page]: handled is false when the reply lives in a file instead.

@@ -61,9 +61,9 @@ export function sourcePeriodBase (brain, ref, source, title, period, asOf) {
   }
 }
 
-// Every page of a period read with no stored reply, or null when `ref` is not a period:
-// a brain's period, or a calendar period of a source with no record in it.
-export async function periodReply (site, brain, ref) {
+// The page at `offset` of a period read with no stored reply, or null when `ref` is not a
+// period: a brain's period, or a calendar period of a source with no record in it.
+export async function periodReply (site, brain, ref, offset) {
   const info = site.brain(brain) || {}
   const [source, key] = sourcePeriod(ref)
   const period = parsePeriod(key, 'timezone' in info ? info.timezone : 'UTC', new Date(site.asOf))
@@ -72,11 +72,13 @@ export async function periodReply (site, brain, ref) {
     if (!(info.sources || []).includes(source) || period[3]) return null
     const page = await site.reply(brain, `memories/${source}`)
     const title = page && 'title' in page ? page.title : source
-    return paged({ ...sourcePeriodBase(brain, ref, source, title, period, site.asOf), counts: [] }, [])
+    return pageAt(paged({ ...sourcePeriodBase(brain, ref, source, title, period, site.asOf), counts: [] }, []), offset, ref)
   }
   const [kind, start, end, relative] = period
-  const timeline = relative ? await site.loadJson(`_bf/${brain}/timeline.json`) : null
-  return periodPages(brain, ref, kind, start, end, timeline ? timeline.entries : [], site.asOf)
+  const data = site.brainData(brain)
+  const entries = relative ? await data.timeline(rfc3339(start)) : []
+  const page = pageAt(periodPages(brain, ref, kind, start, end, entries, site.asOf), offset, ref)
+  return { ...page, items: await data.cards(page.items) } // only this page's cards are read
 }
 
 // ["SOURCE", "PERIOD"] for `memories/SOURCE/PERIOD`, else [null, ref].

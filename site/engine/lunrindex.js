@@ -2,6 +2,7 @@
 // builder/lunrjs/FORMAT.md), and the text analysis it shares with builder/lunrjs/pipeline.py:
 // every token and every score equals the Python reader's, bit for bit. Dependency free; the
 // stemmer is lunr.js 2.3.9's (MIT, Oliver Nightingale).
+import { packedName, unpack } from './packs.js'
 
 // ---- lunr.js 2.3.9 tokenizer and trimmer (site/searchpage.js highlights with them) -------
 export const separator = /[\s\-]+/
@@ -299,9 +300,10 @@ export class LunrIndex {
   json (rel) {
     let p = this.files.get(rel)
     if (!p) {
-      p = this.fetch(this.base + rel).then((r) => {
+      const packed = rel !== 'meta.json' // every other index file is a pack (packs.js)
+      p = this.fetch(this.base + (packed ? packedName(rel) : rel)).then((r) => {
         if (!r.ok) throw new Error(`lunrindex: ${rel}: HTTP ${r.status}`)
-        return r.json()
+        return packed ? unpack(r) : r.json()
       })
       p.catch(() => this.files.delete(rel))
       this.files.set(rel, p)

@@ -3,15 +3,16 @@
 // One difference: the browser cannot see the brain folder, so it never adds `stale`.
 import * as refs from './refs.js'
 import { BrainData } from './data.js'
+import { packedName, unpack } from './packs.js'
 import { incomplete, indexMissing, invalidInput, notFound, pyRepr } from './errors.js'
-import { LISTINGS, merged, mergedHome, pageAt, periodReply, wholeList } from './listing.js'
+import { LISTINGS, merged, mergedHome, periodReply, wholeList } from './listing.js'
 
-export const BUNDLE_VERSION = 2 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
+export const BUNDLE_VERSION = 3 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
 export const MANIFEST = '_bf/manifest.json'
 const MAX_REF = 4096
 export const MAX_ADDED_PROBLEMS = 2 // builder/query/read.py MAX_ADDED_PROBLEMS; tests check they agree
 
-async function fetchJson (url) {
+async function fetchJson (url, packed = false) {
   let resp
   try {
     resp = await fetch(url, { cache: 'no-cache' })
@@ -20,7 +21,7 @@ async function fetchJson (url) {
   }
   if (!resp.ok) return null
   try {
-    return await resp.json()
+    return packed ? await unpack(resp) : await resp.json()
   } catch {
     return null
   }
@@ -41,16 +42,22 @@ export class Site {
   brainNames () { return this.brains.map((b) => b.name) }
   brain (name) { return this.brains.find((b) => b.name === name) || null }
 
-  // A file of the site, or null when it is missing or unreadable.
-  loadJson (rel) {
-    if (!this.files.has(rel)) this.files.set(rel, fetchJson(new URL(rel, this.root)))
-    return this.files.get(rel)
+  // A file of the site (the pack file of `rel` when `packed`, packs.js), or null when it is
+  // missing or unreadable.
+  loadJson (rel, packed = false) {
+    const name = packed ? packedName(rel) : rel
+    if (!this.files.has(name)) this.files.set(name, fetchJson(new URL(name, this.root), packed))
+    return this.files.get(name)
+  }
+
+  brainData (brain) {
+    if (!this.data.has(brain)) this.data.set(brain, new BrainData((rel, packed) => this.loadJson(rel, packed), brain))
+    return this.data.get(brain)
   }
 
   // A reply page: from the brain's compact data, or from its own file (notes, home).
   async reply (brain, ref, ...variant) {
-    if (!this.data.has(brain)) this.data.set(brain, new BrainData((rel) => this.loadJson(rel), brain))
-    const [handled, page] = await this.data.get(brain).reply(ref, variant)
+    const [handled, page] = await this.brainData(brain).reply(ref, variant)
     return handled ? page : this.loadJson(refs.refFile(brain, ref, ...variant))
   }
 
@@ -186,10 +193,7 @@ async function computed (site, brain, ref, rel, offset) {
       items: [], total: 0, offset: 0, next_offset: null, as_of: site.asOf
     }
   }
-  if (base === null && rel === null) {
-    const pages = await periodReply(site, brain, ref)
-    if (pages !== null) return pageAt(pages, offset, ref)
-  }
+  if (base === null && rel === null) return periodReply(site, brain, ref, offset)
   return null
 }
 

@@ -20,7 +20,7 @@ export class BrainStore {
   }
 
   async load (rel) {
-    if (!this.files.has(rel)) this.files.set(rel, this.site.loadJson(`${this.base}/${rel}`))
+    if (!this.files.has(rel)) this.files.set(rel, this.site.loadJson(`${this.base}/${rel}`, rel !== 'meta.json'))
     return (await this.files.get(rel)) || {}
   }
 

@@ -2,6 +2,7 @@
 replies in packs; the query engine computes every page from it, equal to the pages the views made."""
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -71,7 +72,8 @@ def test_records_and_sections_read_from_their_packs(long_site):
     meta = json.loads((long_site / "_bf/b/data/meta.json").read_bytes())
     assert set(meta["packs"]) == {"lists", "sections", "records/chat"}
     key = refs.data_key("b", "chat:m007")
-    pack = json.loads((long_site / f"_bf/b/data/records/chat/{refs.pack_of(key, meta['packs']['records/chat'])}.json").read_bytes())
+    path = long_site / f"_bf/b/data/records/chat/{refs.pack_of(key, meta['packs']['records/chat'])}.json.gz"
+    pack = json.loads(gzip.decompress(path.read_bytes()))   # a pack file is gzip'd JSON (docs/data.md)
     assert pack[key][0]["record"]["text"] == "message 7"
 
 
@@ -83,3 +85,24 @@ def test_a_site_of_the_old_bundle_is_refused(long_site, tmp_path, bf):
     (old / "_bf/manifest.json").write_text(json.dumps(manifest | {"bundle_version": 1}))
     code, out, err = bf("read", "memories/chat", "--site", old)
     assert code == 5 and json.loads(err)["code"] == "index_missing"
+
+
+def test_relative_periods_are_computed_from_the_timeline(long_site, tmp_path, monkeypatch):
+    """A period with no stored reply is computed from the timeline rows; computing one that the
+    build did store (7d, 30d, with every page) gives the stored reply; a recent period reads the
+    newest chunks only."""
+    from builder.build import build
+    from builder.emit import data
+    from builder.query.listings import period_reply
+    monkeypatch.setattr(data, "TIMELINE_CHUNK", 16)
+    out = build([long_site.parent / "b"], tmp_path / "site", now="2026-12-02T12:00:00Z", pagefind=False).out
+    site = open_site(out)
+    for ref, offset in (("7d", 0), ("30d", 0), ("30d", 50), ("30d", 100)):
+        assert period_reply(site, "b", ref, offset) == site.reply("b", ref, *((f"o{offset}",) if offset else ()))
+    site = open_site(out)
+    page = read(site, "10d")
+    assert page["items"] and all(i["time"] >= page["start"] for i in page["items"])
+    data_ = site.brain_data("b")
+    last = (data_.meta["timeline"] - 1) // 16
+    chunks = {k for k in data_.loaded if k.startswith("timeline/")}
+    assert last >= 2 and "timeline/0.json" in chunks and f"timeline/{last}.json" not in chunks

@@ -4,7 +4,8 @@
 
 `normalized(site)` maps each expected file's path to its text:
 - FILES.txt: every path the build wrote, one a line (copied assets are only listed here);
-- every .json (replies, listings, search index, manifest): pretty-printed, values as built,
+- every .json, and the JSON inside every pack file .json.gz (replies, listings, search index,
+  manifest): pretty-printed, values as built,
   except the volatile ones below;
 - every .html page as `<page>.html.txt`: title, head links, pagefind attributes, the text of
   <main> (headings as #, list items as -, task boxes as [x]/[ ], table cells between |,
@@ -15,6 +16,7 @@ every output byte), file mtimes in fingerprint.json → <mtime>.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -250,7 +252,9 @@ def normalized(site: Path, brain: Path = BRAIN) -> dict[str, str]:
         if COPIED.match(rel) or REPLIES_OR_DATA.match(rel):
             continue
         data = (site / rel).read_bytes()
-        if rel.endswith(".json"):
+        if rel.endswith(".json.gz"):   # a pack file (search files): kept as the JSON it holds
+            tree[rel[:-3]] = normalize_json(rel, gzip.decompress(data), root)
+        elif rel.endswith(".json"):
             tree[rel] = normalize_json(rel, data, root)
         elif rel.endswith(".html"):
             tree[rel + ".txt"] = normalize_html(data, root)

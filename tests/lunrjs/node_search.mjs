@@ -9,10 +9,9 @@ const fetched = []
 const fetchFile = async (url) => {
   fetched.push(url.slice(input.dir.length + 1))
   try {
-    const body = await readFile(url, 'utf8')
-    return { ok: true, status: 200, json: async () => JSON.parse(body) }
+    return new Response(await readFile(url))
   } catch (e) {
-    return { ok: false, status: 404, json: async () => null }
+    return new Response(null, { status: 404 })
   }
 }
 const index = new LunrIndex(input.dir, fetchFile)

@@ -8,10 +8,9 @@ import { search } from '../../site/engine/search.js'
 
 globalThis.fetch = async (url, options = {}) => {
   try {
-    const body = await readFile(fileURLToPath(String(url)), 'utf8')
-    return { ok: true, status: 200, json: async () => JSON.parse(body) }
+    return new Response(await readFile(fileURLToPath(String(url))))
   } catch (e) {
-    return { ok: false, status: 404, json: async () => null }
+    return new Response(null, { status: 404 })
   }
 }
 const input = JSON.parse(readFileSync(0, 'utf8'))

@@ -1,5 +1,6 @@
 """write_index + IndexReader: scores equal a plain BM25 reference (lunr's field-summed BM25,
 computed here from the documents with math.log), tiers, determinism (FORMAT.md, bf-lunr-3)."""
+import gzip
 import json
 import math
 
@@ -130,7 +131,7 @@ def test_write_is_deterministic(tmp_path):
         assert open(pa, "rb").read() == open(pb, "rb").read()
     # rewriting a smaller index removes the stale shards
     write_index(docs[:3], tmp_path / "a")
-    left = sorted(str(p) for p in (tmp_path / "a").rglob("*.json"))
+    left = sorted(str(p) for p in (tmp_path / "a").rglob("*.json*"))
     assert left == sorted(write_index(docs[:3], tmp_path / "a"))
 
 
@@ -142,8 +143,8 @@ def test_postings_hold_no_corpus_statistic(tmp_path):
     write_index(docs + [extra], tmp_path / "b")
     ta, tb = {}, {}
     for d, t in ((tmp_path / "a", ta), (tmp_path / "b", tb)):
-        for f in sorted((d / "t").glob("*.json")):
-            t.update(json.loads(f.read_bytes()))
+        for f in sorted((d / "t").glob("*.json.gz")):
+            t.update(json.loads(gzip.decompress(f.read_bytes())))
     assert set(tb) - set(ta) >= {"zqxnew"}
     assert all(tb[term] == ta[term] for term in ta if term not in ("word",))
 

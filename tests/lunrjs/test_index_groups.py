@@ -42,7 +42,7 @@ def test_js_grouper_gives_group_and_position(run_node, tmp_path):   # run_node: 
     script.write_text(f"""
 import {{ readFile }} from 'node:fs/promises'
 import {{ LunrIndex }} from '{lunrindex}'
-const fetchFile = async (url) => ({{ ok: true, json: async () => JSON.parse(await readFile(url, 'utf8')) }})
+const fetchFile = async (url) => new Response(await readFile(url))
 const groupOf = await new LunrIndex('{tmp_path.as_posix()}', fetchFile).grouper()
 process.stdout.write(JSON.stringify([0, 1, 2, 3, 4, 5].map(groupOf)))
 """)

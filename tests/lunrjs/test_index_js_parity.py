@@ -1,5 +1,6 @@
 """site/engine/lunrindex.js returns what IndexReader returns, bit for bit (scores are compared
 with ==, not approximately: FORMAT.md says why they are equal)."""
+import gzip
 import json
 
 import pytest
@@ -34,9 +35,9 @@ def test_js_equals_python(run_node, tmp_path, monkeypatch):
     write_index(docs + ml, tmp_path)
     reader = IndexReader(tmp_path)
     assert reader.meta["big"] > 0 and reader.meta["shards"] > 1
-    postings = [e for f in tmp_path.glob("t/*.json") for v in json.loads(f.read_bytes()).values()
+    postings = [e for f in tmp_path.glob("t/*.json.gz") for v in json.loads(gzip.decompress(f.read_bytes())).values()
                 for e in (v if isinstance(v, list) else [])] + \
-        [e for f in tmp_path.glob("b/*.json") for e in json.loads(f.read_bytes())]
+        [e for f in tmp_path.glob("b/*.json.gz") for e in json.loads(gzip.decompress(f.read_bytes()))]
     assert any(c < 0 for e in postings for c in e[2]), "no tf >= 16 code exercised"
     queries = [[w, req, None] for w in make_queries(vocab, 120, seed=3) for req in (True, False)]
     queries += [[vocab[:40], False, None], [vocab[:40], False, 7],

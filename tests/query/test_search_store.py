@@ -1,6 +1,7 @@
 """Excerpts (query words in context) and the search files a build writes (SPEC §5)."""
 from __future__ import annotations
 
+import gzip
 import json
 
 from builder.lunrjs import analyze_query_word
@@ -51,21 +52,26 @@ def test_build_writes_search_files():
     assert meta["format"] == "bf-search-2" and meta["notes"] == 25
     assert sum(meta["records"].values()) == 55
     assert set(meta["sources"]) == {"brief", "calendar", "chat", "deploys", "email", "issues", "survey"}
-    notes = json.loads((base / "notes.json").read_text("utf-8"))
+    notes = unpacked(base / "notes.json")
     assert "concepts/seo-ideas.md" not in notes                   # draft: not published
     assert notes["projects/brand-refresh.md"]["deprecated"] is True
     assert (base / "index" / "meta.json").is_file()
-    refs = json.loads((base / "index" / "r" / "0.json").read_text("utf-8"))
+    refs = unpacked(base / "index" / "r" / "0.json")
     assert not any(r.isdigit() for r in refs)                   # never integer-like
     index_meta = json.loads((base / "index" / "meta.json").read_text("utf-8"))
     groups = dict((g, 0) for g, _ in index_meta["groups"])
     for g, n in index_meta["groups"]:
         groups[g] += n
     assert {g: n for g, n in groups.items() if g} == {s: n for s, n in meta["records"].items() if n}  # group: source
-    assert meta["record_chunks"]["chat"] == [min(json.loads((base / "records" / "chat" / "0.json").read_bytes()))]
-    chat = json.loads((base / "records" / "chat" / "m" / "0.json").read_text("utf-8"))
+    assert meta["record_chunks"]["chat"] == [min(unpacked(base / "records" / "chat" / "0.json"))]
+    chat = unpacked(base / "records" / "chat" / "m" / "0.json")
     assert chat["chat:pinned-message"]["placed"] == "2026-11-30T10:00:00Z" and "time" not in chat["chat:pinned-message"]
-    assert not (base / "records" / "chat.json").exists()
+    assert not (base / "records" / "chat.json").exists() and not (base / "notes.json").exists()
+
+
+def unpacked(path):
+    """The JSON a pack file holds: `path`.gz, gzip'd (docs/data.md)."""
+    return json.loads(gzip.decompress(path.with_name(path.name + ".gz").read_bytes()))
 
 
 def test_lunr_phase_is_timed(tmp_path):

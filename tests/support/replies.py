@@ -7,15 +7,7 @@ from pathlib import Path
 
 from builder.listing import PAGE_ITEMS
 from builder.query.data import BrainData
-
-
-def _load(site: Path):
-    def load(rel: str):
-        try:
-            return json.loads((site / rel).read_bytes())
-        except FileNotFoundError:
-            return None
-    return load
+from builder.query.site import Site
 
 
 def _pages(data: BrainData, family: str, value) -> list[dict]:
@@ -35,12 +27,12 @@ def stored_replies(site: Path) -> list[tuple[str, dict, dict]]:
         if path.relative_to(site).parts[0] not in ("_bf", "schemas", "pagefind"):
             pages.append(json.loads(path.read_bytes()))
     for brain in manifest["brains"]:
-        data = BrainData(_load(site), brain["name"])
+        data = BrainData(Site(site, manifest).load_json, brain["name"])
         if data.meta is None:      # a site of bundle version 1: every reply is a file
             continue
         for family, n in sorted(data.meta["packs"].items()):
             for i in range(n):
-                pack = data.load_json(f"{data.root}/{family}/{i}.json")
+                pack = data.load_json(f"{data.root}/{family}/{i}.json", packed=True)
                 for key in sorted(pack):
                     pages += _pages(data, family, pack[key])
     out = []

@@ -24,7 +24,6 @@ def test_root_index_and_home_page(views_site):
     index = (views_site / "index.html").read_text()
     assert 'href="vb/home.json"' in index and "in 8 days" in index
     assert (views_site / "vb" / "home.html").is_file()
-    assert (views_site / "_bf" / "vb" / "timeline.json").is_file()
 
 
 def test_period_page_html_has_chart_and_navigation(views_site):
