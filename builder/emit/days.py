@@ -1,4 +1,5 @@
-"""Calendar days as pages show them: a task's due badge and the date on search result cards.
+"""Calendar days and times as pages show them: a task's due badge, the date on search result
+cards, a record's time on its day page.
 
 Words are relative to the build instant, never to the viewer's clock: pages are static and
 byte-identical for the same --now. Month names are spelled here because strftime's %b follows
@@ -24,6 +25,16 @@ def local_day(value: str, tz: str) -> date:
 def full_date(day: date) -> str:
     """'5 Oct 2026'."""
     return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+
+
+def clock(value: str, tz: str) -> str:
+    """'09:14': an instant's time of day in the brain's zone (a day page names the day already)."""
+    return parse_instant(value, tz).astimezone(ZoneInfo(tz)).strftime("%H:%M")
+
+
+def stamp(value: str, tz: str) -> str:
+    """'3 Dec 2026, 09:14'."""
+    return f"{full_date(local_day(value, tz))}, {clock(value, tz)}"
 
 
 def day_words(day: date, today: date) -> str:

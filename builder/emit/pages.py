@@ -5,7 +5,7 @@ import posixpath
 
 from ..model import Brain
 from ..views import View
-from .days import due_badge, full_date, local_day
+from .days import clock, due_badge, full_date, local_day, stamp
 from .html import NoteRenderer, ref_url, render
 from .data import stored_in_files
 from .urls import attachment_path, page_path, relation_anchor, reply_path
@@ -44,7 +44,8 @@ def _crumbs(brain: Brain, ref: str, title: str) -> list[tuple[str, str | None]]:
 
 def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = False) -> dict:
     """Context every page template gets. `today` is the build instant's day in the brain's zone;
-    `due_badge(task)` shows a task's due day, `day(instant)` a date as search result cards show it.
+    `due_badge(task)` shows a task's due day, `day(instant)` a date as search result cards show it,
+    `clock(instant)` its local time ("09:14"), `stamp(instant)` both ("3 Dec 2026, 09:14").
     `json`: the page's reply is a file of its own (notes, home), linked as `json`; any other page
     offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button)."""
     tz = brain.config.timezone
@@ -60,6 +61,7 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
         "reply": reply, "today": today,
         "due_badge": lambda task: due_badge(task["due"], task.get("done", False), today),
         "day": lambda instant: full_date(local_day(instant, tz)),
+        "clock": lambda instant: clock(instant, tz), "stamp": lambda instant: stamp(instant, tz),
     }
 
 
