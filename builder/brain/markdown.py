@@ -2,13 +2,12 @@
 Obsidian wikilinks/embeds, inline #tags, callouts and GitHub heading ids, and Obsidian's
 ==highlights==, $math$, block ids, Mermaid and highlighted code (brain/obsidian.py).
 
-Parsing (brain/notes.py) and rendering (emit/html.py) share this instance, so heading ids
-and link tokens are the same in both. Rendering asks `env["link"]` and `env["tag_url"]`
-for URLs: this module never decides what a link resolves to.
+This module holds the parsing rules; brain/mdrender.py the rendering rules. Parsing and
+rendering (brain/notes.py) share this instance, so heading ids and link tokens are the same in
+both.
 """
 from __future__ import annotations
 
-import html
 import re
 from datetime import date
 from functools import lru_cache
@@ -22,12 +21,10 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from . import obsidian
 from ..slugs import Slugger, tag_at
+from .mdrender import add_render_rules, render_tokens
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 CALLOUT = re.compile(r"^\[!([A-Za-z-]+)\]([+-]?)[ \t]*")
-SAFE_TAGS = {"details", "summary", "kbd", "sup", "sub", "br", "mark", "u", "s", "small", "b", "i",
-             "em", "strong", "code", "pre", "p", "div", "span", "ul", "ol", "li", "hr", "abbr", "del", "ins"}
-HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\b[^>]*?(/?)>|<!--.*?-->|<[!?][^>]*>", re.S)
 # A task's due marker (SPEC §2.1); `overdue:…` or `2026-12-100` are not one.
 TASK_DUE = re.compile(r"(?:📅\s*|(?<!\w)due:)(\d{4}-\d{2}-\d{2})(?!\d)")
 
@@ -161,97 +158,22 @@ def _task_dues(state) -> None:
                 break
 
 
-def sanitize_html(raw: str) -> str:
-    """Keep a few formatting tags (without attributes); escape every other tag as text."""
-    out, pos = [], 0
-    for m in HTML_TAG.finditer(raw):
-        out.append(html.escape(raw[pos:m.start()], quote=False))
-        name = (m.group(2) or "").lower()
-        if name in SAFE_TAGS and not m.group(0).startswith("<!"):
-            out.append(f"<{m.group(1)}{name}{' /' if m.group(3) else ''}>")
-        else:
-            out.append(html.escape(m.group(0)))
-        pos = m.end()
-    out.append(html.escape(raw[pos:], quote=False))
-    return "".join(out)
-
-
-def _render_wikilink(self, tokens, idx, options, env):
-    meta = tokens[idx].meta
-    return env["link"](meta)
-
-
-def _render_hashtag(self, tokens, idx, options, env):
-    tag = tokens[idx].meta["tag"]
-    return f'<a class="tag" href="{html.escape(env["tag_url"](tag))}">#{html.escape(tag)}</a>'
-
-
-CHECKBOX = re.compile(r'^<input class="task-list-item-checkbox"( checked="checked")? disabled="disabled" type="checkbox">$')
-
-
-def _render_html(self, tokens, idx, options, env):
-    content = tokens[idx].content
-    # The task-list plugin's own checkbox is the one tag we emit through html_inline.
-    if env.get("allow_html") or CHECKBOX.match(content):
-        return content
-    return sanitize_html(content)
-
-
-def _render_task_due(self, tokens, idx, options, env):
-    meta = tokens[idx].meta
-    return env["due"](meta["due"], meta["done"])
-
-
-def _render_blockquote_open(self, tokens, idx, options, env):
-    meta = tokens[idx].meta or {}
-    anchor = tokens[idx].attrGet("id")
-    if "callout" in meta:
-        return obsidian.callout_open(meta, anchor)
-    return f'<blockquote id="{html.escape(anchor)}">\n' if anchor else "<blockquote>\n"
-
-
-def _render_blockquote_close(self, tokens, idx, options, env):
-    meta = tokens[idx].meta or {}
-    return obsidian.callout_close(meta) if "callout" in meta else "</blockquote>\n"
-
-
-def _render_fence(self, tokens, idx, options, env):
-    return obsidian.render_fence(tokens[idx])
-
-
-RELATIVE_MD = re.compile(r"^(?![a-zA-Z][\w+.-]*:|[/#])[^#?]*\.md(#.*)?$")
-
-
-def _render_link_open(self, tokens, idx, options, env):
-    token = tokens[idx]
-    href = token.attrGet("href") or ""
-    opened = env.setdefault("open_links", [])
-    if RELATIVE_MD.match(href) and "note_link" in env:
-        # A link to a note: whether it renders as <a> or as a broken-link <span> is decided
-        # once every note is known, so the whole tag (and its closing tag) is a slot.
-        opened.append(href)
-        return env["note_link"](href, token.attrGet("title"))
-    opened.append(None)
-    token.attrSet("href", env["href"](href))
-    return self.renderToken(tokens, idx, options, env)
-
-
-def _render_link_close(self, tokens, idx, options, env):
-    href = env.get("open_links", [None]).pop() if env.get("open_links") else None
-    return env["note_link_close"](href) if href is not None else "</a>"
-
-
-def _render_image(self, tokens, idx, options, env):
-    token = tokens[idx]
-    token.attrSet("src", env["href"](token.attrGet("src") or ""))
-    token.attrSet("alt", self.renderInlineAsText(token.children or [], options, env))
-    return self.renderToken(tokens, idx, options, env)
-
-
-def _render_heading_open(self, tokens, idx, options, env):
-    token = tokens[idx]
-    anchor = token.attrGet("id")
-    return f'<{token.tag} id="{html.escape(anchor)}"><a class="anchor" href="#{html.escape(anchor)}" aria-hidden="true">§</a> '
+@lru_cache(maxsize=1)
+def markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
+    md.enable(["table", "strikethrough"])
+    md.use(footnote_plugin).use(tasklists_plugin)
+    md.use(dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False, double_inline=True)
+    md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    md.inline.ruler.before("emphasis", "mark", _mark_rule)
+    md.inline.ruler.push("hashtag", _tag_rule)
+    md.core.ruler.push("heading_ids", _heading_ids)
+    md.core.ruler.push("callouts", _callouts)
+    md.core.ruler.push("task_dues", _task_dues)
+    md.core.ruler.push("block_ids", obsidian.block_ids)
+    md.core.ruler.push("lone_embeds", obsidian.lone_embeds)
+    add_render_rules(md)
+    return md
 
 
 def drop_first_h1(tokens: list) -> list:
@@ -284,54 +206,3 @@ def render_with_slots(tokens: list, allow_html: bool) -> tuple[str, tuple, dict]
     md = markdown()
     html_out, offsets = render_tokens(md, tokens, env)
     return html_out, tuple(slots), obsidian.fragments(tokens, offsets)
-
-
-def render_tokens(md: MarkdownIt, tokens: list, env: dict) -> tuple[str, list[int]]:
-    """markdown-it's Renderer.render, also telling where each token's HTML starts
-    (offsets[i]; offsets[len(tokens)] is the end): embeds cut sections and blocks out of it."""
-    renderer, parts, offsets, pos = md.renderer, [], [], 0
-    for i, token in enumerate(tokens):
-        offsets.append(pos)
-        if token.type == "inline":
-            piece = renderer.renderInline(token.children, md.options, env) if token.children else ""
-        elif token.type in renderer.rules:
-            piece = renderer.rules[token.type](tokens, i, md.options, env)
-        else:
-            piece = renderer.renderToken(tokens, i, md.options, env)
-        parts.append(piece)
-        pos += len(piece)
-    offsets.append(pos)
-    return "".join(parts), offsets
-
-
-@lru_cache(maxsize=1)
-def markdown() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": True, "linkify": False, "typographer": False})
-    md.enable(["table", "strikethrough"])
-    md.use(footnote_plugin).use(tasklists_plugin)
-    md.use(dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False, double_inline=True)
-    md.inline.ruler.before("link", "wikilink", _wikilink_rule)
-    md.inline.ruler.before("emphasis", "mark", _mark_rule)
-    md.inline.ruler.push("hashtag", _tag_rule)
-    md.core.ruler.push("heading_ids", _heading_ids)
-    md.core.ruler.push("callouts", _callouts)
-    md.core.ruler.push("task_dues", _task_dues)
-    md.core.ruler.push("block_ids", obsidian.block_ids)
-    md.core.ruler.push("lone_embeds", obsidian.lone_embeds)
-    md.add_render_rule("wikilink", _render_wikilink)
-    md.add_render_rule("hashtag", _render_hashtag)
-    md.add_render_rule("task_due", _render_task_due)
-    md.add_render_rule("html_block", _render_html)
-    md.add_render_rule("html_inline", _render_html)
-    md.add_render_rule("blockquote_open", _render_blockquote_open)
-    md.add_render_rule("blockquote_close", _render_blockquote_close)
-    md.add_render_rule("fence", _render_fence)
-    md.add_render_rule("math_inline", obsidian.render_math_inline)
-    md.add_render_rule("math_inline_double", obsidian.render_math_double)
-    for kind in ("math_block", "math_block_label"):
-        md.add_render_rule(kind, obsidian.render_math_block)
-    md.add_render_rule("link_open", _render_link_open)
-    md.add_render_rule("link_close", _render_link_close)
-    md.add_render_rule("image", _render_image)
-    md.add_render_rule("heading_open", _render_heading_open)
-    return md
