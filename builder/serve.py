@@ -91,11 +91,14 @@ class Live:
             self.cond.wait_for(lambda: self.generation != generation or self.closed, timeout)
 
     def saw(self, instant) -> None:
-        if isinstance(instant, str) and instant and instant.encode() not in self.instants:
-            self.instants.append(instant.encode())
+        with self.cond:
+            if isinstance(instant, str) and instant and instant.encode() not in self.instants:
+                self.instants.append(instant.encode())
 
     def digest(self, page: bytes) -> str:
-        for instant in list(self.instants):
+        with self.cond:
+            instants = list(self.instants)
+        for instant in instants:
             page = page.replace(instant, b"")
         return hashlib.sha256(page).hexdigest()[:32]
 
@@ -231,7 +234,7 @@ def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url
     rebuilder = None
     if watch:
         from .build import build
-        rebuilder = Rebuilder(lambda now: build(watch, out, now=now, base_url=base_url, pagefind=True), live.publish)
+        rebuilder = Rebuilder(lambda: build(watch, out, base_url=base_url, pagefind=True), live.publish)
         # Watching starts before the first build, so an edit made during it queues a rebuild.
         threading.Thread(target=watch_brains, args=(watch, out, rebuilder.request, stop, rebuilder.log),
                          daemon=True, name="bf-watch").start()

@@ -72,7 +72,7 @@ def watch_brains(brains: list[Path], out: Path, on_change: Callable[[set], None]
 
 
 class Rebuilder:
-    """Runs `build(now)` on one thread; `request()` during a build queues exactly one more.
+    """Runs `build()` on one thread; `request()` during a build queues exactly one more.
 
     `build` returns a BuildReport; `on_done(report, error)` hears each outcome (error is None
     after a good build, the message after a failed one; the last good site stays in place)."""
@@ -115,11 +115,10 @@ class Rebuilder:
 
     def rebuild(self) -> bool:
         """One build now; True when it succeeded. Never raises: a preview outlives a bad edit."""
-        from .build import parse_now
         first = self.builds == 0
         self.builds += 1
         try:
-            report = self.build(parse_now(None))
+            report = self.build()
         except BfError as exc:
             return self._failed(exc.message)
         except Exception as exc:   # a bug in bf: keep serving, show it on the page and the terminal

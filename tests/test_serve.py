@@ -130,8 +130,8 @@ def test_a_save_during_a_build_queues_exactly_one_more(tmp_path):
     started, release = threading.Semaphore(0), threading.Event()
     calls, outcomes = [], []
 
-    def slow_build(now):
-        calls.append(now)
+    def slow_build():
+        calls.append(1)
         started.release()
         release.wait()
         return type("Report", (), {"files": 1, "reused": 0, "build_id": f"b{len(calls)}"})()
@@ -155,7 +155,7 @@ def test_a_failed_build_is_reported_and_the_next_good_one_clears_it(make_brain, 
     brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n"})
     out = tmp_path / "site"
     outcomes, logs = [], []
-    rebuilder = Rebuilder(lambda now: build_site(brain, out, now=now), lambda report, error: outcomes.append(error), log=logs.append)
+    rebuilder = Rebuilder(lambda: build_site(brain, out), lambda report, error: outcomes.append(error), log=logs.append)
     assert rebuilder.rebuild() is True
     good = (out / MANIFEST).read_bytes()
     (brain / "brain.toml").write_text("name = [\n")
@@ -165,7 +165,7 @@ def test_a_failed_build_is_reported_and_the_next_good_one_clears_it(make_brain, 
     (brain / "brain.toml").write_text('name = "brain"\n')
     assert rebuilder.rebuild() is True and outcomes[-1] is None
 
-    def broken(now):
+    def broken():
         raise ConfigError("brain.toml: nonsense")
     assert Rebuilder(broken, lambda r, e: outcomes.append(e), log=logs.append).rebuild() is False
     assert outcomes[-1] == "invalid input: brain.toml: nonsense"
