@@ -95,7 +95,7 @@ class Rebuilder:
             self.cond.notify_all()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
-        """True once no build runs or is queued (tests and shutdown wait on this)."""
+        """True once no build runs or is queued (what a test waits for)."""
         with self.cond:
             return self.cond.wait_for(lambda: not (self.pending or self.running), timeout)
 
