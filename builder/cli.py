@@ -72,7 +72,7 @@ def parser() -> Parser:
     b.add_argument("--now", help="pin the build instant (RFC 3339)")
     b.add_argument("--no-pagefind", action="store_true")
     b.add_argument("--quiet", action="store_true")
-    sv = sub.add_parser("serve", help="preview the built site on localhost; --watch rebuilds on change")
+    sv = sub.add_parser("serve", help="preview the built site on localhost; --watch rebuilds on change and updates open pages")
     sv.add_argument("--out", default="_site")
     sv.add_argument("--watch", action="append", metavar="BRAIN", help="rebuild when this brain changes (repeatable)")
     sv.add_argument("--port", type=int, default=8000)

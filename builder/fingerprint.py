@@ -59,13 +59,6 @@ def _signature(st: os.stat_result) -> str:
     return f"{st.st_mtime_ns}:{st.st_size}" + ("" if st.st_nlink == 2 else ":sub")
 
 
-def fingerprint(root: Path) -> dict[str, str]:
-    """Every file of the brain: path → "size:mtime_ns" (the watcher of `bf serve` compares these)."""
-    out: dict[str, str] = {}
-    _walk(Path(root), "", out, None)
-    return dict(sorted(out.items()))
-
-
 def recorded(root: Path) -> tuple[dict, dict[str, dict]]:
     """What a build records: {format, files (all but records), dirs (source folders' signatures)},
     and per source folder its files — kept apart, so a query loads only the folders it lists."""

@@ -1,48 +1,114 @@
 """bf serve: preview a built site on localhost, rebuilding when a watched brain changes (SPEC §8).
 
-The site is served under its base_url (as GitHub Pages would), a missing file answers with
-404.html, and HTML pages get a tiny script that polls the manifest's build_id and reloads
-when a rebuild lands. That script exists only in the served bytes: files on disk stay as built.
+The site is served under its base_url (as GitHub Pages would) and a missing file answers with
+404.html. Served HTML gets a tiny script (LIVE) that follows the server-sent events of EVENTS:
+after every build, each open page learns whether its own bytes changed (it then reloads,
+keeping its scroll position) and whether the build failed (an error banner, the last good
+site still served). Script and endpoint exist only in `bf serve`: files on disk stay as built.
 """
 from __future__ import annotations
 
+import hashlib
 import http.server
 import json
 import sys
 import threading
 import urllib.parse
+from collections import deque
 from functools import partial
 from pathlib import Path
 
 from . import MANIFEST
-from .errors import BfError, IndexMissing
-from .fingerprint import changed, fingerprint
+from .errors import IndexMissing
+from .watch import Rebuilder, watch_brains
 
-POLL_SECONDS = 0.5
-RELOAD = """<script>/* bf serve: reload when the site is rebuilt */
-(() => { let seen = null; const url = %s;
-  setInterval(async () => { try {
-    const id = (await (await fetch(url, {cache: 'no-store'})).json()).build_id;
-    if (seen !== null && id !== seen) location.reload(); seen = id; } catch (e) {} }, 1000) })();
+EVENTS = "/.bf-serve/events"   # a dot folder: never a path of a built site
+PING_EVERY = 15                # seconds of silence before a keep-alive (finds closed pages)
+# The page keeps its own scroll position across the reload (sessionStorage), with the browser's
+# restoration off until then: browsers differ in whether and when they restore after reload().
+LIVE = """<script>/* bf serve: live preview */
+(() => { const cfg = %s, key = "bf-serve-scroll:" + location.pathname, saved = sessionStorage.getItem(key);
+  if (saved !== null) { sessionStorage.removeItem(key);   /* set by the reload below */
+    const restore = () => scrollTo(0, Number(saved)); restore();
+    addEventListener("load", () => { restore(); setTimeout(() => { history.scrollRestoration = "auto"; }); }, {once: true}); }
+  let banner = null;
+  const show = (error) => {
+    if (!error) { if (banner) banner.remove(); banner = null; return; }
+    if (!banner) { banner = document.createElement("div"); banner.id = "bf-serve-error"; banner.setAttribute("role", "alert");
+      banner.style.cssText = "position:fixed;top:0;left:0;right:0;z-index:2147483647;margin:0;padding:.6em 1em;" +
+        "background:#b00020;color:#fff;font:14px/1.4 system-ui,sans-serif;white-space:pre-wrap";
+      document.body.append(banner); }
+    banner.textContent = "bf serve: the rebuild failed; this is the last good site.\\n" + error; };
+  const events = new EventSource(cfg.events + "?path=" + encodeURIComponent(location.pathname) + "&sha=" + cfg.sha);
+  events.onmessage = (message) => { const state = JSON.parse(message.data);
+    document.documentElement.dataset.bfServeBuild = state.build; show(state.error);
+    if (state.reload) { events.close(); history.scrollRestoration = "manual";
+      sessionStorage.setItem(key, String(scrollY)); location.reload(); } }; })();
 </script>"""
+
+
+def read_manifest(out: Path) -> dict:
+    try:
+        manifest = json.loads((Path(out) / MANIFEST).read_bytes())
+        return manifest if isinstance(manifest, dict) else {}
+    except (OSError, ValueError):
+        return {}
 
 
 def site_prefix(out: Path) -> str:
     """The first brain's base_url from the manifest ("/" when there is none)."""
     try:
-        brains = json.loads((out / MANIFEST).read_bytes()).get("brains") or [{}]
-        base = brains[0].get("base_url") or "/"
-    except (OSError, ValueError, AttributeError):
+        base = (read_manifest(out).get("brains") or [{}])[0].get("base_url") or "/"
+    except AttributeError:
         base = "/"
     return "/" + base.strip("/") + "/" if base.strip("/") else "/"
+
+
+class Live:
+    """What open pages follow: a generation bumped by every build outcome, the last failure
+    (None after a good build), and the build instants seen. Every page shows its build's
+    instant ("as of"), so a page's bytes are compared with those instants masked: a rebuild
+    that only moves the clock reloads only pages whose content depends on it."""
+
+    def __init__(self):
+        self.cond = threading.Condition()
+        self.generation, self.error, self.closed = 0, None, False
+        self.instants: deque[bytes] = deque(maxlen=64)
+
+    def publish(self, _report, error: str | None) -> None:
+        with self.cond:
+            self.generation += 1
+            self.error = error
+            self.cond.notify_all()
+
+    def close(self) -> None:
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
+
+    def wait(self, generation: int, timeout: float) -> None:
+        with self.cond:
+            self.cond.wait_for(lambda: self.generation != generation or self.closed, timeout)
+
+    def saw(self, instant) -> None:
+        with self.cond:
+            if isinstance(instant, str) and instant and instant.encode() not in self.instants:
+                self.instants.append(instant.encode())
+
+    def digest(self, page: bytes) -> str:
+        with self.cond:
+            instants = list(self.instants)
+        for instant in instants:
+            page = page.replace(instant, b"")
+        return hashlib.sha256(page).hexdigest()[:32]
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".js": "text/javascript", ".json": "application/json", ".wasm": "application/wasm"}
 
-    def __init__(self, *args, prefix: str, **kwargs):
-        self.prefix = prefix
+    def __init__(self, *args, prefix: str, live: Live, **kwargs):
+        self.prefix, self.live = prefix, live
         super().__init__(*args, **kwargs)
 
     def do_GET(self):  # noqa: N802
@@ -51,32 +117,79 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     def do_HEAD(self):  # noqa: N802
         self._serve(head=True)
 
-    def _serve(self, head: bool) -> None:
-        path, sep, query = self.path.partition("?")
+    def _locate(self, path: str) -> tuple[int, Path | str | None]:
+        """Where a URL path leads: (200, file), (301, new location) or (404, None)."""
         if not path.startswith(self.prefix):
-            if urllib.parse.unquote(path) in ("/", self.prefix.rstrip("/")):
-                return self._redirect(self.prefix)
-            return self._send(404, self._not_found(), "text/html; charset=utf-8", head)
-        self.path = "/" + path[len(self.prefix):] + sep + query
-        file = Path(self.translate_path(self.path))
+            return (301, self.prefix) if urllib.parse.unquote(path) in ("/", self.prefix.rstrip("/")) else (404, None)
+        file = Path(self.translate_path("/" + path[len(self.prefix):]))
         if file.is_dir():
             if not path.endswith("/"):
-                return self._redirect(path + "/")
+                return 301, path + "/"
             file = file / "index.html"
-        if not file.is_file():
-            return self._send(404, self._not_found(), "text/html; charset=utf-8", head)
-        if file.suffix == ".html":
-            return self._send(200, self._inject(file.read_bytes()), "text/html; charset=utf-8", head)
+        return (200, file) if file.is_file() else (404, None)
+
+    def _page(self, path: str) -> bytes | None:
+        """The HTML a browser gets for `path` before the script is added: 404.html when missing,
+        None when that is missing too."""
+        status, where = self._locate(path)
+        file = where if status == 200 else Path(self.directory) / "404.html"
+        try:
+            return file.read_bytes()
+        except OSError:
+            return None
+
+    def _serve(self, head: bool) -> None:
+        path, sep, query = self.path.partition("?")
+        if path == EVENTS and not head:
+            return self._events(urllib.parse.parse_qs(query))
+        status, where = self._locate(path)
+        if status == 301:
+            return self._redirect(where)
+        if status == 404 or where.suffix == ".html":
+            page = self._page(path)
+            body = b"404 not found\n" if page is None else self._inject(page)
+            return self._send(status, body, "text/html; charset=utf-8", head)
+        self.path = "/" + path[len(self.prefix):] + sep + query
         return super().do_HEAD() if head else super().do_GET()
 
-    def _inject(self, body: bytes) -> bytes:
-        script = (RELOAD % json.dumps(self.prefix + MANIFEST).replace("<", "\\u003c")).encode("utf-8")
-        at = body.rfind(b"</body>")
-        return body[:at] + script + body[at:] if at >= 0 else body + script
+    def _inject(self, page: bytes) -> bytes:
+        self.live.saw(read_manifest(Path(self.directory)).get("as_of"))   # read after the page: same build or newer
+        config = json.dumps({"events": EVENTS, "sha": self.live.digest(page)})
+        script = (LIVE % config.replace("<", "\\u003c")).encode("utf-8")
+        at = page.rfind(b"</body>")
+        return page[:at] + script + page[at:] if at >= 0 else page + script
 
-    def _not_found(self) -> bytes:
-        page = Path(self.directory) / "404.html"
-        return self._inject(page.read_bytes()) if page.is_file() else b"404 not found\n"
+    def _events(self, params: dict) -> None:
+        """Server-sent events for one open page: a message on connect and after every build outcome
+        (or a build made by another `bf build`, seen by its manifest), until the page must reload."""
+        path, sha = params.get("path", [""])[0], params.get("sha", [""])[0]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        sent, quiet = None, 0
+        try:
+            while True:
+                with self.live.cond:
+                    generation, error, closed = self.live.generation, self.live.error, self.live.closed
+                if closed:
+                    return
+                manifest = read_manifest(Path(self.directory))
+                self.live.saw(manifest.get("as_of"))
+                state = (manifest.get("build_id"), error)
+                if state != sent:
+                    reload = self.live.digest(self._page(path) or b"") != sha
+                    message = {"build": state[0], "error": error, "reload": reload}
+                    self.wfile.write(b"data: " + json.dumps(message).encode("utf-8") + b"\n\n")
+                    sent, quiet = state, 0
+                    if reload:
+                        return
+                elif quiet >= PING_EVERY:
+                    self.wfile.write(b": ping\n\n")
+                    quiet = 0
+                self.live.wait(generation, 1.0)   # a build by this server wakes it at once
+                quiet += 1
+        except (BrokenPipeError, ConnectionResetError):   # the page was closed or navigated away
+            return
 
     def _redirect(self, location: str) -> None:
         self.send_response(301)
@@ -100,61 +213,44 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-class Watcher:
-    """Rebuilds `out` from `brains` when their fingerprint changes; `check()` does one poll."""
+class PreviewServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
 
-    def __init__(self, brains: list[Path], out: Path, base_url: str | None = None, log=None):
-        self.brains, self.out, self.base_url = [Path(b) for b in brains], Path(out), base_url
-        self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
-        self.seen: dict[str, dict] = {}
-
-    def _prints(self) -> dict[str, dict]:
-        return {str(b): fingerprint(b) for b in self.brains}
-
-    def check(self) -> bool:
-        """Rebuild when anything changed since the last poll (or on the first poll); True if rebuilt."""
-        now = self._prints()
-        if self.seen and all(not changed(self.seen[k], v) for k, v in now.items()):
-            return False
-        first = not self.seen
-        self.seen = now
-        from .build import build
-        try:
-            report = build(self.brains, self.out, base_url=self.base_url, pagefind=True)
-        except BfError as exc:
-            self.log(f"bf serve: build failed: {exc.message}")
-            return False
-        self.log(f"bf serve: {'built' if first else 'rebuilt'} {report.files} files ({report.reused} unchanged), build {report.build_id}")
-        return True
-
-    def run(self, stop: threading.Event) -> None:
-        while not stop.wait(POLL_SECONDS):
-            self.check()
+    def server_close(self) -> None:
+        self.live.close()   # ends every event stream
+        super().server_close()
 
 
-def make_server(out: Path, port: int, host: str = "127.0.0.1") -> http.server.ThreadingHTTPServer:
-    prefix = site_prefix(out)
-    handler = partial(Handler, directory=str(Path(out).resolve()), prefix=prefix)
-    server = http.server.ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    server.prefix = prefix
+def make_server(out: Path, port: int, host: str = "127.0.0.1", live: Live | None = None) -> PreviewServer:
+    prefix, live = site_prefix(out), live or Live()
+    handler = partial(Handler, directory=str(Path(out).resolve()), prefix=prefix, live=live)
+    server = PreviewServer((host, port), handler)
+    server.prefix, server.live = prefix, live
     return server
 
 
 def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url: str | None = None) -> None:
-    out = Path(out)
-    stop = threading.Event()
+    out, live, stop = Path(out), Live(), threading.Event()
+    rebuilder = None
     if watch:
-        watcher = Watcher(watch, out, base_url)
-        watcher.check()
-        threading.Thread(target=watcher.run, args=(stop,), daemon=True, name="bf-watch").start()
-    if not (out / MANIFEST).is_file():
-        raise IndexMissing(str(out))
-    server = make_server(out, port)
-    host, real_port = server.server_address[:2]
-    print(f"bf serve: http://{host}:{real_port}{server.prefix} (Ctrl-C stops)", file=sys.stderr, flush=True)
+        from .build import build
+        rebuilder = Rebuilder(lambda: build(watch, out, base_url=base_url, pagefind=True), live.publish)
+        # Watching starts before the first build, so an edit made during it queues a rebuild.
+        threading.Thread(target=watch_brains, args=(watch, out, rebuilder.request, stop, rebuilder.log),
+                         daemon=True, name="bf-watch").start()
+        rebuilder.rebuild()
+        threading.Thread(target=rebuilder.run, daemon=True, name="bf-rebuild").start()
     try:
-        server.serve_forever(poll_interval=0.2)
+        if not (out / MANIFEST).is_file():
+            raise IndexMissing(str(out))
+        server = make_server(out, port, live=live)
+        host, real_port = server.server_address[:2]
+        print(f"bf serve: http://{host}:{real_port}{server.prefix} (Ctrl-C stops)", file=sys.stderr, flush=True)
+        try:
+            server.serve_forever(poll_interval=0.2)
+        finally:
+            server.server_close()
     finally:
         stop.set()
-        server.server_close()
+        if rebuilder:
+            rebuilder.stop()

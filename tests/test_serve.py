@@ -1,15 +1,23 @@
-"""bf serve: the site under its base_url, 404.html for missing files, the reload script only in
-served HTML, and a rebuild when a watched brain changes (no timing: polls are called directly)."""
+"""bf serve: the site under its base_url, 404.html for missing files, the live script only in
+served HTML, the event stream that tells an open page to reload or show a failed build, the
+file-event filter, and the rebuild queue (no timing: builds are gated by events)."""
 from __future__ import annotations
 
+import json
+import re
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
 
 from builder import MANIFEST
-from builder.serve import Watcher, make_server, site_prefix
+from builder.errors import ConfigError
+from builder.serve import EVENTS, make_server, site_prefix
+from builder.watch import BrainFilter, Rebuilder, watch_brains
+
+WAIT = 60   # seconds: a generous bound for a stream message or a file event, never asserted on
 
 
 @pytest.fixture
@@ -21,7 +29,7 @@ def served():
         threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         servers.append(server)
         host, port = server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host}:{port}", server
     yield start
     for server in servers:
         server.shutdown()
@@ -36,43 +44,191 @@ def get(url: str) -> tuple[int, str, str]:
         return err.code, err.headers.get("Content-Type", ""), err.read().decode("utf-8")
 
 
-def test_serves_under_base_url_with_reload_script(make_brain, build_site, tmp_path, served):
+def sha_of(body: str) -> str:
+    return re.search(r'"sha": "([0-9a-f]+)"', body).group(1)
+
+
+def test_serves_under_base_url_with_live_script(make_brain, build_site, tmp_path, served):
     brain = make_brain(tmp_path, {"index.md": "# Home\n\nHello.\n", "brain.toml": 'base_url = "/my-repo/"\n'})
     out = tmp_path / "site"
     build_site(brain, out)
     assert site_prefix(out) == "/my-repo/"
-    origin = served(out)
+    origin, _ = served(out)
     status, ctype, body = get(origin + "/my-repo/")
     assert status == 200 and "html" in ctype
-    assert "bf serve: reload" in body and '"/my-repo/_bf/manifest.json"' in body
-    assert "bf serve" not in (out / "index.html").read_text()          # only in the served bytes
+    assert "bf serve: live preview" in body and json.dumps(EVENTS) in body
+    for page in out.rglob("*.html"):                                  # only in the served bytes
+        assert "bf serve" not in page.read_text() and "bf-serve" not in page.read_text()
     status, _, body = get(origin + "/my-repo/_bf/manifest.json")
     assert status == 200 and '"build_id"' in body and "bf serve" not in body
     status, _, body = get(origin + "/")                                 # redirected to the prefix
-    assert status == 200 and "bf serve: reload" in body
+    assert status == 200 and "bf serve: live preview" in body
     status, ctype, body = get(origin + "/my-repo/nope.html")
-    assert status == 404 and "Not found" in body
+    assert status == 404 and "Not found" in body and "bf serve: live preview" in body
     status, _, _ = get(origin + "/elsewhere/index.html")
     assert status == 404
 
 
-def test_watcher_rebuilds_when_the_brain_changes(make_brain, tmp_path):
+class Stream:
+    """The server-sent events of one open page, read message by message."""
+
+    def __init__(self, origin: str, path: str, sha: str):
+        query = urllib.parse.urlencode({"path": path, "sha": sha})
+        self.resp = urllib.request.urlopen(f"{origin}{EVENTS}?{query}", timeout=WAIT)
+
+    def next(self) -> dict | None:
+        """The next message, None when the server ended the stream; keep-alives are skipped."""
+        while True:
+            line = self.resp.readline()
+            if not line:
+                return None
+            if line.startswith(b"data: "):
+                self.resp.readline()   # the blank line ending the event
+                return json.loads(line[6:])
+
+    def close(self):
+        self.resp.close()
+
+
+def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_site, tmp_path, served):
+    brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n", "notes/b.md": "# B\n\nOther.\n"})
+    out = tmp_path / "site"
+    build_site(brain, out)
+    origin, server = served(out)
+    path = "/brain/notes/a.md.html"
+    _, _, body = get(origin + path)
+    stream = Stream(origin, path, sha_of(body))
+    first = stream.next()
+    assert first == {"build": json.loads((out / MANIFEST).read_text())["build_id"], "error": None, "reload": False}
+
+    # Another note changes and the clock moves ("as of" on every page): this page stays.
+    (brain / "notes" / "b.md").write_text("# B\n\nOther, edited.\n")
+    build_site(brain, out, now="2026-12-02T13:00:00Z")
+    server.live.publish(None, None)
+    second = stream.next()
+    assert second["build"] != first["build"] and second["reload"] is False
+
+    # A failed build: the error reaches the page, which is still the same page.
+    server.live.publish(None, "invalid input: brain.toml: Invalid value")
+    assert stream.next() == {"build": second["build"], "error": "invalid input: brain.toml: Invalid value", "reload": False}
+
+    # Its own note changes: reload, and the stream ends (the reloaded page opens a new one).
+    (brain / "notes" / "a.md").write_text("# A\n\nSecond.\n")
+    build_site(brain, out, now="2026-12-02T13:00:00Z")
+    server.live.publish(None, None)
+    assert stream.next() == {"build": json.loads((out / MANIFEST).read_text())["build_id"], "error": None, "reload": True}
+    assert stream.next() is None
+    stream.close()
+
+    # A page served before a build it never heard of reloads as soon as it connects.
+    stale = Stream(origin, path, sha_of(body))
+    assert stale.next()["reload"] is True
+    stale.close()
+
+
+def test_a_save_during_a_build_queues_exactly_one_more(tmp_path):
+    started, release = threading.Semaphore(0), threading.Event()
+    calls, outcomes = [], []
+
+    def slow_build():
+        calls.append(1)
+        started.release()
+        release.wait()
+        return type("Report", (), {"files": 1, "reused": 0, "build_id": f"b{len(calls)}"})()
+
+    rebuilder = Rebuilder(slow_build, lambda report, error: outcomes.append((report.build_id, error)), log=lambda _: None)
+    worker = threading.Thread(target=rebuilder.run, daemon=True)
+    worker.start()
+    rebuilder.request()
+    assert started.acquire(timeout=WAIT)            # build 1 is running
+    for _ in range(5):                              # five saves while it runs
+        rebuilder.request()
+    release.set()
+    assert rebuilder.wait_idle(timeout=WAIT)
+    assert len(calls) == 2 and outcomes == [("b1", None), ("b2", None)]
+    rebuilder.stop()
+    worker.join(WAIT)
+    assert not worker.is_alive()
+
+
+def test_a_failed_build_is_reported_and_the_next_good_one_clears_it(make_brain, build_site, tmp_path):
     brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n"})
     out = tmp_path / "site"
-    logs = []
-    watcher = Watcher([brain], out, log=logs.append)
-    assert watcher.check() is True                     # first poll builds
-    first = (out / MANIFEST).read_text()
-    assert watcher.check() is False                    # nothing changed
-    (brain / "notes" / "b.md").write_text("# B\n\nSecond.\n")
-    assert watcher.check() is True
-    assert (out / MANIFEST).read_text() != first
-    assert any("rebuilt" in line for line in logs)
-    (brain / "brain.toml").write_text("nonsense = 1\n")  # a broken config is reported, never raised
-    assert watcher.check() is False
-    assert "build failed" in logs[-1]
+    outcomes, logs = [], []
+    rebuilder = Rebuilder(lambda: build_site(brain, out), lambda report, error: outcomes.append(error), log=logs.append)
+    assert rebuilder.rebuild() is True
+    good = (out / MANIFEST).read_bytes()
+    (brain / "brain.toml").write_text("name = [\n")
+    assert rebuilder.rebuild() is False
+    assert (out / MANIFEST).read_bytes() == good                      # the last good site stays
+    assert outcomes[-1].startswith("invalid input: brain.toml") and "build failed" in logs[-1]
+    (brain / "brain.toml").write_text('name = "brain"\n')
+    assert rebuilder.rebuild() is True and outcomes[-1] is None
+
+    def broken():
+        raise ConfigError("brain.toml: nonsense")
+    assert Rebuilder(broken, lambda r, e: outcomes.append(e), log=logs.append).rebuild() is False
+    assert outcomes[-1] == "invalid input: brain.toml: nonsense"
+
+
+def test_the_filter_ignores_bf_own_folders_and_hidden_files(tmp_path):
+    brain = tmp_path / "brain"
+    keep = BrainFilter([brain], brain / "_site")
+    assert keep(None, str(brain / "notes" / "a.md"))
+    assert keep(None, str(brain / "brain.toml"))
+    assert keep(None, str(brain / ".bfignore"))                        # it changes what is built
+    assert not keep(None, str(brain / "_site" / "brain" / "a.md.html"))
+    assert not keep(None, str(brain / ".bf-cache" / "_site.parse.jsonl"))
+    assert not keep(None, str(brain / "._site.building-123" / "index.html"))
+    assert not keep(None, str(brain / "notes" / ".a.md.swp"))
+    assert not keep(None, str(brain / ".git" / "index"))
+    elsewhere = BrainFilter([brain], tmp_path / "public")               # --out beside the brain
+    assert not elsewhere(None, str(tmp_path / "public" / "index.html"))
+    assert not elsewhere(None, str(tmp_path / ".public.old" / "index.html"))
+    assert not elsewhere(None, str(tmp_path / ".bf-cache" / "public.files.json"))
+    assert elsewhere(None, str(brain / "public" / "a.md"))               # a brain folder of that name
+
+
+def test_file_events_reach_the_rebuilder(make_brain, tmp_path):
+    brain = make_brain(tmp_path, {"notes/a.md": "# A\n"})
+    seen, stop = [], threading.Event()
+    arrived = threading.Event()
+
+    def on_change(changes):
+        seen.append({path for _, path in changes})
+        arrived.set()
+
+    watcher = threading.Thread(target=watch_brains, args=([brain], tmp_path / "site", on_change, stop, print), daemon=True)
+    watcher.start()
+    try:
+        # Native events only flow once the watch is set up: write until one batch arrives.
+        for attempt in range(WAIT * 4):
+            (brain / "notes" / "b.md").write_text(f"# B\n\n{attempt}\n")
+            if arrived.wait(0.25):
+                break
+        assert any(str(brain / "notes" / "b.md") in batch for batch in seen)
+    finally:
+        stop.set()
+        watcher.join(WAIT)
+    assert not watcher.is_alive()
 
 
 def test_cli_serve_refuses_a_missing_site(bf, tmp_path):
     code, _, err = bf("serve", "--out", tmp_path / "none", "--port", "0")
     assert code == 5 and "index_missing" in err
+
+
+def test_watching_falls_back_to_polling_when_file_events_cannot_start(monkeypatch, tmp_path):
+    calls = []
+
+    def fake_watch(*paths, force_polling=None, **kwargs):
+        calls.append(force_polling)
+        if not force_polling:
+            raise OSError("OS file watch limit reached")
+        yield {(1, str(tmp_path / "a.md"))}
+
+    monkeypatch.setattr("builder.watch.watchfiles.watch", fake_watch)
+    logs, batches = [], []
+    watch_brains([tmp_path], tmp_path / "site", batches.append, threading.Event(), logs.append)
+    assert calls == [None, True] and len(batches) == 1
+    assert "polling" in logs[0]

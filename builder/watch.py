@@ -1,0 +1,134 @@
+"""bf serve --watch: the operating system's file events (watchfiles) → one rebuild at a time.
+
+Changes are grouped by watchfiles (a burst of saves within STEP_MS, at most DEBOUNCE_MS, is one
+batch), then by the Rebuilder: any number of requests made while a build runs collapse into
+exactly one more build, which reads the brain as it is once the running build ends.
+Native events are used where the platform gives them; polling only when they cannot start
+(or with WATCHFILES_FORCE_POLLING=1, e.g. on network mounts that send no events).
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import traceback
+from pathlib import Path
+from typing import Callable
+
+import watchfiles
+
+from .brain.discover import SKIP_DIRS
+from .errors import BfError
+
+STEP_MS = 100        # quiet time that ends a burst of saves
+DEBOUNCE_MS = 1600   # a longer burst (a git checkout) still yields this often
+
+
+class BrainFilter(watchfiles.DefaultFilter):
+    """Keeps the changes a build can see: not the output folder, nor bf's cache, staging and
+    old-site folders beside it, nor what discovery skips (dot files but `.bfignore`, SKIP_DIRS)."""
+
+    def __init__(self, brains: list[Path], out: Path):
+        super().__init__()
+        self.brains = [Path(b).resolve() for b in brains]
+        out = Path(out).resolve()
+        self.owned = [out, out.parent / ".bf-cache"]
+        self.siblings = (out.parent, f".{out.name}.")   # .NAME.building-PID, .NAME.old
+
+    def __call__(self, change, path: str) -> bool:
+        if not super().__call__(change, path):
+            return False
+        p = Path(path).resolve()
+        if any(p.is_relative_to(o) for o in self.owned):
+            return False
+        parent, stem = self.siblings
+        if p.is_relative_to(parent) and p.relative_to(parent).parts[0].startswith(stem):
+            return False
+        for root in self.brains:
+            if p.is_relative_to(root) and p != root:
+                parts = p.relative_to(root).parts
+                if parts[0] in SKIP_DIRS:
+                    return False
+                return parts == (".bfignore",) or not any(part.startswith(".") for part in parts)
+        return True
+
+
+def watch_brains(brains: list[Path], out: Path, on_change: Callable[[set], None],
+                 stop: threading.Event, log: Callable[[str], None]) -> None:
+    """Call `on_change(changes)` for every batch of relevant changes until `stop` is set."""
+    polling = None   # None: watchfiles decides (native events; WATCHFILES_FORCE_POLLING=1 forces polling)
+    while not stop.is_set():
+        try:
+            for changes in watchfiles.watch(*brains, watch_filter=BrainFilter(brains, out), stop_event=stop,
+                                            step=STEP_MS, debounce=DEBOUNCE_MS, force_polling=polling,
+                                            raise_interrupt=False):
+                on_change(changes)
+            return
+        except (OSError, RuntimeError) as exc:   # watchfiles' own error is a RuntimeError
+            if polling:
+                log(f"bf serve: cannot watch the brain ({exc}); rebuilds stopped")
+                return
+            log(f"bf serve: file events unavailable ({exc}); polling the brain instead")
+            polling = True
+
+
+class Rebuilder:
+    """Runs `build()` on one thread; `request()` during a build queues exactly one more.
+
+    `build` returns a BuildReport; `on_done(report, error)` hears each outcome (error is None
+    after a good build, the message after a failed one; the last good site stays in place)."""
+
+    def __init__(self, build: Callable, on_done: Callable, log: Callable[[str], None] | None = None):
+        self.build, self.on_done = build, on_done
+        self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self.cond = threading.Condition()
+        self.pending = self.running = self.stopped = False
+        self.builds = 0
+
+    def request(self, _changes=None) -> None:
+        with self.cond:
+            self.pending = True
+            self.cond.notify_all()
+
+    def stop(self) -> None:
+        with self.cond:
+            self.stopped = True
+            self.cond.notify_all()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """True once no build runs or is queued (what a test waits for)."""
+        with self.cond:
+            return self.cond.wait_for(lambda: not (self.pending or self.running), timeout)
+
+    def run(self) -> None:
+        while True:
+            with self.cond:
+                self.cond.wait_for(lambda: self.pending or self.stopped)
+                if self.stopped:
+                    return
+                self.pending, self.running = False, True
+            try:
+                self.rebuild()
+            finally:
+                with self.cond:
+                    self.running = False
+                    self.cond.notify_all()
+
+    def rebuild(self) -> bool:
+        """One build now; True when it succeeded. Never raises: a preview outlives a bad edit."""
+        first = self.builds == 0
+        self.builds += 1
+        try:
+            report = self.build()
+        except BfError as exc:
+            return self._failed(exc.message)
+        except Exception as exc:   # a bug in bf: keep serving, show it on the page and the terminal
+            self.log(traceback.format_exc().rstrip())
+            return self._failed(f"{type(exc).__name__}: {exc}")
+        self.log(f"bf serve: {'built' if first else 'rebuilt'} {report.files} files ({report.reused} unchanged), build {report.build_id}")
+        self.on_done(report, None)
+        return True
+
+    def _failed(self, message: str) -> bool:
+        self.log(f"bf serve: build failed: {message}")
+        self.on_done(None, message)
+        return False
