@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import posixpath
 
+from ..config import language_tag
 from ..model import Brain
 from ..views import View
 from .days import clock, due_badge, full_date, local_day, stamp
@@ -52,6 +53,7 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     today = local_day(reply["as_of"], tz) if reply.get("as_of") else None
     return {
         "site_title": brain.config.title, "brain": brain.name, "title": reply.get("title") or ref,
+        "lang": brain.config.language,
         "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant) if json else None,
         "reply_uri": None if json else reply.get("uri"),
         "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
@@ -75,8 +77,9 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
         whole = whole_reply(view)
         ctx = common(brain, view.ref, whole, json=True) | {"crumbs": _crumbs(brain, view.ref, whole["title"]),
                                                           "backlinks": grouped(whole.get("backlinks", []))}
+        note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
-                "excerpt": brain.notes[view.ref].excerpt}
+                "excerpt": note.excerpt, "lang": language_tag(note.frontmatter.get("lang")) or ctx["lang"]}
         writer.write(page, render(view.template, page, **ctx), view.ref)
 
 
