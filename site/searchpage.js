@@ -114,7 +114,7 @@ function renderItem (site, item, query) {
   else if (item.observed) meta.push('observed ' + item.observed.slice(0, 10))
   if (item.path && item.kind !== 'record') meta.push(item.path)
   return el('li', { class: 'result kind-' + item.kind },
-    el('a', { href: pageUrl(site, item) }, item.title || item.ref), ' ', badge,
+    el('a', { dir: 'auto', href: pageUrl(site, item) }, item.title || item.ref), ' ', badge,
     meta.length ? el('span', { class: 'meta' }, ' ' + meta.join(' · ')) : null,
     item.excerpt ? el('p', { class: 'excerpt' }, highlighted(item.excerpt, query)) : null)
 }
