@@ -1,14 +1,16 @@
 """A generated conversational brain for `python -m builder.bench --quality` (issue 16).
 
 CHATS chats between two people, one source each, SESSIONS days of about 33 messages apiece
-(≥ 300 messages a chat). Words are pseudo-English, Zipf-distributed (benchgen.vocabulary).
-Each chat has topics (two words) and details (two words); a *fact* is a pair of consecutive
+(≥ 300 messages a chat). Words are pseudo-English, Zipf-distributed (benchgen.vocabulary);
+each chat draws its topics (two words), details (two words) and the planted words of its chatter
+(two per message) from one pool of POOL content words, so every word recurs. A *fact* is a pair of consecutive
 messages: one asks about a topic, the next answers with a detail, as in real chat. A question
 asks for the answer message:
 - "split" (two thirds): the topic's words and one detail word; the topic sits in the message
   before the answer (the answer repeats one topic word a third of the time);
-- "whole": words all in the answer message.
-Topic words also recur in chatter of other days (messages about the topic that answer
+- "whole": words all in the answer message;
+and one more pool word, as a question holds words of its own.
+Each topic is also talked about on three other days (a message with its words that answers
 nothing), so the answer's day competes with others. The last chat names its sessions with
 `thread` and runs them across local midnight, so only the thread keeps a session whole.
 
@@ -31,6 +33,7 @@ SEED = 16
 CHATS = 6
 SESSIONS = 12
 FACTS = 60           # per chat: 360 questions
+POOL = 150           # content words per chat
 TIMEZONE = "Europe/Berlin"
 NAMES = [("Maria", "Tom"), ("Ana", "Ben"), ("Li", "Sam"), ("Omar", "Eva"), ("Jon", "Ida"), ("Kai", "Noor")]
 _START = datetime(2026, 3, 2, 8, tzinfo=timezone.utc)
@@ -48,8 +51,10 @@ def _chat(rng: random.Random, words: _Words, k: int) -> tuple[list[dict], list[d
     """(messages [{id, text, time, author, thread?, session}], questions) of chat k."""
     source = f"chat-{k + 1}"
     a, b = NAMES[k]
-    topics = [words.content(2) for _ in range(FACTS)]
-    details = [words.content(2) for _ in range(FACTS)]
+    # topics, details and chatter share one pool of content words, so every word recurs
+    pool = sorted(set(words.content(POOL * 2)))[:POOL]
+    topics = [rng.sample(pool, 2) for _ in range(FACTS)]
+    details = [rng.sample(pool, 2) for _ in range(FACTS)]
     threaded = k == CHATS - 1
     # per session: blocks of adjacent messages, each message given by its planted words
     plan: list[list[list[list[str]]]] = [[] for _ in range(SESSIONS)]
@@ -58,12 +63,12 @@ def _chat(rng: random.Random, words: _Words, k: int) -> tuple[list[dict], list[d
         s = rng.randrange(SESSIONS)
         facts.append((s, len(plan[s])))
         plan[s].append([list(topics[f]), details[f] + ([topics[f][0]] if rng.random() < 1 / 3 else [])])
-        for other in rng.sample([x for x in range(SESSIONS) if x != s], 2):   # chatter about the topic elsewhere
-            plan[other].append([[topics[f][rng.randrange(2)], words.content(1)[0]]])
+        for other in rng.sample([x for x in range(SESSIONS) if x != s], 3):   # the topic talked about elsewhere
+            plan[other].append([topics[f] + [rng.choice(pool)]])
     messages, questions, day, at = [], [], _START, {}
     for s in range(SESSIONS):
         # shuffle the chatter in around the facts, keeping each fact's two messages adjacent
-        blocks = plan[s] + [[[]] for _ in range(max(0, 33 - sum(map(len, plan[s]))))]
+        blocks = plan[s] + [[rng.sample(pool, 2)] for _ in range(max(0, 33 - sum(map(len, plan[s]))))]
         order = sorted(range(len(blocks)), key=lambda _: rng.random())
         day += timedelta(days=rng.randint(1, 4))
         t = day + (timedelta(hours=13) if threaded else timedelta(hours=rng.randint(0, 4)))
@@ -81,7 +86,7 @@ def _chat(rng: random.Random, words: _Words, k: int) -> tuple[list[dict], list[d
         answer_words = plan[s][i][1]
         answer = messages[at[id(answer_words)]]
         split = f % 3 != 2
-        terms = topics[f] + [details[f][0]] if split else answer_words
+        terms = (topics[f] + [details[f][0]] if split else answer_words) + [rng.choice(pool)]   # + a word of the asker's
         q = rng.choice(("When did we talk about the {}?", "What was said about {}?", "Remind me: {}"))
         questions.append({"chat": source, "query": q.format(" ".join(terms)), "answer": f"{source}:{answer['id']}",
                           "session": s, "kind": "split" if split else "whole"})
