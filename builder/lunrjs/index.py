@@ -45,6 +45,8 @@ def _postings(docs, first: int = 0):
     *first*), and the field's total length."""
     post = [dict() for _ in FIELDS]
     totals = [0] * len(FIELDS)
+    # a field with b = 0 ignores length: its codes store length 0, one digit instead of four
+    keeps_length = [PARAMS[f]["b"] != 0 for f in FIELDS]
     for d, doc in enumerate(docs, first):
         base = d << 48
         for fi, field in enumerate(FIELDS):
@@ -56,7 +58,7 @@ def _postings(docs, first: int = 0):
                 continue
             totals[fi] += n
             pf = post[fi]
-            at = base | (min(n, _MASK) << 24)
+            at = base | (min(n, _MASK) << 24 if keeps_length[fi] else 0)
             for term, tf in counts.items():
                 entry = at | min(tf, _MASK)
                 try:
@@ -174,7 +176,9 @@ def index_files(docs) -> dict[str, bytes]:
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
     total = sum(count for count, _, _ in weights.values())
-    shards = _shards_for(total * 9 + sum(len(t) + 8 for t in weights))
+    # a shard holds its terms and their postings, except those of big terms (in b/ files)
+    shards = _shards_for(sum(count * 9 for count, _, _ in weights.values() if count <= BIG_POSTINGS)
+                         + sum(len(t) + 8 for t in weights))
 
     files: dict[str, object] = {}
     tables: list[dict] = [dict() for _ in range(shards)]

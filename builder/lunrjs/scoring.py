@@ -15,13 +15,14 @@ FIELDS = ("title", "aliases", "headings", "body", "neighbours")
 # place to tune ranking. `neighbours` (records only): the words of the messages around a
 # record in its conversation (views/conversations.py); `weights[k-1]` is the integer weight of
 # the messages at distance k, in units of 1/scale (±1 weight 1, ±2 weight 0.5), so tf and
-# length stay integers (FORMAT.md).
+# length stay integers (FORMAT.md). Its b is 0: a window's length says little (measured the
+# same on the conversational set, builder/benchquality.py) and its codes stay short.
 PARAMS = {
     "title": {"boost": 10, "k1": 1.2, "b": 0.75},
     "aliases": {"boost": 8, "k1": 1.2, "b": 0.75},
     "headings": {"boost": 4, "k1": 1.2, "b": 0.75},
     "body": {"boost": 1, "k1": 1.2, "b": 0.75},
-    "neighbours": {"boost": 0.3, "k1": 1.2, "b": 0.75, "scale": 2, "weights": [2, 1]},
+    "neighbours": {"boost": 0.3, "k1": 1.2, "b": 0, "scale": 2, "weights": [2, 1]},
 }
 NAMED = ("title", "aliases")   # an item "holds the words in its name" when they are in these
 LN2 = 0.6931471805599453

@@ -13,6 +13,7 @@ import pytest
 from builder import benchconv
 from builder.brain.records import parse_record
 from builder.build import build
+from builder.lunrjs import index_files
 from builder.query import spread as spread_mod
 from builder.query.search import search
 from builder.query.site import open_site
@@ -76,6 +77,20 @@ def test_neighbour_field_finds_the_answer_to_the_message_before(tmp_path):
     # every word required: the answer holds them through its neighbour field (the question
     # before it), as the question holds the answer's; the same answer on another day does not
     assert sorted(refs) == ["chat:1", "chat:2"]
+
+
+def test_neighbour_field_stores_weighted_counts_without_length():
+    """±1 texts count twice, ±2 once (scale 2); b = 0, so codes hold no length (FORMAT.md)."""
+    doc = {"ref": "c:1", "title": "", "aliases": "", "headings": "", "body": "pottery", "group": "c",
+           "neighbours": [["harbour harbour", "class"], ["studio harbour"]], "conversation": 1}
+    files = index_files([doc])
+    meta = json.loads(files["meta.json"])
+    table = {k: v for rel, data in files.items() if rel.startswith("t/") for k, v in json.loads(data).items()}
+    f = meta["fields"].index("neighbours")
+    assert table["harbour"] == [[f, [0], [2 * 2 + 1]]]
+    assert table["studio"] == [[f, [0], [1]]] and table["class"] == [[f, [0], [2]]]
+    assert meta["lengths"]["neighbours"] == 2 * 3 + 2
+    assert json.loads(files["c/0.json"]) == [1]
 
 
 def _cand(conv: str, score: float, tier: int = 2) -> tuple:
