@@ -12,27 +12,44 @@ in both runtimes.
 """
 from __future__ import annotations
 
+from heapq import heapify, heappop, heappush
 from typing import Callable
 
 FACTOR = 0.3
 POOL = 50   # the search maximum: a reply of any --limit is a prefix of the same order
 
 
+def _penalised(score: float, taken: int) -> float:
+    for _ in range(taken):
+        score = score * FACTOR
+    return score
+
+
 def spread(ranked: list[tuple], conversation: Callable[[tuple], object], block: Callable[[tuple], tuple]) -> list[tuple]:
-    """`ranked`: (entry, score, …) in rank order; `conversation(cand)` a hashable key;
-    `block(cand)` the part of the rank key before the score."""
-    rest, out, taken = list(ranked[:POOL]), [], {}
-    keys = [conversation(c) for c in rest]
-    while rest:
-        best, best_key = 0, None
-        for i, cand in enumerate(rest):
-            value = cand[1]
-            for _ in range(taken.get(keys[i], 0)):
-                value = value * FACTOR
-            key = (block(cand), -value)
-            if best_key is None or key < best_key:
-                best, best_key = i, key
-        out.append(rest.pop(best))
-        conv = keys.pop(best)
-        taken[conv] = taken.get(conv, 0) + 1
+    """`ranked`: (entry, score, …) in rank order, so scores do not rise within a block;
+    `conversation(cand)` a hashable key; `block(cand)` the part of the rank key before the score.
+    Within a block a conversation's next item is its first one left (its best), and taking it
+    changes no other conversation's value: a heap of one (-value, position) per conversation
+    gives each step. (spread.js scans the conversations instead: the same choice.)"""
+    pool, out, taken = ranked[:POOL], [], {}
+    blocks = [block(c) for c in pool]
+    start = 0
+    while start < len(pool):
+        end = start
+        while end < len(pool) and blocks[end] == blocks[start]:
+            end += 1
+        queues: dict[object, list[int]] = {}   # conversation -> its positions left, in rank order
+        for i in range(start, end):
+            queues.setdefault(conversation(pool[i]), []).append(i)
+        heap = [(-_penalised(pool[q[0]][1], taken.get(conv, 0)), q[0], conv) for conv, q in queues.items()]
+        heapify(heap)   # positions are unique: conversations are never compared
+        while heap:
+            _, i, conv = heappop(heap)
+            out.append(pool[i])
+            taken[conv] = taken.get(conv, 0) + 1
+            queue = queues[conv]
+            queue.pop(0)
+            if queue:
+                heappush(heap, (-_penalised(pool[queue[0]][1], taken[conv]), queue[0], conv))
+        start = end
     return out + list(ranked[POOL:])
