@@ -8,6 +8,7 @@ __version__ = "0.1.0"
 # The layout of a built site; a query engine refuses a site of another bundle version.
 BUNDLE_VERSION = 2   # 2: compact data (docs/data.md)
 MANIFEST = "_bf/manifest.json"
+MODES = ("hybrid", "lexical", "semantic")   # bf search --mode (SPEC §5); builder/query/vector.py
 
 from .errors import BfError  # noqa: E402  (stdlib-free, tiny)
 

@@ -59,4 +59,5 @@ def quantize(vec: np.ndarray) -> np.ndarray:
 
 
 def doc_vector(text: str) -> np.ndarray:
-    return quantize(embed(wordpiece().tokens(text, DOC_TOKENS)))
+    # 512 tokens rarely need more than 8 characters each: no need to tokenize a long note whole
+    return quantize(embed(wordpiece().tokens(text[:DOC_TOKENS * 8], DOC_TOKENS)))

@@ -14,6 +14,7 @@ same token ids for the same text.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -44,7 +45,20 @@ def normalize(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Mn").lower()
 
 
+# ASCII text (most of a brain) takes a shortcut with the same result: control characters
+# dropped, tab/newline/return to spaces, lower-cased, then runs of non-space non-punctuation and
+# single punctuation characters (no ASCII character is CJK or a mark, and NFD leaves it alone).
+_ASCII = str.maketrans({**{chr(c): None for c in (*range(32), 127)}, "\t": " ", "\n": " ", "\r": " "})
+_ASCII_WORD = re.compile(r"[^ !-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]")
+
+
 def words(text: str) -> list[str]:
+    if text.isascii():
+        return _ASCII_WORD.findall(text.translate(_ASCII).lower())
+    return unicode_words(text)
+
+
+def unicode_words(text: str) -> list[str]:
     out = []
     for chunk in normalize(text).split(" "):
         start = 0

@@ -1,5 +1,6 @@
 // stdin {site, calls: [[query, options]]} -> stdout the replies of site/engine/search.js over a
 // built site folder, read through a file-backed fetch (what the browser does over HTTP).
+// With {recall: true}, the replies of site/engine/recall.js instead.
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -8,8 +9,11 @@ import { search } from '../../site/engine/search.js'
 
 globalThis.fetch = async (url, options = {}) => {
   try {
-    const body = await readFile(fileURLToPath(String(url)), 'utf8')
-    return { ok: true, status: 200, json: async () => JSON.parse(body) }
+    const body = await readFile(fileURLToPath(String(url)))
+    return {
+      ok: true, status: 200, json: async () => JSON.parse(body.toString('utf8')),
+      arrayBuffer: async () => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)
+    }
   } catch (e) {
     return { ok: false, status: 404, json: async () => null }
   }

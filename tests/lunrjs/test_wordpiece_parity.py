@@ -1,7 +1,7 @@
 """The vector arm's tokenizer (builder/vectors/wordpiece.py) equals its JS twin
 (site/engine/wordpiece.js) token for token, on a corpus of many scripts."""
 from builder import vectors
-from builder.vectors.wordpiece import normalize, words
+from builder.vectors.wordpiece import normalize, unicode_words, words
 
 from lunrjs_corpus import MULTILINGUAL
 from test_analysis_parity import CORPUS
@@ -20,6 +20,13 @@ def test_corpus_tokens_equal_node(run_node):
     assert not bad, bad[:5]
     assert sum(len(p) for p in py) > 10_000
     assert len(MULTILINGUAL) > 5
+
+
+def test_ascii_shortcut_equals_the_general_path():
+    strings = [s for s in CORPUS + load_words()[:2000] if s.isascii()] + [
+        "e-mail: x@y.z (test)!", "\x00a\x7fb\tc\nd\re  f", "[a]{b}~c`d^e_f|g\\h", "don't"]
+    assert all(words(s) == unicode_words(s) for s in strings)
+    assert len(strings) > 1000
 
 
 def test_rules():
