@@ -10,7 +10,8 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
    vector has no similarity (None).
 3. Candidates: the lexical arm's first DEPTH items, plus — only where every hit of the kept
    index groups passes the filters (no --type, --path, period or identity scope; see
-   topk.ranked_top's `trivial`) — the EXTEND most similar notes and records of those groups.
+   topk.ranked_top's `trivial`) — the EXTEND most similar notes and records of those groups
+   whose similarity is at least MIN_ADDED.
    Sections are never the vector arm's own candidates (one item per note).
 4. Vector order: similarity descending, then brain, then doc id. Lexical order: as search.py.
 5. Hybrid: reciprocal rank fusion, score = 1/(K + lexical rank) + weight/(K + vector rank)
@@ -38,6 +39,9 @@ from . import topk
 K = 60
 DEPTH = 50
 EXTEND = 20
+# An addition needs this similarity: a word found nowhere ("zeppelin") should not bring back
+# arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.
+MIN_ADDED = 0.6
 # Measured on tests/fixtures/quality.json and mismatch.json (docs/decisions.md, "The vector arm")
 WEIGHT = 0.3        # the vector arm's weight beside an all-words lexical list
 WEIGHT_WEAK = 3.0   # … beside an any-word (fallback) list or none: the words missed
@@ -190,7 +194,7 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
             groups = topk.keep_groups(scope, store, type_, path)
             for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND):
                 key = (name, doc)
-                if key not in entries:
+                if key not in entries and sim >= MIN_ADDED:
                     entry = store.hit(doc, store.reader.group(doc))
                     if entry is not None:
                         entries[key], sims[key] = entry, sim

@@ -10,6 +10,7 @@ export const MODES = ['hybrid', 'lexical', 'semantic']
 export const K = 60
 export const DEPTH = 50
 export const EXTEND = 20
+export const MIN_ADDED = 0.6 // an addition needs this similarity (vector.py)
 export const WEIGHT = 0.3 // the vector arm's weight beside an all-words lexical list
 export const WEIGHT_WEAK = 3.0 // … beside an any-word (fallback) list or none: the words missed
 const FORMAT = 'bf-vectors-1'
@@ -182,7 +183,7 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
       const near = await (await brainVectors(site, store)).nearest(q, qq, keepOf(store), mode === 'semantic' ? DEPTH : EXTEND)
       for (const [sim, doc] of near) {
         const key = JSON.stringify([name, doc])
-        if (entries.has(key)) continue
+        if (entries.has(key) || sim < MIN_ADDED) continue
         const entry = await entryAt(store, doc)
         if (entry === null) continue
         entries.set(key, entry)
