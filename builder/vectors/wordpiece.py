@@ -20,57 +20,51 @@ from functools import lru_cache
 
 MAX_WORD = 100
 OTHER = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
-ASCII_PUNCT = frozenset(chr(c) for c in (*range(33, 48), *range(58, 65), *range(91, 97), *range(123, 127)))
 CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
        (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
-
-
-def _cjk(cp: int) -> bool:
-    return any(lo <= cp <= hi for lo, hi in CJK)
-
-
-def normalize(text: str) -> str:
-    out = []
-    for ch in text:
-        cat = unicodedata.category(ch)
-        if ch in "\t\n\r" or cat == "Zs":
-            out.append(" ")
-        elif ch == "\0" or ch == "\ufffd" or cat in OTHER:
-            continue
-        elif _cjk(ord(ch)):
-            out.append(f" {ch} ")
-        else:
-            out.append(ch)
-    text = unicodedata.normalize("NFD", "".join(out))
-    return "".join(ch for ch in text if unicodedata.category(ch) != "Mn").lower()
-
-
-# ASCII text (most of a brain) takes a shortcut with the same result: control characters
-# dropped, tab/newline/return to spaces, lower-cased, then runs of non-space non-punctuation and
-# single punctuation characters (no ASCII character is CJK or a mark, and NFD leaves it alone).
+# Every step works per character, so ASCII goes through one translate table and each other
+# character through a cached function: the same result as a loop over characters, far faster.
 _ASCII = str.maketrans({**{chr(c): None for c in (*range(32), 127)}, "\t": " ", "\n": " ", "\r": " "})
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 _ASCII_WORD = re.compile(r"[^ !-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]")
 
 
+@lru_cache(maxsize=None)
+def _clean(ch: str) -> str:
+    """Step 1 before NFD for a non-ASCII character: a space, nothing, spaced, or itself."""
+    cat = unicodedata.category(ch)
+    if cat == "Zs":
+        return " "
+    if ch == "\ufffd" or cat in OTHER:
+        return ""
+    return f" {ch} " if any(lo <= ord(ch) <= hi for lo, hi in CJK) else ch
+
+
+@lru_cache(maxsize=None)
+def _unmarked(ch: str) -> str:
+    return "" if unicodedata.category(ch) == "Mn" else ch
+
+
+@lru_cache(maxsize=None)
+def _spaced_punct(ch: str) -> str:
+    return f" {ch} " if unicodedata.category(ch).startswith("P") else ch
+
+
+def normalize(text: str) -> str:
+    text = unicodedata.normalize("NFD", _NON_ASCII.sub(lambda m: _clean(m[0]), text.translate(_ASCII)))
+    return _NON_ASCII.sub(lambda m: _unmarked(m[0]), text).lower()
+
+
 def words(text: str) -> list[str]:
-    if text.isascii():
+    if text.isascii():   # no ASCII character is CJK or a mark, and NFD leaves it alone
         return _ASCII_WORD.findall(text.translate(_ASCII).lower())
     return unicode_words(text)
 
 
 def unicode_words(text: str) -> list[str]:
-    out = []
-    for chunk in normalize(text).split(" "):
-        start = 0
-        for i, ch in enumerate(chunk):
-            if ch in ASCII_PUNCT or unicodedata.category(ch).startswith("P"):
-                if i > start:
-                    out.append(chunk[start:i])
-                out.append(ch)
-                start = i + 1
-        if start < len(chunk):
-            out.append(chunk[start:])
-    return out
+    spaced = _NON_ASCII.sub(lambda m: _spaced_punct(m[0]), _ASCII_PUNCT.sub(r" \1 ", normalize(text)))
+    return [w for w in spaced.split(" ") if w]
 
 
 class WordPiece:
