@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-import numpy as np
-
 from .. import vectors
+from ..parallel import fork_each
 from ..refs import escape_segment
 from .writer import Writer
 
 FORMAT = "bf-vectors-1"
 SHARD = 256
+PARALLEL_DOCS = 5000  # fewer docs are embedded faster than workers start
 
 
 def table_dir() -> str:
@@ -47,6 +47,10 @@ def _text(doc: dict) -> str:
     return " ".join(doc[f] for f in ("title", "aliases", "headings", "body") if doc.get(f))
 
 
+def _vector(_, doc: dict) -> bytes:
+    return vectors.doc_vector(_text(doc)).tobytes()
+
+
 def emit_doc_vectors(writer: Writer, brain: str, docs: list[dict]) -> None:
     """`docs`: the brain's index documents (views/search.documents), in any order."""
     base, owner = brain_dir(brain), f"vectors:{brain}"
@@ -63,8 +67,8 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: list[dict]) -> None:
                 sections[-1][1] += 1
             else:
                 sections.append([i, 1])
+    rows = fork_each(_vector, docs, None, len(docs) > PARALLEL_DOCS)
     for n, (_, first, count) in enumerate(files):
-        block = np.stack([vectors.doc_vector(_text(d)) for d in docs[first:first + count]])
-        writer.write(f"{base}/{n}.bin", block.tobytes(), owner)
+        writer.write(f"{base}/{n}.bin", b"".join(rows[first:first + count]), owner)
     writer.write_json(f"{base}/meta.json", {"format": FORMAT, "dims": vectors.meta()["dims"], "files": files,
                                             "sections": sections}, owner)
