@@ -72,12 +72,10 @@ class Table:
             self.shards[k] = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"])
         return self.shards[k][shard]
 
-    def query(self, text: str) -> list[int]:
-        """The query's vector as Python ints (the same sum in any order)."""
-        total = [0] * self.meta["dims"]
-        for token in self.wordpiece.tokens(text):
-            total = [a + int(b) for a, b in zip(total, self.row(token))]
-        return total
+    def query(self, text: str) -> np.ndarray:
+        """The query's vector (int64: an exact sum in any order)."""
+        rows = [self.row(token) for token in self.wordpiece.tokens(text)]
+        return np.sum(rows, axis=0, dtype=np.int64) if rows else np.zeros(self.meta["dims"], dtype=np.int64)
 
 
 class BrainVectors:
@@ -86,17 +84,26 @@ class BrainVectors:
     def __init__(self, site, store):
         self.site, self.store = site, store
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
-        self.blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.blocks: dict[int, tuple] = {}
 
     def ok(self) -> bool:
         return self.meta.get("format") == FORMAT
 
-    def block(self, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """File n's vectors (int64, one row per doc) and their squared norms."""
+    def block(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """File n's vectors (int64, one row per doc), their squared norms, and (vectors, norms,
+        doc ids) of the docs the arm may add (a vector, and not a section)."""
         if n not in self.blocks:
             data = _bytes(self.site.path / f"{self.store.base}/vectors/{n}.bin") or b""
             rows = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"]).astype(np.int64)
-            self.blocks[n] = (rows, (rows * rows).sum(axis=1))
+            norms = (rows * rows).sum(axis=1)
+            ok = norms > 0
+            first = self.meta["files"][n][1]
+            for start, count in self.meta["sections"]:
+                lo, hi = max(start - first, 0), min(start + count - first, len(ok))
+                if lo < hi:
+                    ok[lo:hi] = False
+            ok = np.flatnonzero(ok)
+            self.blocks[n] = (rows, norms, (rows[ok], np.sqrt(norms[ok].astype(np.float64)), ok + first))
         return self.blocks[n]
 
     def file_of(self, doc: int) -> tuple[int, int]:
@@ -107,29 +114,27 @@ class BrainVectors:
 
     def similarity(self, q: np.ndarray, qq: int, doc: int) -> float | None:
         n, i = self.file_of(doc)
-        rows, norms = self.block(n)
+        rows, norms, _ = self.block(n)
         dd = int(norms[i])
         return int(rows[i] @ q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
 
     def nearest(self, q: np.ndarray, qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
         all), ties included at the cut, in vector order."""
-        sections = set()
-        for first, count in self.meta["sections"]:
-            sections.update(range(first, first + count))
-        found = []
-        for n, (group, first, count) in enumerate(self.meta["files"]):
+        sims, docs = [], []
+        for n, (group, _, _) in enumerate(self.meta["files"]):
             if groups is not None and group not in groups:
                 continue
-            rows, norms = self.block(n)
-            dots = rows @ q
-            sims = dots / (np.sqrt(float(qq)) * np.sqrt(norms.astype(np.float64)))
-            found += [(float(sims[i]), first + i) for i in range(count) if norms[i] and first + i not in sections]
-        found.sort(key=lambda sd: (-sd[0], sd[1]))
-        if len(found) > n_best:
-            cut = found[n_best - 1][0]
-            found = [sd for sd in found if sd[0] >= cut]
-        return found
+            rows, roots, ids = self.block(n)[2]
+            sims.append((rows @ q) / (np.sqrt(float(qq)) * roots))
+            docs.append(ids)
+        if not sims:
+            return []
+        sim, doc = np.concatenate(sims), np.concatenate(docs)
+        if len(sim) > n_best:   # keep the n_best largest and every tie of the last
+            keep = sim >= np.partition(sim, len(sim) - n_best)[len(sim) - n_best]
+            sim, doc = sim[keep], doc[keep]
+        return sorted(zip(sim.tolist(), doc.tolist()), key=lambda sd: (-sd[0], sd[1]))
 
 
 _tables: dict[tuple, Table] = {}
@@ -180,7 +185,7 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
     `lexical`: the lexical arm's first DEPTH candidates (entry, score, count, tier), in order
     (for a semantic search, the candidates when the arm may not add its own, else none);
     `every_word`: whether they hold every query word (else they come from the any-word pass)."""
-    q = np.asarray(table(site).query(text), dtype=np.int64)
+    q = table(site).query(text)
     qq = int(q @ q)
     sims: dict[tuple, float | None] = {}
     entries: dict[tuple, object] = {}
