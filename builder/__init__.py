@@ -8,6 +8,7 @@ __version__ = "0.1.0"
 # The layout of a built site; a query engine refuses a site of another bundle version.
 BUNDLE_VERSION = 3   # 2: compact data (docs/data.md); 3: its files and the search files are gzip packs (packs.py)
 MANIFEST = "_bf/manifest.json"
+MODES = ("hybrid", "lexical", "semantic")   # bf search --mode (SPEC §5); builder/query/vector.py
 
 from .errors import BfError  # noqa: E402  (stdlib-free, tiny)
 

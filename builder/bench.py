@@ -135,7 +135,7 @@ def _dir_bytes(path: Path, skip: str | None = None) -> int:
 
 
 KINDS = [   # (kind, pattern on the site-relative path), first match wins
-    ("pagefind", r"^pagefind/"), ("index", r"^_bf/search/"), ("cards", r"^_bf/[^/]+/data/cards/"),
+    ("pagefind", r"^pagefind/"), ("vectors", r"^_bf/(vectors|search/[^/]+/vectors)/"), ("index", r"^_bf/search/"), ("cards", r"^_bf/[^/]+/data/cards/"),
     ("lists", r"^_bf/[^/]+/data/lists/"), ("record_data", r"^_bf/[^/]+/data/records/"),
     ("section_data", r"^_bf/[^/]+/data/sections/"), ("timeline", r"^_bf/[^/]+/data/timeline/"),
     ("assets", r"^(_bf/[^/]+\.(js|css)|_bf/(engine|vendor)/|schemas/)"),
@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=5, help="timed passes over the query set")
     p.add_argument("--no-pagefind", action="store_true")
     p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
-    p.add_argument("--quality", action="store_true", help="search quality only (builder/benchquality.py)")
+    p.add_argument("--quality", action="store_true", help="search quality per arm (builder/benchquality.py), no timings")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child_build:

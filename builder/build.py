@@ -18,6 +18,7 @@ from .emit.assets import emit_assets, emit_attachments
 from .emit.pages import emit_item_pages, emit_replies
 from .emit.listings import emit_listing_pages
 from .emit.search_index import emit_search
+from .emit.vectors import emit_doc_vectors, emit_table
 from .emit.site_pages import emit_site_pages
 from .emit.urls import attachment_path
 from .emit.writer import Writer, recover
@@ -69,7 +70,7 @@ def _cache_path(out: Path) -> Path:
 
 
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
-          pagefind: bool = True, progress=None) -> BuildReport:
+          pagefind: bool = True, embeddings: bool = True, progress=None) -> BuildReport:
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
@@ -96,11 +97,14 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
             views = phases.run("views", compute, brain, report.as_of, g)
             phases.run("render", _emit_views, writer, brain, views, brain is brains[0])
             phases.run("render", emit_attachments, writer, brain.name, Path(brain.root), brain.attachments, attachment_path)
-            phases.run("lunr", emit_search, writer, brain, report.as_of)
+            vectors = (lambda docs, name=brain.name: phases.run("vectors", emit_doc_vectors, writer, name, docs)) if embeddings else None
+            phases.run("lunr", emit_search, writer, brain, report.as_of, vectors)
             _emit_fingerprint(writer, brain)
             report.problems.extend(p.to_json() for p in brain.problems)
         phases.run("render", emit_site_pages, writer, brains, report.as_of, base_url)
         phases.run("assets", emit_assets, writer)
+        if embeddings:
+            phases.run("vectors", emit_table, writer)
         if pagefind:
             from .emit.pagefind import emit_pagefind
             phases.run("pagefind", emit_pagefind, writer, brains, report.as_of)

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+from . import MODES
 from .errors import BfError, BuildError, InvalidInput
 from .scrub import scrub
 
@@ -71,6 +72,7 @@ def parser() -> Parser:
     b.add_argument("--base-url")
     b.add_argument("--now", help="pin the build instant (RFC 3339)")
     b.add_argument("--no-pagefind", action="store_true")
+    b.add_argument("--no-embeddings", action="store_true", help="skip the vector arm's files (search is lexical only)")
     b.add_argument("--quiet", action="store_true")
     sv = sub.add_parser("serve", help="preview the built site on localhost; --watch rebuilds on change and updates open pages")
     sv.add_argument("--out", default="_site")
@@ -92,6 +94,7 @@ def parser() -> Parser:
     s.add_argument("--type", help="keep items of exactly this type")
     s.add_argument("--path", help="keep items whose file path starts with this")
     s.add_argument("--limit", type=int, default=10, help="1-50 (default 10)")
+    s.add_argument("--mode", choices=MODES, help="default: hybrid when the site has vectors, else lexical")
     _add_query_flags(s)
     t = sub.add_parser("types", help="the type values in use, with counts")
     _add_query_flags(t)
@@ -101,6 +104,7 @@ def parser() -> Parser:
     rc.add_argument("--scope", help="as for bf search")
     rc.add_argument("--type", help="as for bf search")
     rc.add_argument("--path", help="as for bf search")
+    rc.add_argument("--mode", choices=MODES, help="as for bf search")
     _add_query_flags(rc)
     sc = sub.add_parser("schema", help="print a reply's JSON Schema")
     sc.add_argument("--kind", required=True, choices=["search-reply", "read-reply", "recall-reply", "error"])
@@ -115,7 +119,7 @@ def cmd_build(args) -> int:
     progress = None if args.quiet else Progress()
     try:
         report = build(brain_paths(args.brains), user_path(args.out), now=args.now, base_url=args.base_url,
-                       pagefind=not args.no_pagefind, progress=progress)
+                       pagefind=not args.no_pagefind, embeddings=not args.no_embeddings, progress=progress)
     except OSError as exc:      # disk full, permissions: build() already dropped its staging folder
         where = f": {exc.filename}" if exc.filename else ""
         raise BuildError(f"build failed, previous site kept: {exc.strerror or exc}{where}") from None
@@ -148,7 +152,7 @@ def cmd_search(args) -> int:
     from .query.site import open_site
     site = open_site(site_path(args))
     emit(search(site, args.query, scope=args.scope, type=args.type, path=args.path, limit=args.limit,
-                brains=args.brain), args.dense)
+                brains=args.brain, mode=args.mode), args.dense)
     return 0
 
 
@@ -164,7 +168,7 @@ def cmd_recall(args) -> int:
     from .query.site import open_site
     site = open_site(site_path(args))
     emit(recall(site, args.query, budget=args.budget, scope=args.scope, type=args.type, path=args.path,
-                brains=args.brain), args.dense)
+                brains=args.brain, mode=args.mode), args.dense)
     return 0
 
 

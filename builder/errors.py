@@ -64,3 +64,11 @@ class IndexMissing(BfError):
 class BuildError(BfError):
     code = "build_failed"
     exit = 1
+
+
+class EmbeddingsMissing(BfError):
+    code = "embeddings_missing"
+    exit = 6
+
+    def __init__(self, site: str, mode: str):
+        super().__init__(f"embeddings missing for site '{site}': --mode {mode} needs vectors — build without --no-embeddings")

@@ -16,7 +16,7 @@ server looks at the manifest and reopens the site when a rebuild changed its bui
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
@@ -48,6 +48,8 @@ Scope = Annotated[str | None, Field(None, description="folder, note, memories, m
                                                       "tags/TAG, a period, or SCOPE/PERIOD")]
 TypeFilter = Annotated[str | None, Field(None, description="keep items whose type equals this")]
 PathFilter = Annotated[str | None, Field(None, description="keep items whose path starts with this")]
+Mode = Annotated[Literal["hybrid", "lexical", "semantic"] | None,
+                 Field(None, description="arms to rank by; default hybrid when the site has vectors, else lexical")]
 Brains = Annotated[list[str] | None, Field(None, description="select brains of a multi-brain site")]
 
 
@@ -68,11 +70,11 @@ def _result(session: LiveSite, call) -> CallToolResult:
 
 def tools(session: LiveSite) -> list[Tool]:
     async def search(query: Query, scope: Scope = None, type: TypeFilter = None, path: PathFilter = None,
-                     limit: Limit = 10, brain: Brains = None) -> CallToolResult:
+                     limit: Limit = 10, brain: Brains = None, mode: Mode = None) -> CallToolResult:
         """Search the brain: ranked notes, sections and records with excerpts, and source coverage."""
         from .query.search import search as run
         return _result(session, lambda site: run(site, query, scope=scope, type=type, path=path,
-                                                 limit=limit, brains=brain))
+                                                 limit=limit, brains=brain, mode=mode))
 
     async def read(ref: Annotated[str, Field(description="a ref or bf:// address; '' or 'home' for home")],
                    rel: Annotated[str | None, Field(None, description="list items linking to ref through this relation")] = None,
@@ -82,11 +84,11 @@ def tools(session: LiveSite) -> list[Tool]:
         return _result(session, lambda site: run(site, ref, rel=rel, offset=offset, brains=brain))
 
     async def recall(query: Query, budget: Budget = 16000, scope: Scope = None, type: TypeFilter = None,
-                     path: PathFilter = None, brain: Brains = None) -> CallToolResult:
+                     path: PathFilter = None, brain: Brains = None, mode: Mode = None) -> CallToolResult:
         """Search, then quote the best matches' bodies within a character budget; the rest as index lines."""
         from .query.recall import recall as run
         return _result(session, lambda site: run(site, query, budget=budget, scope=scope, type=type,
-                                                 path=path, brains=brain))
+                                                 path=path, brains=brain, mode=mode))
 
     out = []
     for fn, kind in ((search, "search-reply"), (read, "read-reply"), (recall, "recall-reply")):

@@ -64,6 +64,7 @@ def test_installed_bf_builds_the_example(installed, tmp_path):
     note = (site / "brain/projects/new-website.md.html").read_text(encoding="utf-8")
     assert note.startswith("<!doctype html>") and "<h1" in note and "New website" in note
     assert (site / "_bf/manifest.json").is_file()
+    assert (site / "_bf/vectors/table.json").is_file()     # the token table ships in the wheel
     shipped = {p.relative_to(src / "site").as_posix() for p in (src / "site").rglob("*")
                if p.is_file() and not p.name.startswith(".")}
     assert shipped and all((site / "_bf" / rel).is_file() for rel in shipped)

@@ -65,13 +65,17 @@ def _pieces(brain: Brain, ref: str) -> list[str]:
     return note_pieces(brain.notes[ref])
 
 
-def emit_search(writer: Writer, brain: Brain, as_of: str) -> int:
-    """Write index and store; return the bytes of the store (index excluded), for the report."""
+def emit_search(writer: Writer, brain: Brain, as_of: str, vectors=None) -> int:
+    """Write index and store; return the bytes of the store (index excluded), for the report.
+    `vectors(docs)`, when given, writes the documents' vectors (emit/vectors.py)."""
     base, owner = search_dir(brain.name), f"search:{brain.name}"
     refs = list(brain.notes)  # both products need the pieces: cut them once
     pieces = dict(zip(refs, fork_each(_pieces, refs, brain, len(refs) > PARALLEL_NOTES)))
-    for rel, data in index_files(documents(brain, pieces)).items():
+    docs = documents(brain, pieces)
+    for rel, data in index_files(docs).items():
         writer.write(f"{base}/index/{rel}", data, owner)
+    if vectors is not None:
+        vectors(docs)
     data = store(brain, as_of, pieces)
     _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner)
     writer.write_pack(f"{base}/notes.json", canonical_json(data["notes"]), owner)

@@ -100,9 +100,9 @@ def body_of(site: Site, item: dict) -> str:
 
 
 def recall(site: Site, query, *, budget=DEFAULT_BUDGET, scope=None, type=None, path=None,
-           brains: list[str] | None = None) -> dict:
+           brains: list[str] | None = None, mode=None) -> dict:
     budget = check_budget(budget)
-    found = search(site, query, scope=scope, type=type, path=path, limit=CANDIDATES, brains=brains)
+    found = search(site, query, scope=scope, type=type, path=path, limit=CANDIDATES, brains=brains, mode=mode)
     reply = {k: v for k, v in found.items() if k != "items"}
     reply.update(pack(found["items"], budget, lambda item: body_of(site, item)))
     reply.update(budget=budget, candidates=len(found["items"]))

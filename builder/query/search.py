@@ -34,7 +34,7 @@ from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
 from .read import finish, selected
 from .scopes import admits, parse_scope, window
-from . import topk
+from . import topk, vector
 from .site import Site
 from .spread import POOL, spread
 from .store import BrainStore, Entry, open_store
@@ -160,10 +160,10 @@ def _order(cand: tuple) -> tuple:
 
 
 def _item(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
-    entry, score = cand[0], cand[1]
+    entry, score, lexical_score, similarity = cand
     meta = entry.meta
     item = {"kind": entry.kind, "brain": entry.brain, "ref": entry.ref, "uri": refs.uri(entry.brain, entry.ref),
-            "score": score, "type": meta.get("type"), "path": _path(entry), "tags": meta.get("tags", []),
+            "score": score, "lexical_score": lexical_score, "similarity": similarity, "type": meta.get("type"), "path": _path(entry), "tags": meta.get("tags", []),
             "fields": meta.get("fields", {}), "entities": meta.get("entities", []), "modified": meta.get("modified")}
     text = _text(store, entry)
     if entry.kind == "record":
@@ -211,7 +211,7 @@ def _top(stores, words, phrases, scope, type_, path, required, as_of, limit) -> 
     return ranked[:limit], len(ranked), narrowed
 
 
-def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, brains=None) -> dict:
+def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, brains=None, mode=None) -> dict:
     text = check_query(query)
     limit = check_limit(limit)
     type_, path = _check_text("type", type), _check_text("path", path)
@@ -219,18 +219,27 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     sc = parse_scope(scope, stores)
     as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
     words, phrases = parse_query(text)
-    top, total, narrowed = [], 0, False
+    mode, has_vectors = vector.check_mode(mode, site, stores)
+    depth = limit if mode == "lexical" else max(limit, vector.DEPTH)
+    top, total, narrowed, every_word = [], 0, False, True
     try:
-        if words:
-            top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, True, as_of, limit)
+        if words and not (mode == "semantic" and vector.own_candidates(sc, type_, path)):
+            top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, True, as_of, depth)
             if not total and len({f for _, f in words}) > 1:
-                top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, False, as_of, limit)
+                every_word = False
+                top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, False, as_of, depth)
     except FormatError as exc:   # a site built by an older bf: its index is another format
         raise IndexMissing(str(site.path), f"search index: {exc}") from None
+    if mode == "lexical":
+        scored = [(c[0], c[1], c[1], None) for c in top]
+    else:   # fuse after the lexical ranking: it gives its ordered candidates, the vector arm re-ranks
+        scored, total = vector.fused(mode, site, stores, text, top, total, every_word and bool(top), sc, type_, path)
     terms = {t for pair in words for t in pair}
-    items = [_item(stores[c[0].brain], c, terms) for c in top]
+    items = [_item(stores[c[0].brain], c, terms) for c in scored[:limit]]
     reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,
-             "total": total, "scope_empty": sc.kind != "none" and not items and narrowed}
+             "total": total, "scope_empty": sc.kind != "none" and not items and narrowed,
+             "arms": {"hybrid": ["lexical", "vector"], "lexical": ["lexical"], "semantic": ["vector"]}[mode],
+             "degraded": not has_vectors}
     reply.update(coverage_fields(sc, stores, items))
     stale = [b for b in sorted(stores) if site.stale(b)]
     return finish(site, stale[0] if stale else "", reply, missing)

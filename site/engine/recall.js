@@ -78,9 +78,9 @@ async function bodyOf (site, item) {
   return pyStrip(disclose(text))
 }
 
-export async function recall (site, query, { budget = DEFAULT_BUDGET, scope = null, type = null, path = null, brains = null } = {}) {
+export async function recall (site, query, { budget = DEFAULT_BUDGET, scope = null, type = null, path = null, brains = null, mode = null } = {}) {
   budget = checkBudget(budget)
-  const found = await search(site, query, { scope, type, path, limit: CANDIDATES, brains })
+  const found = await search(site, query, { scope, type, path, limit: CANDIDATES, brains, mode })
   const reply = {}
   for (const [k, v] of Object.entries(found)) if (k !== 'items') reply[k] = v
   Object.assign(reply, await pack(found.items, budget, (item) => bodyOf(site, item)))

@@ -10,6 +10,7 @@ import { NOTE_KINDS, RECORD_KINDS, admits, parseScope, window } from './scopes.j
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
+import { DEPTH, checkMode, fused, ownCandidates } from './vector.js'
 
 const MAX_QUERY = 4096
 const MAX_LIMIT = 50
@@ -172,11 +173,12 @@ async function refsOf (stores, entries) {
   await Promise.all(entries.filter((e) => e.ref === null).map((e) => stores.get(e.brain).withRef(e)))
 }
 
-async function itemOf (store, [entry, score], terms) {
+async function itemOf (store, [entry, score, lexicalScore, similarity], terms) {
   if (entry.kind === 'record') await store.withMeta(entry)
   const meta = entry.meta
   const item = {
     kind: entry.kind, brain: entry.brain, ref: entry.ref, uri: refs.uri(entry.brain, entry.ref), score,
+    lexical_score: lexicalScore, similarity,
     type: get(meta, 'type'), path: pathOf(entry), tags: get(meta, 'tags', []), fields: get(meta, 'fields', {}),
     entities: get(meta, 'entities', []), modified: get(meta, 'modified')
   }
@@ -195,7 +197,16 @@ async function itemOf (store, [entry, score], terms) {
   return item
 }
 
-export async function search (site, query, { scope = null, type = null, path = null, limit = 10, brains = null } = {}) {
+// The item of doc id `doc` (a record's ref is filled in by refsOf).
+async function entryAt (store, doc) {
+  const [group, pos] = (await store.reader.grouper())(doc)
+  if (group) return store.recordHit(null, doc, group, pos)
+  const entry = await store.noteEntry((await store.reader.refs([doc]))[0])
+  if (entry !== null) entry.id = doc
+  return entry
+}
+
+export async function search (site, query, { scope = null, type = null, path = null, limit = 10, brains = null, mode = null } = {}) {
   const text = checkQuery(query)
   limit = checkLimit(limit)
   type = checkText('type', type)
@@ -204,13 +215,16 @@ export async function search (site, query, { scope = null, type = null, path = n
   const sc = await parseScope(scope, stores)
   const asOf = new Date(site.asOf)
   const [words, phrases] = parseQuery(text)
+  const [arm, hasVectors] = await checkMode(mode, site, stores)
   let kept = []
   let narrowed = false
+  let everyWord = true
   try {
-    if (words.length) {
+    if (words.length && !(arm === 'semantic' && ownCandidates(sc, type, path))) {
       [kept, narrowed] = await candidates(stores, words, phrases, sc, type, path, true, asOf)
       if (!kept.length && new Set(words.map(([, f]) => f)).size > 1) {
         [kept, narrowed] = await candidates(stores, words, phrases, sc, type, path, false, asOf)
+        everyWord = false
       }
     }
   } catch (e) { // a site built by an older bf: its index is another format
@@ -218,14 +232,22 @@ export async function search (site, query, { scope = null, type = null, path = n
     throw e
   }
   const ranked = await spreadRanked(stores, bestPerNote(kept))
+  let scored = ranked.map((c) => [c[0], c[1], c[1], null])
+  let total = ranked.length
+  if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
+    [scored, total] = await fused(arm, site, stores, text, ranked.slice(0, Math.max(limit, DEPTH)), total,
+      everyWord && ranked.length > 0, sc, type,
+      path, (store) => keepGroups(sc, store, type, path), entryAt)
+  }
   const terms = new Set(words.flat())
   const items = []
-  const top = ranked.slice(0, limit)
+  const top = scored.slice(0, limit)
   await refsOf(stores, top.map((cand) => cand[0]))
   for (const cand of top) items.push(await itemOf(stores.get(cand[0].brain), cand, terms))
   const reply = {
     query: text, scope: sc.text, as_of: site.asOf, brains: sortedBy([...stores.keys()], (b) => b), items,
-    total: ranked.length, scope_empty: sc.kind !== 'none' && !items.length && narrowed
+    total, scope_empty: sc.kind !== 'none' && !items.length && narrowed,
+    arms: { hybrid: ['lexical', 'vector'], lexical: ['lexical'], semantic: ['vector'] }[arm], degraded: !hasVectors
   }
   Object.assign(reply, coverageFields(sc, stores, items))
   return finish('', reply, missing)

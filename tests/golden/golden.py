@@ -34,8 +34,9 @@ EXPECTED = Path(__file__).resolve().parent / "expected"
 NOW = "2026-12-02T12:00:00Z"
 WIDTH = 100
 ARGS = ["--now", NOW, "--no-pagefind", "--quiet"]   # pagefind has its own tests (tests/emit/test_pagefind.py)
-# Copied unchanged from site/ and schemas/ (their own files are the reference): listed, not kept.
-COPIED = re.compile(r"^(_bf/.*\.(js|css|txt)|schemas/.*|\.nojekyll)$")
+# Copied unchanged from site/, schemas/ and the package's token table (their own files are the
+# reference): listed, not kept.
+COPIED = re.compile(r"^(_bf/.*\.(js|css|txt)|_bf/vectors/.*|schemas/.*|\.nojekyll)$")
 # Kept under replies/ instead (reply files), or an encoding of them (compact data, the source
 # folders' file lists): listed in FILES.txt only.
 REPLIES_OR_DATA = re.compile(r"^([^_/][^/]*/.*\.json|_bf/[^/]+/(data|fingerprint)/.*)$")

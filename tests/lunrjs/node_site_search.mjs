@@ -1,5 +1,6 @@
 // stdin {site, calls: [[query, options]]} -> stdout the replies of site/engine/search.js over a
 // built site folder, read through a file-backed fetch (what the browser does over HTTP).
+// With {recall: true}, the replies of site/engine/recall.js instead.
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath, pathToFileURL } from 'node:url'

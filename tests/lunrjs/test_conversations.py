@@ -74,7 +74,7 @@ def _chat_site(tmp_path) -> Path:
 
 def test_neighbour_field_finds_the_answer_to_the_message_before(tmp_path):
     site = open_site(_chat_site(tmp_path))
-    refs = [i["ref"] for i in search(site, "pottery class harbour studio")["items"]]
+    refs = [i["ref"] for i in search(site, "pottery class harbour studio", mode="lexical")["items"]]
     # every word required: the answer holds them through its neighbour field (the question
     # before it), as the question holds the answer's; the same answer on another day does not
     assert sorted(refs) == ["chat:1", "chat:2"]

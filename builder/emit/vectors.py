@@ -1,0 +1,74 @@
+"""Write the vector arm's files (SPEC §5); `bf build --no-embeddings` writes none of them.
+
+  _bf/vectors/table.json       {format, dims, rows, shard, vocab: [token…]} (token id = index)
+  _bf/vectors/t/K.bin          rows [K·shard, (K+1)·shard) of the package's int8 token table:
+                               the browser fetches only the shards of its query's tokens
+  _bf/search/BRAIN/vectors/meta.json
+                               {format, dims, files: [[group, first doc id, count]…],
+                                sections: [[first doc id, count]…]}
+  _bf/search/BRAIN/vectors/N.bin
+                               the int8 vectors (dims bytes each) of the docs of files[N], in
+                               doc id order (the lunr index's ids: docs sorted by ref)
+A file holds one run of an index group (records: their source), so a search scoped to a
+source reads only that source's vectors. `sections` lists the runs of section docs: the vector
+arm's own candidates are notes and records, one item per note as lexical search gives.
+"""
+from __future__ import annotations
+
+from operator import itemgetter
+
+from .. import vectors
+from ..parallel import fork_each
+from ..refs import escape_segment
+from .writer import Writer
+
+FORMAT = "bf-vectors-1"
+SHARD = 256
+PARALLEL_DOCS = 5000  # fewer docs are embedded faster than workers start
+
+
+def table_dir() -> str:
+    return "_bf/vectors"
+
+
+def brain_dir(brain: str) -> str:
+    return f"_bf/search/{escape_segment(brain)}/vectors"
+
+
+def emit_table(writer: Writer) -> None:
+    meta, rows = vectors.meta(), vectors.table()
+    writer.write_json(f"{table_dir()}/table.json", {"format": FORMAT, "dims": meta["dims"], "rows": meta["rows"],
+                                                    "shard": SHARD, "vocab": vectors.vocab()}, "vectors")
+    for k in range(0, len(rows), SHARD):
+        writer.write(f"{table_dir()}/t/{k // SHARD}.bin", rows[k:k + SHARD].tobytes(), "vectors")
+
+
+def _text(doc: dict) -> str:
+    return " ".join(doc[f] for f in ("title", "aliases", "headings", "body") if doc.get(f))
+
+
+def _vector(_, doc: dict) -> bytes:
+    return vectors.doc_vector(_text(doc)).tobytes()
+
+
+def emit_doc_vectors(writer: Writer, brain: str, docs: list[dict]) -> None:
+    """`docs`: the brain's index documents (views/search.documents), in any order."""
+    base, owner = brain_dir(brain), f"vectors:{brain}"
+    docs = sorted(docs, key=itemgetter("ref"))
+    files, sections = [], []
+    for i, doc in enumerate(docs):
+        group = str(doc.get("group") or "")
+        if files and files[-1][0] == group:
+            files[-1][2] += 1
+        else:
+            files.append([group, i, 1])
+        if not group and "#" in doc["ref"]:
+            if sections and sum(sections[-1]) == i:
+                sections[-1][1] += 1
+            else:
+                sections.append([i, 1])
+    rows = fork_each(_vector, docs, None, len(docs) > PARALLEL_DOCS)
+    for n, (_, first, count) in enumerate(files):
+        writer.write(f"{base}/{n}.bin", b"".join(rows[first:first + count]), owner)
+    writer.write_json(f"{base}/meta.json", {"format": FORMAT, "dims": vectors.meta()["dims"], "files": files,
+                                            "sections": sections}, owner)

@@ -1,0 +1,225 @@
+"""The vector arm of bf search and its fusion with the lexical arm (SPEC §5).
+JS twin: site/engine/vector.js — same steps, same orders, same float operations.
+
+1. The query's vector: the integer sum of the table rows of its WordPiece tokens
+   (builder/vectors/wordpiece.py), read from the site's copy of the table (_bf/vectors/), so
+   Python and the browser use the same rows as the build did.
+2. similarity(doc) = dot / (sqrt(qq) * sqrt(dd)) with dot, qq, dd exact integers (int8 document
+   vectors, so every product and sum is exact in a float64): one correctly rounded sqrt,
+   multiply and divide each, identical in both runtimes. A document or query with a zero
+   vector has no similarity (None).
+3. Candidates: the lexical arm's first DEPTH items, plus — only where every hit of the kept
+   index groups passes the filters (no --type, --path, period or identity scope; see
+   topk.ranked_top's `trivial`) — the EXTEND most similar notes and records of those groups
+   whose similarity is at least MIN_ADDED.
+   Sections are never the vector arm's own candidates (one item per note).
+4. Vector order: similarity descending, then brain, then doc id. Lexical order: as search.py.
+5. Hybrid: reciprocal rank fusion, score = 1/(K + lexical rank) + weight/(K + vector rank)
+   (ranks from 1; an arm that did not list the item adds nothing; weight: WEIGHT when the
+   lexical candidates hold every query word, else WEIGHT_WEAK), ordered by not deprecated,
+   score descending, lexical rank (unlisted last), vector rank. Guard: when the lexical
+   candidates hold every query word, the first of them stays first (a known item — a title,
+   alias or stem, or every word in a title — is first there), so words that match are never
+   displaced; the vector arm re-ranks below it and adds, after every word match (deprecated
+   ones included), what the words missed.
+6. Semantic: the vector order alone over the same candidates (its own candidates when
+   allowed, else the lexical ones), score = similarity.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import MODES
+from ..errors import EmbeddingsMissing, InvalidInput
+from ..vectors.wordpiece import WordPiece
+from . import topk
+
+K = 60
+DEPTH = 50
+EXTEND = 20
+# An addition needs this similarity: a word found nowhere ("zeppelin") should not bring back
+# arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.
+MIN_ADDED = 0.6
+# Measured on tests/fixtures/quality.json and mismatch.json (docs/decisions.md, "The vector arm")
+WEIGHT = 0.3        # the vector arm's weight beside an all-words lexical list
+WEIGHT_WEAK = 3.0   # … beside an any-word (fallback) list or none: the words missed
+FORMAT = "bf-vectors-1"
+
+
+def _bytes(path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+class Table:
+    """The site's token table: vocabulary and rows, each shard read once."""
+
+    def __init__(self, site):
+        self.site, self.meta, self.shards = site, site.load_json("_bf/vectors/table.json") or {}, {}
+        self.wordpiece = WordPiece(self.meta.get("vocab", []))
+
+    def ok(self) -> bool:
+        return self.meta.get("format") == FORMAT
+
+    def row(self, token: int) -> np.ndarray:
+        k, shard = divmod(token, self.meta["shard"])
+        if k not in self.shards:
+            data = _bytes(self.site.path / f"_bf/vectors/t/{k}.bin") or b""
+            self.shards[k] = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"])
+        return self.shards[k][shard]
+
+    def query(self, text: str) -> np.ndarray:
+        """The query's vector (int64: an exact sum in any order)."""
+        rows = [self.row(token) for token in self.wordpiece.tokens(text)]
+        return np.sum(rows, axis=0, dtype=np.int64) if rows else np.zeros(self.meta["dims"], dtype=np.int64)
+
+
+class BrainVectors:
+    """One brain's document vectors (_bf/search/BRAIN/vectors/), each file read once."""
+
+    def __init__(self, site, store):
+        self.site, self.store = site, store
+        self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
+        self.blocks: dict[int, tuple] = {}
+
+    def ok(self) -> bool:
+        return self.meta.get("format") == FORMAT
+
+    def block(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """File n's vectors (int64, one row per doc), their squared norms, and (vectors, norms,
+        doc ids) of the docs the arm may add (a vector, and not a section)."""
+        if n not in self.blocks:
+            data = _bytes(self.site.path / f"{self.store.base}/vectors/{n}.bin") or b""
+            rows = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"]).astype(np.int64)
+            norms = (rows * rows).sum(axis=1)
+            ok = norms > 0
+            first = self.meta["files"][n][1]
+            for start, count in self.meta["sections"]:
+                lo, hi = max(start - first, 0), min(start + count - first, len(ok))
+                if lo < hi:
+                    ok[lo:hi] = False
+            ok = np.flatnonzero(ok)
+            self.blocks[n] = (rows, norms, (rows[ok], np.sqrt(norms[ok].astype(np.float64)), ok + first))
+        return self.blocks[n]
+
+    def file_of(self, doc: int) -> tuple[int, int]:
+        for n, (_, first, count) in enumerate(self.meta["files"]):
+            if first <= doc < first + count:
+                return n, doc - first
+        raise IndexError(doc)
+
+    def similarity(self, q: np.ndarray, qq: int, doc: int) -> float | None:
+        n, i = self.file_of(doc)
+        rows, norms, _ = self.block(n)
+        dd = int(norms[i])
+        return int(rows[i] @ q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
+
+    def nearest(self, q: np.ndarray, qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
+        """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
+        all), ties included at the cut, in vector order."""
+        sims, docs = [], []
+        for n, (group, _, _) in enumerate(self.meta["files"]):
+            if groups is not None and group not in groups:
+                continue
+            rows, roots, ids = self.block(n)[2]
+            sims.append((rows @ q) / (np.sqrt(float(qq)) * roots))
+            docs.append(ids)
+        if not sims:
+            return []
+        sim, doc = np.concatenate(sims), np.concatenate(docs)
+        if len(sim) > n_best:   # keep the n_best largest and every tie of the last
+            keep = sim >= np.partition(sim, len(sim) - n_best)[len(sim) - n_best]
+            sim, doc = sim[keep], doc[keep]
+        return sorted(zip(sim.tolist(), doc.tolist()), key=lambda sd: (-sd[0], sd[1]))
+
+
+_tables: dict[tuple, Table] = {}
+
+
+def table(site) -> Table:
+    """The site's table, read once per build (a rebuild gives a new build id)."""
+    key = (str(site.path), site.build_id)
+    if key not in _tables:
+        if len(_tables) >= 8:
+            _tables.pop(next(iter(_tables)))
+        _tables[key] = Table(site)
+    return _tables[key]
+
+
+def brain_vectors(site, store) -> BrainVectors:
+    if not hasattr(store, "vectors"):
+        store.vectors = BrainVectors(site, store)
+    return store.vectors
+
+
+def check_mode(mode, site, stores) -> tuple[str, bool]:
+    """(the mode to run, whether every selected brain has vectors)."""
+    if mode is not None and mode not in MODES:
+        raise InvalidInput("mode", f"must be one of {', '.join(MODES)}, got {mode!r}")
+    has = bool(stores) and table(site).ok() and all(brain_vectors(site, s).ok() for s in stores.values())
+    if mode is None:
+        return ("hybrid" if has else "lexical"), has
+    if mode != "lexical" and not has:
+        raise EmbeddingsMissing(str(site.path), mode)
+    return mode, has
+
+
+def own_candidates(scope, type_, path) -> bool:
+    """Whether the arm may add its own candidates: only when every doc of the kept index
+    groups passes the filters (as topk.ranked_top's `trivial`)."""
+    return (scope.kind in ("none", "memories", "source") and scope.period is None and scope.brain is None
+            and type_ is None and path is None)
+
+
+def _deprecated(entry) -> bool:
+    return entry.kind != "record" and bool(entry.meta.get("deprecated"))
+
+
+def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexical_total: int, every_word: bool,
+          scope, type_, path) -> tuple[list[tuple], int]:
+    """([(entry, score, lexical score | None, similarity | None)] in reply order, total).
+    `lexical`: the lexical arm's first DEPTH candidates (entry, score, count, tier), in order
+    (for a semantic search, the candidates when the arm may not add its own, else none);
+    `every_word`: whether they hold every query word (else they come from the any-word pass)."""
+    q = table(site).query(text)
+    qq = int(q @ q)
+    sims: dict[tuple, float | None] = {}
+    entries: dict[tuple, object] = {}
+    for entry, *_ in lexical:
+        key = (entry.brain, entry.doc)
+        entries[key] = entry
+        sims[key] = brain_vectors(site, stores[entry.brain]).similarity(q, qq, entry.doc) if qq else None
+    added = 0
+    if qq and own_candidates(scope, type_, path):
+        for name, store in sorted(stores.items()):
+            groups = topk.keep_groups(scope, store, type_, path)
+            for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND):
+                key = (name, doc)
+                if key not in entries and sim >= MIN_ADDED:
+                    entry = store.hit(doc, store.reader.group(doc))
+                    if entry is not None:
+                        entries[key], sims[key] = entry, sim
+                        added += 1
+    ranked = sorted((key for key, sim in sims.items() if sim is not None), key=lambda k: (-sims[k], k))
+    vrank = {key: r for r, key in enumerate(ranked, 1)}
+    lrank = {(c[0].brain, c[0].doc): r for r, c in enumerate(lexical, 1)}
+    lscore = {(c[0].brain, c[0].doc): c[1] for c in lexical}
+    if mode == "semantic":
+        out = [(entries[k], sims[k], None, sims[k]) for k in ranked]
+        return out, len(out)
+    weight = WEIGHT if every_word else WEIGHT_WEAK
+    score = {k: (1 / (K + lrank[k]) if k in lrank else 0.0) + (weight / (K + vrank[k]) if k in vrank else 0.0)
+             for k in entries}
+    pinned = every_word   # the best item holding every query word stays first
+    unlisted = len(entries) + 1
+
+    def order(k):
+        first = 0 if pinned and lrank.get(k) == 1 else 1
+        added_after = pinned and k not in lrank   # …and its additions follow every word match
+        return (first, added_after, _deprecated(entries[k]), -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted))
+    keys = sorted(entries, key=order)
+    return [(entries[k], score[k], lscore.get(k), sims.get(k)) for k in keys], lexical_total + added

@@ -1,0 +1,100 @@
+"""The teacher's tokenizer (all-MiniLM-L6-v2's tokenizer.json), for the vector arm (SPEC §5).
+JS twin: site/engine/wordpiece.js — same steps in the same order, so both runtimes give the
+same token ids for the same text.
+
+1. BertNormalizer: drop NUL, U+FFFD and other-category characters (Cc Cf Cs Co Cn) except tab,
+   newline, return; every whitespace character (tab, newline, return, Zs) becomes a space;
+   CJK ideographs get a space on each side; NFD, then the nonspacing marks (Mn) dropped;
+   lower-cased (str.lower ↔ toLowerCase).
+2. BertPreTokenizer: split on spaces; each punctuation character (ASCII punctuation or a
+   P* category) is a word of its own.
+3. WordPiece: greedy longest match first, continuation pieces prefixed `##`; a word longer
+   than 100 characters, or one with a piece not in the vocabulary, is one [UNK] (dropped by
+   the pooling, since it carries no meaning).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+MAX_WORD = 100
+OTHER = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
+CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
+       (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+# Every step works per character, so ASCII goes through one translate table and each other
+# character through a cached function: the same result as a loop over characters, far faster.
+_ASCII = str.maketrans({**{chr(c): None for c in (*range(32), 127)}, "\t": " ", "\n": " ", "\r": " "})
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+_ASCII_WORD = re.compile(r"[^ !-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]")
+
+
+@lru_cache(maxsize=None)
+def _clean(ch: str) -> str:
+    """Step 1 before NFD for a non-ASCII character: a space, nothing, spaced, or itself."""
+    cat = unicodedata.category(ch)
+    if cat == "Zs":
+        return " "
+    if ch == "\ufffd" or cat in OTHER:
+        return ""
+    return f" {ch} " if any(lo <= ord(ch) <= hi for lo, hi in CJK) else ch
+
+
+@lru_cache(maxsize=None)
+def _unmarked(ch: str) -> str:
+    return "" if unicodedata.category(ch) == "Mn" else ch
+
+
+@lru_cache(maxsize=None)
+def _spaced_punct(ch: str) -> str:
+    return f" {ch} " if unicodedata.category(ch).startswith("P") else ch
+
+
+def normalize(text: str) -> str:
+    text = unicodedata.normalize("NFD", _NON_ASCII.sub(lambda m: _clean(m[0]), text.translate(_ASCII)))
+    return _NON_ASCII.sub(lambda m: _unmarked(m[0]), text).lower()
+
+
+def words(text: str) -> list[str]:
+    if text.isascii():   # no ASCII character is CJK or a mark, and NFD leaves it alone
+        return _ASCII_WORD.findall(text.translate(_ASCII).lower())
+    return unicode_words(text)
+
+
+def unicode_words(text: str) -> list[str]:
+    spaced = _NON_ASCII.sub(lambda m: _spaced_punct(m[0]), _ASCII_PUNCT.sub(r" \1 ", normalize(text)))
+    return [w for w in spaced.split(" ") if w]
+
+
+class WordPiece:
+    def __init__(self, vocab: list[str]):
+        self.ids = {tok: i for i, tok in enumerate(vocab)}
+        self.piece = lru_cache(maxsize=1 << 16)(self._piece)
+
+    def _piece(self, word: str) -> tuple[int, ...]:
+        """The word's token ids, or () for [UNK]."""
+        if len(word) > MAX_WORD:
+            return ()
+        out, start = [], 0
+        while start < len(word):
+            end = len(word)
+            while end > start:
+                sub = word[start:end] if start == 0 else "##" + word[start:end]
+                if sub in self.ids:
+                    out.append(self.ids[sub])
+                    break
+                end -= 1
+            if end == start:
+                return ()
+            start = end
+        return tuple(out)
+
+    def tokens(self, text: str, limit: int | None = None) -> list[int]:
+        """Token ids of `text` ([UNK] dropped), the first `limit` of them when given."""
+        out: list[int] = []
+        for word in words(text):
+            out.extend(self.piece(word))
+            if limit is not None and len(out) >= limit:
+                return out[:limit]
+        return out

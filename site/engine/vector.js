@@ -1,0 +1,216 @@
+// The vector arm of bf search and its fusion with the lexical arm: twin of
+// builder/query/vector.py (read its docstring for the steps, orders and float operations).
+// The browser fetches table.json (the vocabulary), the table shards of the query's tokens,
+// and the vector files of the index groups it ranks.
+import { WordPiece } from './wordpiece.js'
+import { embeddingsMissing, invalidInput, pyRepr } from './errors.js'
+import { sortedBy } from './order.js'
+
+export const MODES = ['hybrid', 'lexical', 'semantic']
+export const K = 60
+export const DEPTH = 50
+export const EXTEND = 20
+export const MIN_ADDED = 0.6 // an addition needs this similarity (vector.py)
+export const WEIGHT = 0.3 // the vector arm's weight beside an all-words lexical list
+export const WEIGHT_WEAK = 3.0 // … beside an any-word (fallback) list or none: the words missed
+const FORMAT = 'bf-vectors-1'
+
+async function fetchBytes (site, rel) {
+  if (!site.vectorFiles) site.vectorFiles = new Map()
+  if (!site.vectorFiles.has(rel)) {
+    site.vectorFiles.set(rel, fetch(new URL(rel, site.root)).then(async (r) => (r.ok ? new Int8Array(await r.arrayBuffer()) : new Int8Array(0)))
+      .catch(() => new Int8Array(0)))
+  }
+  return site.vectorFiles.get(rel)
+}
+
+export class Table {
+  constructor (site) {
+    this.site = site
+    this.meta = {}
+    this.wordpiece = new WordPiece([])
+  }
+
+  async open () {
+    this.meta = (await this.site.loadJson('_bf/vectors/table.json')) || {}
+    this.wordpiece = new WordPiece(this.meta.vocab || [])
+    return this
+  }
+
+  ok () { return this.meta.format === FORMAT }
+
+  // The query's vector (exact integers).
+  async query (text) {
+    const dims = this.meta.dims
+    const total = new Array(dims).fill(0)
+    for (const token of this.wordpiece.tokens(text)) {
+      const shard = await fetchBytes(this.site, `_bf/vectors/t/${Math.floor(token / this.meta.shard)}.bin`)
+      const at = (token % this.meta.shard) * dims
+      for (let i = 0; i < dims; i++) total[i] += shard[at + i]
+    }
+    return total
+  }
+}
+
+export class BrainVectors {
+  constructor (site, store) {
+    this.site = site
+    this.store = store
+    this.meta = {}
+    this.blocks = new Map()
+  }
+
+  async open () {
+    this.meta = (await this.site.loadJson(`${this.store.base}/vectors/meta.json`)) || {}
+    return this
+  }
+
+  ok () { return this.meta.format === FORMAT }
+
+  // File n's vectors and their squared norms.
+  async block (n) {
+    if (!this.blocks.has(n)) {
+      this.blocks.set(n, fetchBytes(this.site, `${this.store.base}/vectors/${n}.bin`).then((rows) => {
+        const dims = this.meta.dims
+        const norms = []
+        for (let at = 0; at < rows.length; at += dims) {
+          let s = 0
+          for (let i = 0; i < dims; i++) s += rows[at + i] * rows[at + i]
+          norms.push(s)
+        }
+        return [rows, norms]
+      }))
+    }
+    return this.blocks.get(n)
+  }
+
+  fileOf (doc) {
+    const files = this.meta.files
+    for (let n = 0; n < files.length; n++) {
+      const [, first, count] = files[n]
+      if (first <= doc && doc < first + count) return [n, doc - first]
+    }
+    throw new RangeError(String(doc))
+  }
+
+  async similarity (q, qq, doc) {
+    const [n, i] = this.fileOf(doc)
+    const [rows, norms] = await this.block(n)
+    const dd = norms[i]
+    if (!qq || !dd) return null
+    return dot(q, rows, i * this.meta.dims) / (Math.sqrt(qq) * Math.sqrt(dd))
+  }
+
+  // [[similarity, doc]] of the nBest most similar notes and records of `groups` (null: all),
+  // ties included at the cut, in vector order.
+  async nearest (q, qq, groups, nBest) {
+    const sections = new Set()
+    for (const [first, count] of this.meta.sections) for (let d = first; d < first + count; d++) sections.add(d)
+    let found = []
+    const files = this.meta.files
+    for (let n = 0; n < files.length; n++) {
+      const [group, first, count] = files[n]
+      if (groups !== null && !groups.has(group)) continue
+      const [rows, norms] = await this.block(n)
+      for (let i = 0; i < count; i++) {
+        if (norms[i] && !sections.has(first + i)) {
+          found.push([dot(q, rows, i * this.meta.dims) / (Math.sqrt(qq) * Math.sqrt(norms[i])), first + i])
+        }
+      }
+    }
+    found = sortedBy(found, ([sim, doc]) => [-sim, doc])
+    if (found.length > nBest) {
+      const cut = found[nBest - 1][0]
+      found = found.filter(([sim]) => sim >= cut)
+    }
+    return found
+  }
+}
+
+function dot (q, rows, at) {
+  let s = 0
+  for (let i = 0; i < q.length; i++) s += q[i] * rows[at + i]
+  return s
+}
+
+async function table (site) {
+  if (!site.vectorTable) site.vectorTable = new Table(site).open()
+  return site.vectorTable
+}
+
+async function brainVectors (site, store) {
+  if (!store.vectors) store.vectors = new BrainVectors(site, store).open()
+  return store.vectors
+}
+
+// [the mode to run, whether every selected brain has vectors].
+export async function checkMode (mode, site, stores) {
+  if (mode !== null && mode !== undefined && !MODES.includes(mode)) {
+    throw invalidInput('mode', `must be one of ${MODES.join(', ')}, got ${pyRepr(mode)}`)
+  }
+  let has = stores.size > 0 && (await table(site)).ok()
+  for (const store of stores.values()) has = has && (await brainVectors(site, store)).ok()
+  if (mode === null || mode === undefined) return [has ? 'hybrid' : 'lexical', has]
+  if (mode !== 'lexical' && !has) throw embeddingsMissing(String(site.root), mode)
+  return [mode, has]
+}
+
+export const ownCandidates = (scope, type, path) =>
+  ['none', 'memories', 'source'].includes(scope.kind) && scope.period === null && scope.brain === null &&
+  type === null && path === null
+
+const deprecated = (entry) => entry.kind !== 'record' && entry.meta && entry.meta.deprecated ? 1 : 0
+
+// [[[entry, score, lexical score | null, similarity | null]] in reply order, total]. `keepOf(store)`:
+// search.js keepGroups for this search. `entryAt(store, doc)`: the item of a doc id.
+export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, scope, type, path, keepOf, entryAt) {
+  const q = await (await table(site)).query(text)
+  const qq = dot(q, q, 0)
+  const keyOf = (entry) => JSON.stringify([entry.brain, entry.id])
+  const sims = new Map()
+  const entries = new Map()
+  const keys = new Map()
+  for (const [entry] of lexical) {
+    const key = keyOf(entry)
+    entries.set(key, entry)
+    keys.set(key, [entry.brain, entry.id])
+    sims.set(key, qq ? await (await brainVectors(site, stores.get(entry.brain))).similarity(q, qq, entry.id) : null)
+  }
+  let added = 0
+  if (qq && ownCandidates(scope, type, path)) {
+    for (const name of sortedBy([...stores.keys()], (n) => n)) {
+      const store = stores.get(name)
+      const near = await (await brainVectors(site, store)).nearest(q, qq, keepOf(store), mode === 'semantic' ? DEPTH : EXTEND)
+      for (const [sim, doc] of near) {
+        const key = JSON.stringify([name, doc])
+        if (entries.has(key) || sim < MIN_ADDED) continue
+        const entry = await entryAt(store, doc)
+        if (entry === null) continue
+        entries.set(key, entry)
+        keys.set(key, [name, doc])
+        sims.set(key, sim)
+        added += 1
+      }
+    }
+  }
+  const ranked = sortedBy([...sims.keys()].filter((k) => sims.get(k) !== null), (k) => [-sims.get(k), keys.get(k)])
+  const vrank = new Map(ranked.map((k, r) => [k, r + 1]))
+  const lrank = new Map(lexical.map((c, r) => [keyOf(c[0]), r + 1]))
+  const lscore = new Map(lexical.map((c) => [keyOf(c[0]), c[1]]))
+  if (mode === 'semantic') {
+    const out = ranked.map((k) => [entries.get(k), sims.get(k), null, sims.get(k)])
+    return [out, out.length]
+  }
+  const weight = everyWord ? WEIGHT : WEIGHT_WEAK
+  const score = new Map()
+  for (const k of entries.keys()) {
+    score.set(k, (lrank.has(k) ? 1 / (K + lrank.get(k)) : 0.0) + (vrank.has(k) ? weight / (K + vrank.get(k)) : 0.0))
+  }
+  const pinned = everyWord // the best item holding every query word stays first
+  const unlisted = entries.size + 1
+  const order = (k) => [pinned && lrank.get(k) === 1 ? 0 : 1, pinned && !lrank.has(k) ? 1 : 0, deprecated(entries.get(k)), -score.get(k),
+    lrank.has(k) ? lrank.get(k) : unlisted, vrank.has(k) ? vrank.get(k) : unlisted]
+  const out = sortedBy([...entries.keys()], order).map((k) =>
+    [entries.get(k), score.get(k), lscore.has(k) ? lscore.get(k) : null, sims.has(k) ? sims.get(k) : null])
+  return [out, lexicalTotal + added]
+}

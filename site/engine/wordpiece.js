@@ -1,0 +1,87 @@
+// The teacher's tokenizer for the vector arm: twin of builder/vectors/wordpiece.py (read its
+// docstring for the steps). Strings are handled as arrays of code points, as Python does.
+const MAX_WORD = 100
+const OTHER = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]$/u
+const SPACE = /^[\t\n\r\p{Zs}]$/u
+const MARK = /\p{Mn}/gu
+const PUNCT = /^[!-/:-@[-`{-~\p{P}]$/u
+const CJK = [[0x4E00, 0x9FFF], [0x3400, 0x4DBF], [0x20000, 0x2A6DF], [0x2A700, 0x2B73F], [0x2B740, 0x2B81F],
+  [0x2B820, 0x2CEAF], [0xF900, 0xFAFF], [0x2F800, 0x2FA1F]]
+
+const isCjk = (cp) => CJK.some(([lo, hi]) => lo <= cp && cp <= hi)
+
+export function normalize (text) {
+  const out = []
+  for (const ch of text) {
+    if (SPACE.test(ch)) out.push(' ')
+    else if (ch === '\0' || ch === '\ufffd' || OTHER.test(ch)) continue
+    else if (isCjk(ch.codePointAt(0))) out.push(` ${ch} `)
+    else out.push(ch)
+  }
+  return out.join('').normalize('NFD').replace(MARK, '').toLowerCase()
+}
+
+export function words (text) {
+  const out = []
+  for (const chunk of normalize(text).split(' ')) {
+    const chars = [...chunk]
+    let start = 0
+    for (let i = 0; i < chars.length; i++) {
+      if (PUNCT.test(chars[i])) {
+        if (i > start) out.push(chars.slice(start, i).join(''))
+        out.push(chars[i])
+        start = i + 1
+      }
+    }
+    if (start < chars.length) out.push(chars.slice(start).join(''))
+  }
+  return out
+}
+
+export class WordPiece {
+  constructor (vocab) {
+    this.ids = new Map(vocab.map((tok, i) => [tok, i]))
+    this.cache = new Map()
+  }
+
+  // The word's token ids, or [] for [UNK].
+  piece (word) {
+    let hit = this.cache.get(word)
+    if (hit === undefined) {
+      hit = this.split([...word])
+      this.cache.set(word, hit)
+    }
+    return hit
+  }
+
+  split (chars) {
+    if (chars.length > MAX_WORD) return []
+    const out = []
+    let start = 0
+    while (start < chars.length) {
+      let end = chars.length
+      while (end > start) {
+        const sub = (start === 0 ? '' : '##') + chars.slice(start, end).join('')
+        const id = this.ids.get(sub)
+        if (id !== undefined) {
+          out.push(id)
+          break
+        }
+        end -= 1
+      }
+      if (end === start) return []
+      start = end
+    }
+    return out
+  }
+
+  // Token ids of `text` ([UNK] dropped), the first `limit` of them when given.
+  tokens (text, limit = null) {
+    const out = []
+    for (const word of words(text)) {
+      out.push(...this.piece(word))
+      if (limit !== null && out.length >= limit) return out.slice(0, limit)
+    }
+    return out
+  }
+}

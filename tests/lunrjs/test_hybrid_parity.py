@@ -1,0 +1,97 @@
+"""Hybrid, semantic and lexical search (builder/query/vector.py ↔ site/engine/vector.js) reply
+alike in Python and node over a brain with vectors: the example brain plus the notes of the
+vocabulary-mismatch set. Also: the modes' rules (arms, degraded, exit 6 without vectors, the
+known-item guard). Chromium: tests/browser/test_parity.py."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from builder.build import build
+from builder.errors import BfError, EmbeddingsMissing
+from builder.query.search import search
+from builder.query.site import open_site
+
+from test_multilingual import python_replies
+
+ROOT = Path(__file__).resolve().parents[2]
+NOW = "2026-12-02T12:00:00Z"
+MISMATCH = json.loads((ROOT / "tests" / "fixtures" / "mismatch.json").read_text("utf-8"))
+
+
+def mixed_brain(root: Path) -> Path:
+    shutil.copytree(ROOT / "examples" / "brain", root)
+    for note in MISMATCH["notes"]:
+        (root / note["path"]).parent.mkdir(parents=True, exist_ok=True)
+        (root / note["path"]).write_text(f"# {note['title']}\n\n{note['body']}\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory):
+    base = tmp_path_factory.mktemp("hybrid")
+    brain = mixed_brain(base / "brain")
+    build([brain], base / "site", now=NOW, pagefind=False)
+    build([brain], base / "plain", now=NOW, pagefind=False, embeddings=False)
+    return base / "site", base / "plain"
+
+
+def calls() -> list:
+    queries = [q["query"] for q in MISMATCH["queries"]] + [
+        "new website", "pricing tiers", "who owns the blog archive", "launch", "Alice Martin", "東京 タワー",
+        "Ünïcödé", "the of and", "café", "\"launch checklist\"", "budget"]
+    out = [[q, {"mode": m}] for q in queries for m in ("hybrid", "semantic")]
+    out += [[q, {"mode": "hybrid", "scope": s, "limit": 5}] for q in queries[::5] for s in ("memories", "projects", "mm")]
+    out += [[q, {}] for q in queries[::3]] + [["launch", {"mode": "lexical"}], ["x", {"mode": "fuzzy"}]]
+    return out
+
+
+def test_python_equals_node(sites, run_node):
+    site, _ = sites
+    todo = calls()
+    js = run_node("node_site_search.mjs", {"site": str(site), "calls": todo})
+    py = []
+    for query, options in todo:
+        try:
+            py.extend(python_replies(site, [(query, options)]))
+        except BfError as exc:   # the bad mode: both runtimes raise the same error
+            py.append(exc.to_json())
+    bad = [(c, p, j) for c, p, j in zip(todo, py, js) if p != j]
+    assert not bad, bad[:3]
+    assert sum(bool(r.get("items")) and r["items"][0].get("similarity") is not None for r in py) > 40
+
+
+def test_modes(sites):
+    site, plain = sites
+    s = open_site(site)
+    hybrid = search(s, "how do we charge customers")
+    assert hybrid["arms"] == ["lexical", "vector"] and hybrid["degraded"] is False
+    assert search(s, "launch", mode="lexical")["arms"] == ["lexical"]
+    semantic = search(s, "how do we charge customers", mode="semantic")
+    assert semantic["arms"] == ["vector"] and all(i["lexical_score"] is None for i in semantic["items"])
+    p = open_site(plain)
+    lexical = search(p, "pricing tiers")
+    assert lexical["arms"] == ["lexical"] and lexical["degraded"] is True
+    assert all(i["similarity"] is None for i in lexical["items"])
+    for mode in ("hybrid", "semantic"):
+        with pytest.raises(EmbeddingsMissing) as err:
+            search(p, "pricing", mode=mode)
+        assert err.value.exit == 6 and err.value.to_json()["code"] == "embeddings_missing"
+
+
+def test_known_item_stays_first(sites):
+    """A query that is a note's title keeps that note first whatever the vector arm thinks."""
+    s = open_site(sites[0])
+    for q in ("Pricing tiers", "New website", "Garden", "Coffee machine", "Launch checklist"):
+        lexical = search(s, q, mode="lexical")["items"]
+        assert search(s, q)["items"][0]["ref"] == lexical[0]["ref"]
+
+
+def test_vector_arm_finds_what_words_miss(sites):
+    s = open_site(sites[0])
+    top3 = lambda mode: [i["ref"] for i in search(s, "annual employee evaluation", mode=mode)["items"][:3]]
+    assert "mm/performance-reviews.md" not in top3("lexical")
+    assert "mm/performance-reviews.md" in top3("hybrid")
