@@ -21,8 +21,9 @@ the first bundle and merges the others (``mergeIndex``; merged bundles reuse the
 one's wasm, and their filters are merged).
 
 Incremental: bundles.json records, per bundle, a hash of its input — the bytes of its
-pages (with the build's ``as_of`` instant removed: it is in every page's footer, outside
-what pagefind indexes), the pagefind version and `FORMAT`. A bundle whose input hash
+pages (without the footer's ``as_of`` instant, which is on every page, outside what pagefind
+indexes; the same instant anywhere else, say in a note's text, is indexed and stays in), the
+pagefind version and `FORMAT`. A bundle whose input hash
 equals the previous site's is copied from it through the Writer (which hard-links the
 identical files) instead of re-running pagefind.
 
@@ -149,7 +150,7 @@ def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
     groups, caps = _content_groups(brains, writer.written)
     bundles = plan_bundles(groups, caps)
     engine = version("pagefind_bin")
-    strip = as_of.encode("utf-8")
+    strip = f'<time datetime="{as_of}">{as_of}</time></footer>'.encode("utf-8")   # base.html's footer
     for bundle in bundles:
         bundle.input = _input_hash(writer.stage, bundle.pages, strip, engine)
     previous = _previous(writer.previous, engine)
