@@ -23,7 +23,7 @@ one's wasm, and their filters are merged).
 Incremental: bundles.json records, per bundle, a hash of its input — the bytes of its
 pages (without the footer's ``as_of`` instant, which is on every page, outside what pagefind
 indexes; the same instant anywhere else, say in a note's text, is indexed and stays in), the
-pagefind version and `FORMAT`. A bundle whose input hash
+pagefind version, `FORMAT` and `CODE`. A bundle whose input hash
 equals the previous site's is copied from it through the Writer (which hard-links the
 identical files) instead of re-running pagefind.
 
@@ -62,6 +62,10 @@ BUNDLES_JSON = f"{BUNDLE_DIR}/bundles.json"
 UI_FILES = ("pagefind-ui.js", "pagefind-ui.css")
 #: Bump when the bundle layout or post-processing changes: every bundle is rebuilt.
 FORMAT = 1
+#: The code that makes a bundle (this module: which pages, pagefind's flags; pagefind_canon.py):
+#: any change to it rebuilds every bundle, as the parse cache does, without relying on a FORMAT bump.
+CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes()
+                               for name in ("pagefind.py", "pagefind_canon.py"))).hexdigest()[:16]
 NOTES_PER_BUNDLE = 3000      # ~0.6 GB peak RSS per pagefind run (2,000 note pages: 0.4 GB)
 RECORDS_PER_BUNDLE = 10000   # ~0.5 GB (5,655 record pages: 0.29 GB)
 SMALL_SOURCE = 1000          # sources below this share the brain's "records-other" bundles
@@ -190,7 +194,7 @@ ASOF_SPANS = re.compile(rb"<span [^>]*data-bf-asof[^>]*>.*?</span>", re.S)
 
 
 def _input_hash(stage: Path, pages: list[str], strip: bytes, engine: str) -> str:
-    digest = hashlib.sha256(f"{FORMAT}\0{engine}\0".encode("utf-8"))
+    digest = hashlib.sha256(f"{FORMAT}\0{CODE}\0{engine}\0".encode("utf-8"))
     for page in pages:
         data = ASOF_SPANS.sub(b"", (stage / page).read_bytes().replace(strip, b""))
         digest.update(f"{page}\0{len(data)}\0".encode("utf-8"))
