@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from .benchgen import FUNCTION_WORDS, NOW, Corpus, generate
+from .benchrebuild import bench_rebuilds
 
 PHASES = ("parse", "views", "render", "lunr", "assets", "pagefind", "swap")  # always reported; others too
 MB = 1024  # ru_maxrss and time's %M are in KiB on Linux
@@ -65,19 +66,19 @@ def _run(cmd: list[str]) -> tuple[float, int, str, float]:
         return wall, proc.returncode, proc.stdout.decode("utf-8", "replace"), rss
 
 
-def _child_build(brain: str, out: str, pagefind: bool) -> None:
+def _child_build(brain: str, out: str, pagefind: bool, now: str) -> None:
     """Runs in the child: one build, its timings and own/pagefind peak RSS on stdout."""
     from .build import build
     start = time.perf_counter()
-    report = build([Path(brain)], Path(out), now=NOW, pagefind=pagefind)
+    report = build([Path(brain)], Path(out), now=now, pagefind=pagefind)
     json.dump({"seconds": time.perf_counter() - start, "timings": report.timings, "files": report.files,
                "reused": report.reused, "problems": len(report.problems),
                "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / MB,
                "pagefind_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / MB}, sys.stdout)
 
 
-def _build(brain: Path, out: Path, pagefind: bool) -> dict:
-    cmd = [sys.executable, "-m", "builder.bench", "--child-build", str(brain), str(out)]
+def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW) -> dict:
+    cmd = [sys.executable, "-m", "builder.bench", "--child-build", str(brain), str(out), "--child-now", now]
     wall, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]))
     if code != 0:
         raise RuntimeError(f"benchmark build failed (exit {code}): {' '.join(cmd)}")
@@ -320,17 +321,14 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
         res.null("pagefind_peak_rss_mb", "run with --no-pagefind")
     _site_sizes(res, out, n)
 
-    edited = brain / corpus.notes[len(corpus.notes) // 2]["ref"]
-    with edited.open("a", encoding="utf-8") as fh:
-        fh.write("\nAn edit for the rebuild benchmark.\n")
-    _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after one edit")
-    again = _build(brain, out, pagefind)
+    _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after each of five edits")
+    again = bench_rebuilds(res, corpus, out, pagefind, _build)
     _record_build(res, "rebuild", again)
     res["rebuild_without_pagefind_s"] = round(again["seconds"] - again["timings"].get("pagefind", 0.0), 3)
 
     qs = queries(corpus)
     res["queries"] = len(qs)
-    _log(f"{n} notes: rebuilt in {again['seconds']:.1f} s; stock lunr.py and bf index")
+    _log(f"{n} notes: body edit rebuilt in {again['seconds']:.1f} s; stock lunr.py and bf index")
     _compare_indexes(res, corpus, qs, reps, work)
     if res["stock_lunr_bytes"] is None:
         res.null("stock_lunr_bytes_to_raw_note_ratio", res["null_reasons"]["stock_lunr_bytes"])
@@ -357,9 +355,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
     p.add_argument("--quality", action="store_true", help="search quality per arm (builder/benchquality.py), no timings")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
+    p.add_argument("--child-now", default=NOW, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child_build:
-        _child_build(*args.child_build, pagefind=not args.no_pagefind)
+        _child_build(*args.child_build, pagefind=not args.no_pagefind, now=args.child_now)
         return 0
     if args.quality:
         from .benchquality import report

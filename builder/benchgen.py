@@ -30,6 +30,7 @@ FOLDERS = [("projects", 0.05, None), ("actions", 0.10, None), ("concepts", 0.30,
            ("people", 0.05, "person"), ("meetings/2026", 0.20, "meeting"), ("events", 0.05, "event"),
            ("areas/ops", 0.10, None), ("areas/design", 0.10, None), ("journal", 0.05, None)]
 SOURCES = {"chat": "1d", "issues": "7d", "brief": "1d", "calendar": "1d", "mail": "1d"}
+HUB_LINKERS = 50   # notes that link the first note by title: the benchmark edits its title (issue 15)
 
 
 def vocabulary(rng: random.Random, size: int) -> list[str]:
@@ -56,6 +57,7 @@ class Corpus:
     record_bytes: int = 0
     records: int = 0
     phrases: list[str] = field(default_factory=list)  # word pairs that occur in some body
+    hub_backlinks: int = 0    # notes linking notes[0] (by title or alias), HUB_LINKERS of them on purpose
 
 
 class _Words:
@@ -98,14 +100,22 @@ def generate(root: Path, notes: int, records_per_note: int = 5, seed: int = 7) -
         titles.add(note["title"].lower())
         note["ref"] = f"{note['folder']}/{_slug(note['title'])}.md"
     names = [(n["title"], n) for n in plan] + [(a, n) for n in plan for a in n["aliases"]]
+    hub = plan[0]
+    linkers = {id(n) for n in plan[1::max(1, (len(plan) - 1) // HUB_LINKERS)][:HUB_LINKERS]}
     for note in plan:
         text = _note_text(rng, words, corpus, note, names)
+        if id(note) in linkers:   # appended without drawing from rng: the rest of the corpus is unchanged
+            line = f"See [[{hub['title']}]].\n"
+            note["body"] += "\n" + line
+            note["links"].add(hub["ref"])
+            text += "\n" + line
         path = root / note["ref"]
         path.parent.mkdir(parents=True, exist_ok=True)
         data = text.encode("utf-8")
         path.write_bytes(data)
         corpus.note_bytes += len(data)
     corpus.notes = plan
+    corpus.hub_backlinks = sum(hub["ref"] in n["links"] for n in plan[1:])
     _write_records(rng, words, corpus, notes * records_per_note)
     _write_config(root, corpus)
     return corpus
@@ -121,15 +131,18 @@ def _plan(rng, words, corpus, n) -> list[dict]:
             title = rng.choice(corpus.people).capitalize() + " " + words.content(1)[0].capitalize()
         aliases = [" ".join(words.content(2)).title() for _ in range(rng.choice((0, 0, 0, 1, 1, 2)))]
         plan.append({"folder": folder, "type": types[folder], "title": title, "aliases": aliases,
-                     "tags": rng.sample(corpus.tags, rng.choice((0, 1, 2, 3))), "headings": [], "body": ""})
+                     "tags": rng.sample(corpus.tags, rng.choice((0, 1, 2, 3))), "headings": [], "body": "",
+                     "links": set()})
     return plan
 
 
-def _sentence(rng, words, names, tags) -> str:
+def _sentence(rng, words, names, tags, linked: set | None = None) -> str:
     parts = words.take(rng.randint(6, 20))
     roll = rng.random()
     if roll < 0.12:  # a wikilink by title or alias, sometimes labelled or to a heading
         name, target = rng.choice(names)
+        if linked is not None:
+            linked.add(target["ref"])
         link = f"[[{name}]]"
         if rng.random() < 0.2:
             link = f"[[{name}|{' '.join(words.take(2))}]]"
@@ -162,7 +175,7 @@ def _note_text(rng, words, corpus, note, names) -> str:
         front["date"] = _instant(rng, 330)[:10]
     lines = ["---", yaml.safe_dump(front, allow_unicode=True, sort_keys=True).rstrip("\n"), "---", ""]
     body = []
-    opening = " ".join(_sentence(rng, words, names, corpus.tags) for _ in range(rng.randint(1, 3)))
+    opening = " ".join(_sentence(rng, words, names, corpus.tags, note["links"]) for _ in range(rng.randint(1, 3)))
     body.append(opening)
     headings = []
     for _ in range(rng.randint(2, 6)):
@@ -172,7 +185,8 @@ def _note_text(rng, words, corpus, note, names) -> str:
         headings.append(heading)
         body.append(f"\n## {heading}\n")
         for _ in range(rng.randint(1, 3)):
-            body.append(" ".join(_sentence(rng, words, names, corpus.tags) for _ in range(rng.randint(2, 5))) + "\n")
+            body.append(" ".join(_sentence(rng, words, names, corpus.tags, note["links"])
+                                 for _ in range(rng.randint(2, 5))) + "\n")
         if rng.random() < 0.25:
             for _ in range(rng.randint(1, 3)):
                 done = "x" if rng.random() < 0.3 else " "

@@ -27,8 +27,9 @@ def fingerprint_records(brain: str, folder: str) -> str:
     return f"_bf/{escape_segment(brain)}/fingerprint/{escape_segment(folder.split('/', 1)[1])}.json"
 
 
-def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None) -> None:
-    """Every file below `rel_dir` into `files`; with `dirs`, stop at source folders and sign them."""
+def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozenset = frozenset()) -> None:
+    """Every file below `rel_dir` into `files`; with `dirs`, stop at source folders and sign them.
+    `skip`: brain-relative folders left out (a site built inside its brain, `--out docs`)."""
     stack = [rel_dir]
     while stack:
         rel_dir = stack.pop()
@@ -40,6 +41,8 @@ def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None) -> None:
             if entry.name.startswith(".") or (not rel_dir and entry.name in ("_site", ".bf-cache")):
                 continue
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if rel in skip:
+                continue
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
@@ -59,19 +62,23 @@ def _signature(st: os.stat_result) -> str:
     return f"{st.st_mtime_ns}:{st.st_size}" + ("" if st.st_nlink == 2 else ":sub")
 
 
-def recorded(root: Path) -> tuple[dict, dict[str, dict]]:
-    """What a build records: {format, files (all but records), dirs (source folders' signatures)},
-    and per source folder its files — kept apart, so a query loads only the folders it lists."""
+def recorded(root: Path, skip: list[str] = ()) -> tuple[dict, dict[str, dict]]:
+    """What a build records: {format, files (all but records), dirs (source folders' signatures),
+    skip (the site's own folder when it is inside the brain: its files are the build's, not the
+    brain's)}, and per source folder its files — kept apart, so a query loads only the folders it lists."""
     root = Path(root)
     files: dict[str, str] = {}
     dirs: dict[str, str] = {}
-    _walk(root, "", files, dirs)
+    _walk(root, "", files, dirs, frozenset(skip))
     records = {}
     for folder in dirs:
         inside: dict[str, str] = {}
-        _walk(root, folder, inside, None)
+        _walk(root, folder, inside, None, frozenset(skip))
         records[folder] = dict(sorted(inside.items()))
-    return {"format": FORMAT, "files": dict(sorted(files.items())), "dirs": dict(sorted(dirs.items()))}, records
+    main = {"format": FORMAT, "files": dict(sorted(files.items())), "dirs": dict(sorted(dirs.items()))}
+    if skip:
+        main["skip"] = sorted(skip)
+    return main, records
 
 
 def changed_since(root: Path, before: dict, records_of) -> int:
@@ -80,7 +87,8 @@ def changed_since(root: Path, before: dict, records_of) -> int:
     root = Path(root)
     files: dict[str, str] = {}
     dirs: dict[str, str] = {}
-    _walk(root, "", files, dirs)
+    skip = frozenset(before.get("skip", ()))
+    _walk(root, "", files, dirs, skip)
     n = changed(before.get("files", {}), files)
     old_dirs = before.get("dirs", {})
     now = time.time_ns()
@@ -90,7 +98,7 @@ def changed_since(root: Path, before: dict, records_of) -> int:
             continue
         inside: dict[str, str] = {}
         if sign is not None:
-            _walk(root, folder, inside, None)
+            _walk(root, folder, inside, None, skip)
         n += changed((records_of(folder) or {}) if folder in old_dirs else {}, inside)
     return n
 

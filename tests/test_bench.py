@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from builder.bench import PHASES, queries
-from builder.benchgen import generate
+from builder.benchgen import HUB_LINKERS, generate
+from builder.benchrebuild import EDITS
 
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = [
@@ -28,7 +29,9 @@ FIELDS = [
     "search_cold_process_s", "query_peak_rss_mb", "read_cold_process_s", "read_peak_rss_mb",
     "ratio_stock_to_bf_search_p50_ms", "ratio_stock_to_bf_search_p95_ms",
 ] + [f"ratio_stock_to_bf_index_{k}" for k in ("build_s", "bytes", "p50_ms", "p95_ms")] + [
-    f"{tag}_phase_{phase}_s" for tag in ("build", "rebuild") for phase in PHASES]
+    f"{tag}_phase_{phase}_s" for tag in ("build", "rebuild") for phase in PHASES] + [
+    f"rebuild_{edit}_{key}" for edit in EDITS for key in ("s", "without_pagefind_s", "files_written")] + [
+    "rebuild_title_edit_backlinks"]
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +73,25 @@ def test_generation_is_deterministic(tmp_path):
     assert files_a == sorted(p.relative_to(b.root) for p in b.root.rglob("*") if p.is_file())
     assert all((a.root / p).read_bytes() == (b.root / p).read_bytes() for p in files_a)
     assert queries(a) == queries(b)
+
+
+def test_the_edited_title_has_the_promised_backlinks(tmp_path):
+    """The title edit reaches HUB_LINKERS notes or more: count the notes naming notes[0] by title or alias."""
+    corpus = generate(tmp_path / "brain", 300, 0)
+    hub = corpus.notes[0]
+    names = [hub["title"], *hub["aliases"]]
+    linking = [n for n in corpus.notes[1:]
+               if any(f"[[{name}]]" in n["body"] or f"[[{name}|" in n["body"] or f"[[{name}#" in n["body"]
+                      for name in names)]
+    assert len(linking) == corpus.hub_backlinks >= HUB_LINKERS
+
+
+def test_each_benchmarked_edit_reaches_the_site(rows):
+    """A rebuild after a no-op edit would write no file: each edit's rebuild writes some."""
+    row = rows[0]
+    assert row["rebuild_title_edit_backlinks"] == row["notes"] - 1   # 40 notes: all the others link it
+    for edit in EDITS:
+        assert row[f"rebuild_{edit}_files_written"] > 0, edit
 
 
 def test_query_set_mixes_every_kind(tmp_path):

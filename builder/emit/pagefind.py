@@ -27,8 +27,9 @@ one index of the first bundle and merges the others (``mergeIndex``; merged inde
 the first one's wasm, and their filters are merged).
 
 Incremental: bundles.json records, per bundle, a hash of its input — the bytes of its
-pages (with the build's ``as_of`` instant removed: it is in every page's footer, outside
-what pagefind indexes), the pagefind version and `FORMAT`. A bundle whose input hash
+pages (without the footer's ``as_of`` instant, which is on every page, outside what pagefind
+indexes; the same instant anywhere else, say in a note's text, is indexed and stays in), the
+pagefind version, `FORMAT` and `CODE`. A bundle whose input hash
 equals the previous site's is copied from it through the Writer (which hard-links the
 identical files) instead of re-running pagefind.
 
@@ -68,6 +69,10 @@ UI_FILES = ("pagefind-ui.js", "pagefind-ui.css")
 #: Bump when the bundle layout or post-processing changes: every bundle is rebuilt.
 FORMAT = 2      # 2: pagefind's extended build, one index per page language
 ENGINE = "pagefind_bin_extended"   # the wheel holding the binary; its version is pagefind's
+#: The code that makes a bundle (this module: which pages, pagefind's flags; pagefind_canon.py):
+#: any change to it rebuilds every bundle, as the parse cache does, without relying on a FORMAT bump.
+CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes()
+                               for name in ("pagefind.py", "pagefind_canon.py"))).hexdigest()[:16]
 NOTES_PER_BUNDLE = 3000      # ~0.6 GB peak RSS per pagefind run (2,000 note pages: 0.4 GB)
 RECORDS_PER_BUNDLE = 10000   # ~0.5 GB (5,655 record pages: 0.29 GB)
 SMALL_SOURCE = 1000          # sources below this share the brain's "records-other" bundles
@@ -156,7 +161,7 @@ def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
     groups, caps = _content_groups(brains, writer.written)
     bundles = plan_bundles(groups, caps)
     engine = version(ENGINE)
-    strip = as_of.encode("utf-8")
+    strip = f'<time datetime="{as_of}">{as_of}</time></footer>'.encode("utf-8")   # base.html's footer
     for bundle in bundles:
         bundle.input = _input_hash(writer.stage, bundle.pages, strip, engine)
     previous = _previous(writer.previous, engine)
@@ -203,7 +208,7 @@ ASOF_SPANS = re.compile(rb"<span [^>]*data-bf-asof[^>]*>.*?</span>", re.S)
 
 
 def _input_hash(stage: Path, pages: list[str], strip: bytes, engine: str) -> str:
-    digest = hashlib.sha256(f"{FORMAT}\0{engine}\0".encode("utf-8"))
+    digest = hashlib.sha256(f"{FORMAT}\0{CODE}\0{engine}\0".encode("utf-8"))
     for page in pages:
         data = ASOF_SPANS.sub(b"", (stage / page).read_bytes().replace(strip, b""))
         digest.update(f"{page}\0{len(data)}\0".encode("utf-8"))

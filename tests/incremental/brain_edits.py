@@ -1,0 +1,295 @@
+"""Random edits to a brain folder, for the rebuild-equals-full-build property test.
+
+`Editor(root, rng).step()` applies one edit chosen at random and returns what it did, in words
+precise enough to redo by hand ("title of concepts/glossary.md → 'Zeta words'"). Edits touch
+what the build derives from: note bodies, titles (front matter and H1), aliases, tags, links
+and typed relations, times (front-matter dates, record times), tasks, drafts, deletions,
+renames, new notes and records, brain.toml, and the build instant (`now`, moved forward).
+Front matter and brain.toml are edited as text (brain_text.py).
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import tomllib
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from brain_text import dump_toml, join_fm, set_fm, split_fm
+
+WORDS = ("launch pricing roadmap palette hosting sitemap budget review banner footer "
+         "zebra quartz lantern meadow copper harbor velvet orbit").split()
+TAGS = ("website", "website/launch", "pricing", "team", "q4", "design", "ops/deploys")
+ZONES = ("Europe/Berlin", "UTC", "America/New_York", "Asia/Tokyo", "Pacific/Auckland")
+IDENTITIES = ("person:alice", "person:bob", "person:carol", "repo:github.com/example/new-website")
+SKIP = {"scratch", ".trash", ".obsidian", "memories"}
+
+
+def _instant(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+
+
+def _z(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Editor:
+    def __init__(self, root: Path, rng: random.Random, now: str):
+        self.root, self.rng, self.now = root, rng, now
+        self.serial = 0
+
+    # --- what is there
+    def notes(self) -> list[Path]:
+        return sorted(p for p in self.root.rglob("*.md")
+                      if not SKIP & set(p.relative_to(self.root).parts[:-1]))
+
+    def records(self) -> list[Path]:
+        return sorted(p for p in (self.root / "memories").glob("*/*.json") if p.name != "_source.json")
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def names(self) -> list[str]:
+        """Link targets: existing titles and stems, and a name no note claims (yet)."""
+        out = ["Nowhere note", "Zebra Quartz"]
+        for path in self.notes():
+            out.append(path.stem)
+            title = re.search(r"^title: (.+)$", path.read_text(encoding="utf-8"), re.M)
+            if title:
+                out.append(title.group(1).strip().strip('"'))
+        return out
+
+    def word(self, n: int = 2) -> str:
+        return " ".join(self.rng.choice(WORDS) for _ in range(n)).capitalize()
+
+    def date(self) -> str:
+        moment = _instant(self.now) + timedelta(hours=self.rng.randint(-24 * 40, 24 * 40))
+        return _z(moment) if self.rng.random() < 0.5 else moment.date().isoformat()
+
+    # --- one edit
+    def step(self) -> str:
+        kinds = [self.body, self.title, self.h1, self.aliases, self.tags, self.add_link, self.drop_link,
+                 self.relations, self.note_time, self.record_time, self.record_fields, self.task, self.draft,
+                 self.delete_note, self.rename_note, self.new_note, self.new_record, self.delete_record,
+                 self.attachment, self.source_status, self.config, self.move_now, self.stamp]
+        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2]
+        return self.rng.choices(kinds, weights)[0]()
+
+    def _edit(self, fn, what: str) -> str:
+        notes = self.notes()
+        if not notes:
+            return self.new_note()
+        path = self.rng.choice(notes)
+        path.write_text(fn(path.read_text(encoding="utf-8")), encoding="utf-8")
+        return f"{what} of {self.rel(path)}"
+
+    def body(self) -> str:
+        line = f"\n{self.word(6)}.\n"
+        return self._edit(lambda t: t + line, f"body +{line.strip()!r}")
+
+    def title(self) -> str:
+        title = self.word() if self.rng.random() < 0.7 else self.rng.choice(self.names())
+        value = json.dumps(title) if self.rng.random() < 0.8 else None
+        return self._edit(lambda t: set_fm(t, "title", value), f"front-matter title → {value}")
+
+    def h1(self) -> str:
+        h1 = self.word()
+        def edit(text):
+            lines, body = split_fm(text)
+            body = re.sub(r"\A# .*\n", "", body)
+            return join_fm([l for l in lines if not l.startswith("title:")], f"# {h1}\n{body}")
+        return self._edit(edit, f"H1 title {h1!r}, front-matter title removed")
+
+    def aliases(self) -> str:
+        names = [self.rng.choice(self.names()) if self.rng.random() < 0.5 else self.word()
+                 for _ in range(self.rng.randint(0, 2))]
+        value = json.dumps(names, ensure_ascii=False) if names else None
+        return self._edit(lambda t: set_fm(t, "aliases", value), f"aliases → {value}")
+
+    def tags(self) -> str:
+        if self.rng.random() < 0.3:
+            tag = self.rng.choice(TAGS)
+            return self._edit(lambda t: t + f"\nInline #{tag} here.\n", f"inline tag #{tag}")
+        tags = self.rng.sample(TAGS, self.rng.randint(0, 3))
+        value = "[" + ", ".join(tags) + "]" if tags else None
+        return self._edit(lambda t: set_fm(t, "tags", value), f"tags → {value}")
+
+    def add_link(self) -> str:
+        target = self.rng.choice(self.names())
+        form = self.rng.choice(["[[{}]]", "[[{}|a label]]", "[[{}#Goals]]", "![[{}]]"]).format(target)
+        return self._edit(lambda t: t + f"\nSee {form}.\n", f"link {form} added")
+
+    def drop_link(self) -> str:
+        dropped = []
+        def edit(text):
+            links = list(re.finditer(r"!?\[\[[^\]]*\]\]", text))
+            if not links:
+                return text
+            m = self.rng.choice(links)
+            dropped.append(f"{m.group()} at {m.start()}")
+            return text[:m.start()] + "plain words" + text[m.end():]
+        what = self._edit(edit, "link removed")
+        return f"{what}: {dropped[0] if dropped else 'none there'}"
+
+    def relations(self) -> str:
+        rel = self.rng.choice(["cites", "depends-on", "blocks"])
+        targets = [f"[[{self.rng.choice(self.names())}]]" if self.rng.random() < 0.7 else self.rng.choice(IDENTITIES)]
+        value = "{" + f"{rel}: {json.dumps(targets, ensure_ascii=False)}" + "}" if self.rng.random() < 0.85 else None
+        return self._edit(lambda t: set_fm(t, "relations", value), f"relations → {value}")
+
+    def note_time(self) -> str:
+        key = self.rng.choice(["date", "due", "modified", "start", "stale_after"])
+        value = self.date() if key != "stale_after" else self.rng.choice(["7d", "2w", "1m"])
+        value = None if self.rng.random() < 0.15 else value
+        return self._edit(lambda t: set_fm(t, key, value), f"{key} → {value}")
+
+    def task(self) -> str:
+        line = f"- [{self.rng.choice(' x')}] {self.word(3)} 📅 {self.date()[:10]}"
+        return self._edit(lambda t: t + f"\n{line}\n", f"task {line!r}")
+
+    def draft(self) -> str:
+        value = self.rng.choice(["true", None])
+        return self._edit(lambda t: set_fm(t, "draft", value), f"draft → {value}")
+
+    def delete_note(self) -> str:
+        notes = self.notes()
+        if len(notes) < 5:
+            return self.new_note()
+        path = self.rng.choice(notes)
+        path.unlink()
+        return f"deleted {self.rel(path)}"
+
+    def rename_note(self) -> str:
+        path = self.rng.choice(self.notes())
+        folder = self.rng.choice(["", "concepts/", "projects/", "archive/"])
+        self.serial += 1
+        target = self.root / f"{folder}{self.rng.choice(WORDS)}-{self.serial}.md"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        path.rename(target)
+        return f"renamed {self.rel(path)} → {self.rel(target)}"
+
+    def new_note(self) -> str:
+        self.serial += 1
+        folder = self.rng.choice(["", "concepts/", "projects/", "people/", "archive/deep/"])
+        path = self.root / f"{folder}new-{self.serial}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = set_fm(f"{self.word(8)} [[{self.rng.choice(self.names())}]].\n\n## Goals\n\n{self.word(4)}.\n",
+                      "title", json.dumps(self.word()))
+        path.write_text(set_fm(text, "tags", f"[{self.rng.choice(TAGS)}]"), encoding="utf-8")
+        return f"new note {self.rel(path)}"
+
+    def new_record(self) -> str:
+        self.serial += 1
+        source = self.rng.choice(["chat", "brief", "issues", "deploys", "fresh"])
+        path = self.root / "memories" / source / f"rec {self.serial}#x.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        record = {"text": f"{self.word(5)} [[{self.rng.choice(self.names())}]]",
+                  "author": self.rng.choice(IDENTITIES), "refs": [self.rng.choice(self.names())]}
+        if self.rng.random() < 0.85:
+            record["time"] = _z(_instant(self.now) + timedelta(hours=self.rng.randint(-24 * 30, 24 * 5)))
+        if self.rng.random() < 0.3:
+            record["title"] = self.word()
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=2), encoding="utf-8")
+        return f"new record {self.rel(path)}: {json.dumps(record, ensure_ascii=False)}"
+
+    def record_time(self) -> str:
+        records = self.records()
+        if not records:
+            return self.new_record()
+        path = self.rng.choice(records)
+        record = json.loads(path.read_text(encoding="utf-8"))
+        record["time"] = _z(_instant(self.now) + timedelta(hours=self.rng.randint(-24 * 30, 24 * 5)))
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=2), encoding="utf-8")
+        return f"time of {self.rel(path)} → {record['time']}"
+
+    def record_fields(self) -> str:
+        """A record's text, refs, thread, priority or observation (an observed-only record is
+        placed by its observation; one with neither time is undated)."""
+        records = self.records()
+        if not records:
+            return self.new_record()
+        path = self.rng.choice(records)
+        record = json.loads(path.read_text(encoding="utf-8"))
+        key = self.rng.choice(["text", "refs", "thread", "priority", "observed", "untimed"])
+        if key == "text":
+            record["text"] = f"{self.word(4)} [[{self.rng.choice(self.names())}]]"
+        elif key == "refs":
+            record["refs"] = [self.rng.choice(self.names()), self.rng.choice(IDENTITIES)]
+        elif key == "thread":
+            record["thread"] = self.rng.choice(["web-standup", "launch", "pricing"])
+        elif key == "priority":
+            record["priority"] = self.rng.choice(["low", "normal"])
+        else:
+            record.pop("time", None)
+            if key == "observed":
+                record.setdefault("attributes", {})["observed"] = self.date()[:10] + "T08:00:00Z"
+            else:
+                record.pop("attributes", None)
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=2), encoding="utf-8")
+        return f"{key} of {self.rel(path)} → {json.dumps(record, ensure_ascii=False)}"
+
+    def attachment(self) -> str:
+        """An image added, changed or deleted, and an embed of it appended to a note."""
+        self.serial += 1
+        images = sorted(self.root.rglob("*.png"))
+        if images and self.rng.random() < 0.3:
+            path = self.rng.choice(images)
+            path.unlink()
+            return f"deleted {self.rel(path)}"
+        path = self.rng.choice(images) if images and self.rng.random() < 0.5 else \
+            self.root / self.rng.choice(["", "concepts/"]) / f"picture-{self.serial}.png"
+        path.write_bytes(b"\x89PNG\r\n\x1a\n" + self.word(3).encode())
+        embed = f"![[{path.name}]]"
+        return self._edit(lambda t: t + f"\n{embed}\n", f"image {self.rel(path)} written, {embed}")
+
+    def source_status(self) -> str:
+        source = self.rng.choice(["chat", "brief", "issues", "fresh"])
+        path = self.root / "memories" / source / "_source.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        status = {"last_run": self.date()[:10] + "T06:00:00Z", "status": self.rng.choice(["ok", "failed"])}
+        path.write_text(json.dumps(status), encoding="utf-8")
+        return f"{self.rel(path)} → {json.dumps(status)}"
+
+    def delete_record(self) -> str:
+        records = self.records()
+        if len(records) < 3:
+            return self.new_record()
+        path = self.rng.choice(records)
+        path.unlink()
+        return f"deleted {self.rel(path)}"
+
+    def config(self) -> str:
+        path = self.root / "brain.toml"
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        what = self.rng.choice(["title", "timezone", "source", "identity", "fields", "name", "base_url"])
+        if what == "title":
+            data["title"] = self.word(3)
+        elif what == "name":
+            data["name"] = self.rng.choice(["brain", "work", "team-brain"])
+        elif what == "base_url":
+            data["base_url"] = self.rng.choice(["/", "/site/", "/a/b/"])
+        elif what == "timezone":
+            data["timezone"] = self.rng.choice(ZONES)
+        elif what == "fields":
+            data["fields"] = self.rng.sample(["status", "priority", "due", "owner", "budget"], 3)
+        elif what == "identity":
+            data.setdefault("identities", {})[self.rng.choice(IDENTITIES)] = [self.word(2)]
+        else:
+            source = self.rng.choice(["brief", "chat", "issues", "calendar", "survey", "fresh"])
+            data.setdefault("sources", {})[source] = {
+                "title": self.word(2), "cadence": self.rng.choice(["1d", "7d", "2w"]),
+                "priority": self.rng.choice(["low", "normal"])}
+        path.write_text(dump_toml(data), encoding="utf-8")
+        return f"brain.toml {what}: {json.dumps(data.get(what, data.get('sources')), ensure_ascii=False)}"
+
+    def stamp(self) -> str:
+        """--now moves and a note names the new instant, as a tool stamping its last sync would."""
+        moved = self.move_now()
+        line = f"\nLast synced at {self.now}\n"
+        return f"{moved}; " + self._edit(lambda t: re.sub(r"\nLast synced at .*\n", "\n", t) + line, "synced line")
+
+    def move_now(self) -> str:
+        delta = timedelta(hours=self.rng.choice([1, 5, 13, 24, 24 * 3, 24 * 9]))
+        self.now = _z(_instant(self.now) + delta)
+        return f"--now → {self.now}"
