@@ -13,8 +13,12 @@ from .errors import ConfigError
 DEFAULT_FIELDS = ("status", "priority", "due", "owner")
 RESERVED_NAMES = {"schemas", "pagefind", "search", "_bf", "assets"}
 DURATION = re.compile(r"^(\d+)([dwmy])$")
-TOP_KEYS = {"name", "title", "timezone", "base_url", "site_url", "fields", "sources", "identities", "allow_html"}
+TOP_KEYS = {"name", "title", "language", "timezone", "base_url", "site_url", "fields", "sources", "identities",
+            "allow_html"}
 SOURCE_KEYS = {"title", "cadence", "priority"}
+#: A BCP 47 language tag as pages declare it (`<html lang>`): a 2–3 letter language, then subtags
+#: (script, region, variant) of letters and digits: `en`, `zh-Hans`, `pt-BR`, `de-CH-1996`.
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class BrainConfig:
     sources: dict[str, SourceConfig] = field(default_factory=dict)
     identities: dict[str, tuple[str, ...]] = field(default_factory=dict)
     allow_html: bool = False
+    language: str = "en"          # pages' <html lang>; a note's `lang:` overrides it for its page
     site_url: str | None = None   # the site's absolute URL, ending in "/" (feeds, sitemap, og:url)
     base_url_given: bool = False  # base_url was written, not derived: it may conflict with a site URL
 
@@ -89,6 +94,11 @@ def duration_days(text: str, key: str) -> float:
     return n * {"d": 1, "w": 7, "m": 30, "y": 365}[unit]
 
 
+def language_tag(value) -> str | None:
+    """`value` when it is a language tag pages can declare, else None."""
+    return value if isinstance(value, str) and LANGUAGE_TAG.fullmatch(value) else None
+
+
 def _expect(cond: bool, key: str, expected: str, got) -> None:
     if not cond:
         raise ConfigError(f"brain.toml: {key}: expected {expected}, got {got!r}")
@@ -111,6 +121,8 @@ def load_config(root: Path) -> BrainConfig:
     _expect(name not in RESERVED_NAMES, "name", f"a name other than {sorted(RESERVED_NAMES)}", name)
     title = data.get("title", name)
     _expect(isinstance(title, str), "title", "a string", title)
+    language = data.get("language", "en")
+    _expect(language_tag(language) is not None, "language", "a language tag like en, de or zh-Hans", language)
     tz = data.get("timezone", "UTC")
     _expect(isinstance(tz, str), "timezone", "an IANA time zone name", tz)
     try:
@@ -129,7 +141,7 @@ def load_config(root: Path) -> BrainConfig:
     allow_html = data.get("allow_html", False)
     _expect(isinstance(allow_html, bool), "allow_html", "true or false", allow_html)
     return BrainConfig(
-        name=name, title=title, timezone=tz, base_url=base_url,
+        name=name, title=title, timezone=tz, language=language, base_url=base_url,
         fields=tuple(fields), sources=_sources(data.get("sources", {})),
         identities=_identities(data.get("identities", {})), allow_html=allow_html,
         site_url=site, base_url_given="base_url" in data,

@@ -18,6 +18,7 @@ BRAIN_TOML = '''\
 # The brain's settings; every key is optional. See docs/brain.md.
 name = "{name}"               # lower-case letters, digits, '-': used in bf:// addresses (default: the folder's name)
 title = "{title}"             # shown on the home page (default: the name)
+# language = "en"             # the pages' language (<html lang>); a note's `lang:` overrides it
 # timezone = "UTC"            # IANA zone periods (days, weeks, months) are computed in
 # site_url = "https://me.github.io/my-repo/"   # the site's absolute URL: feeds, sitemap.xml, og:url (base_url follows its path)
 # base_url = "/"              # site prefix, e.g. "/my-repo/" for a GitHub Pages project site

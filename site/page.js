@@ -25,7 +25,7 @@ function el (tag, props = {}, ...children) {
 // One listed item, as listings.py _item_fragment writes it.
 export function itemNode (site, root, it) {
   const li = el('li', { class: 'item kind-' + it.kind },
-    el('a', { href: new URL(itemPath(site, it), root).href }, it.title), ' ',
+    el('a', { dir: 'auto', href: new URL(itemPath(site, it), root).href }, it.title), ' ',
     el('span', { class: 'badge' }, it.kind + (it.type ? ' · ' + it.type : '')))
   if (it.review) li.append(' ', el('span', { class: 'badge review', title: 'asks for review' }, 'review'))
   if (it.source) {
@@ -39,7 +39,7 @@ export function itemNode (site, root, it) {
     li.append(' ', el('span', { class: 'fields' }, ...fields.map(([k, v]) => el('span', { class: 'field' }, `${k}: ${v}`))))
   }
   const text = it.excerpt || ''
-  if (text && text !== it.title) li.append(el('p', { class: 'excerpt' }, cut(text, LISTED_EXCERPT)))
+  if (text && text !== it.title) li.append(el('p', { class: 'excerpt', dir: 'auto' }, cut(text, LISTED_EXCERPT)))
   return li
 }
 

@@ -1,6 +1,7 @@
 // The search page: pagefind's UI for full-text search, and the scoped search of bf.js shown
 // as a list. Everything from a reply is rendered as text nodes (never innerHTML).
 import bf from './bf.js'
+import { mergedIndexes } from './fulltext.js'
 import { itemPath } from './links.js'
 import { stem, tokenize, trim } from './engine/lunrindex.js'
 
@@ -43,8 +44,9 @@ tabs.forEach((tab, i) => {
 })
 
 // ---- full text (pagefind) -------------------------------------------------------
-// The build writes several pagefind bundles (pagefind/bundles.json lists them): the UI
-// searches the first and merges the others, so results and filters cover every bundle.
+// The build writes several pagefind bundles, each with one index per page language
+// (pagefind/bundles.json lists them): the UI searches one index of the first bundle and
+// merges all the others (fulltext.js), so results and filters cover every bundle and language.
 function fullTextMissing () {
   $('#pagefind').replaceChildren(el('p', { class: 'empty' },
     'Full-text search is not in this build (it was built with --no-pagefind). Use the scoped search.'))
@@ -56,7 +58,7 @@ async function startPagefind () {
   let bundles
   try {
     const reply = await fetch(root + 'bundles.json')
-    bundles = reply.ok ? (await reply.json()).bundles.map((b) => new URL(b.path, root).href) : []
+    bundles = reply.ok ? (await reply.json()).bundles.map((b) => ({ url: new URL(b.path, root).href, languages: b.languages })) : []
   } catch { bundles = [] }
   if (!bundles.length) return fullTextMissing()
   const script = el('script', { src: root + 'pagefind-ui.js' })
@@ -65,12 +67,12 @@ async function startPagefind () {
     const baseUrl = new URL('..', root).pathname
     // eslint-disable-next-line no-undef
     const ui = new PagefindUI({
-      element: '#pagefind', bundlePath: bundles[0], baseUrl, showSubResults: true, resetStyles: false,
+      element: '#pagefind', bundlePath: bundles[0].url, baseUrl, showSubResults: true, resetStyles: false,
       // pages carry no images: without this every result card keeps an empty thumbnail column
       showImages: false,
       // a page's excerpt meta is for API readers: the card already shows pagefind's excerpt around the match
       processResult: (result) => { delete result.meta.excerpt; return result },
-      mergeIndex: bundles.slice(1).map((bundlePath) => ({ bundlePath, baseUrl }))
+      mergeIndex: mergedIndexes(bundles, document.documentElement.lang).map((index) => ({ ...index, baseUrl }))
     })
     if (params.get('q') && !scopedWanted()) ui.triggerSearch(params.get('q'))
     if ($('#tab-fulltext').getAttribute('aria-selected') === 'true') select($('#tab-fulltext'))
@@ -112,7 +114,7 @@ function renderItem (site, item, query) {
   else if (item.observed) meta.push('observed ' + item.observed.slice(0, 10))
   if (item.path && item.kind !== 'record') meta.push(item.path)
   return el('li', { class: 'result kind-' + item.kind },
-    el('a', { href: pageUrl(site, item) }, item.title || item.ref), ' ', badge,
+    el('a', { dir: 'auto', href: pageUrl(site, item) }, item.title || item.ref), ' ', badge,
     meta.length ? el('span', { class: 'meta' }, ' ' + meta.join(' · ')) : null,
     item.excerpt ? el('p', { class: 'excerpt' }, highlighted(item.excerpt, query)) : null)
 }

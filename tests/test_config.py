@@ -11,7 +11,7 @@ from builder.errors import ConfigError
 
 def test_defaults(make_brain, tmp_path):
     cfg = load_config(make_brain(tmp_path, {}, name="My Brain!"))
-    assert (cfg.name, cfg.title, cfg.timezone, cfg.base_url) == ("my-brain", "my-brain", "UTC", "/")
+    assert (cfg.name, cfg.title, cfg.timezone, cfg.base_url, cfg.language) == ("my-brain", "my-brain", "UTC", "/", "en")
     assert cfg.fields == ("status", "priority", "due", "owner")
     assert (cfg.sources, cfg.identities, cfg.allow_html) == ({}, {}, False)
 
@@ -20,6 +20,7 @@ def test_full_config(make_brain, tmp_path):
     cfg = load_config(make_brain(tmp_path, {"brain.toml": """
 name = "work"
 title = "Our brain"
+language = "zh-Hans"
 timezone = "Europe/Berlin"
 base_url = "/my-repo"
 fields = ["status"]
@@ -33,6 +34,7 @@ priority = "low"
 """}))
     assert (cfg.name, cfg.title, cfg.timezone, cfg.base_url, cfg.fields, cfg.allow_html) == (
         "work", "Our brain", "Europe/Berlin", "/my-repo/", ("status",), True)
+    assert cfg.language == "zh-Hans"
     brief = cfg.sources["brief"]
     assert (brief.title, brief.cadence_days, brief.priority) == ("Morning brief", 1, "low")
     assert cfg.identities == {"person:alice": ("Alice", "alice@example.com")}
@@ -54,6 +56,9 @@ priority = "low"
     ('fields = "status"\n', "fields"),
     ('allow_html = "yes"\n', "allow_html"),
     ('title = 3\n', "title"),
+    ('language = "English"\n', "language"),
+    ('language = "en_US"\n', "language"),
+    ('language = 7\n', "language"),
     ('[sources.brief]\ncadence = "daily"\n', "sources.brief.cadence"),
     ('[sources.brief]\npriority = "high"\n', "sources.brief.priority"),
     ('[sources.brief]\ncolour = "x"\n', "'colour'"),

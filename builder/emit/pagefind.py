@@ -15,10 +15,16 @@ disturbs one bundle only. Each bundle is built by its own pagefind process over 
 working copy holding only its pages (hard links, so no ``--glob`` walk over the whole
 site), two processes at a time (pagefind 1.5.2 keeps about one core busy).
 
+Languages: every page declares one (``<html lang>``: the brain's ``language``, or a note's
+``lang:``), and pagefind writes one index per language inside a bundle; its extended build
+(``pagefind[extended]``) is the one that segments Chinese and Japanese. pagefind's JS searches
+one language by default (the page's), so bundles.json lists each bundle's languages with
+their page counts and the search page merges every (bundle, language) index (site/fulltext.js).
+
 Layout: ``pagefind/<brain>/<bundle>/`` per bundle, ``pagefind/bundles.json`` listing
 them, and ``pagefind/pagefind-ui.{js,css}`` for the search page, whose PagefindUI searches
-the first bundle and merges the others (``mergeIndex``; merged bundles reuse the first
-one's wasm, and their filters are merged).
+one index of the first bundle and merges the others (``mergeIndex``; merged indexes reuse
+the first one's wasm, and their filters are merged).
 
 Incremental: bundles.json records, per bundle, a hash of its input — the bytes of its
 pages (with the build's ``as_of`` instant removed: it is in every page's footer, outside
@@ -60,7 +66,8 @@ BUNDLE_DIR = "pagefind"
 BUNDLES_JSON = f"{BUNDLE_DIR}/bundles.json"
 UI_FILES = ("pagefind-ui.js", "pagefind-ui.css")
 #: Bump when the bundle layout or post-processing changes: every bundle is rebuilt.
-FORMAT = 1
+FORMAT = 2      # 2: pagefind's extended build, one index per page language
+ENGINE = "pagefind_bin_extended"   # the wheel holding the binary; its version is pagefind's
 NOTES_PER_BUNDLE = 3000      # ~0.6 GB peak RSS per pagefind run (2,000 note pages: 0.4 GB)
 RECORDS_PER_BUNDLE = 10000   # ~0.5 GB (5,655 record pages: 0.29 GB)
 SMALL_SOURCE = 1000          # sources below this share the brain's "records-other" bundles
@@ -80,13 +87,13 @@ class Bundle:
 
 
 def pagefind_executable() -> Path:
-    """The pagefind binary installed by the ``pagefind_bin`` wheel."""
+    """pagefind's extended binary, installed by the ``pagefind_bin_extended`` wheel."""
     try:
-        import pagefind_bin
+        import pagefind_bin_extended
     except ImportError as exc:  # pragma: no cover - dependency is required
-        raise PagefindError("pagefind_bin is not installed (pip install 'pagefind[bin]==1.5.2')") from exc
+        raise PagefindError("pagefind_bin_extended is not installed (pip install 'pagefind[extended]==1.5.2')") from exc
     try:
-        return Path(pagefind_bin.get_executable()).absolute()
+        return Path(pagefind_bin_extended.get_executable()).absolute()
     except FileNotFoundError as exc:  # pragma: no cover
         raise PagefindError(f"pagefind binary not found: {exc}") from exc
 
@@ -148,7 +155,7 @@ def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
     """Index the staged content pages of `brains` into pagefind bundles, through `writer`."""
     groups, caps = _content_groups(brains, writer.written)
     bundles = plan_bundles(groups, caps)
-    engine = version("pagefind_bin")
+    engine = version(ENGINE)
     strip = as_of.encode("utf-8")
     for bundle in bundles:
         bundle.input = _input_hash(writer.stage, bundle.pages, strip, engine)
@@ -179,9 +186,16 @@ def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
             writer.copy(writer.stage / BUNDLE_DIR / bundles[0].folder / name, f"{BUNDLE_DIR}/{name}")
     writer.write_json(BUNDLES_JSON, {
         "format": FORMAT, "pagefind": engine,
-        "bundles": [{"path": b.folder, "pages": len(b.pages), "input": b.input, **entries[b.folder]}
-                    for b in bundles]}, "pagefind")
+        "bundles": [{"path": b.folder, "pages": len(b.pages), "input": b.input, **entries[b.folder],
+                     "languages": _languages(writer.stage / BUNDLE_DIR / b.folder)} for b in bundles]}, "pagefind")
     return bundles
+
+
+def _languages(bundle: Path) -> dict[str, int]:
+    """A bundle's language indexes → their page counts, from its pagefind-entry.json (sorted by
+    `pagefind_canon`): what the search page needs to merge every one of them."""
+    entry = json.loads((bundle / "pagefind-entry.json").read_bytes())
+    return {lang: index["page_count"] for lang, index in entry["languages"].items()}
 
 
 #: Words that follow the build instant (due badges: "tomorrow"), outside what pagefind indexes.

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import posixpath
 
+from ..config import language_tag
 from ..model import Brain
 from ..views import View
 from .feeds import page_feeds
@@ -55,7 +56,7 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     today = local_day(reply["as_of"], tz) if reply.get("as_of") else None
     title = reply.get("title") or ref
     return {
-        "site_title": brain.config.title, "brain": brain.name, "title": title,
+        "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
         "description": reply.get("excerpt") or f"{title} in {brain.config.title}",
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
         "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant) if json else None,
@@ -81,9 +82,10 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
         whole = whole_reply(view)
         ctx = common(brain, view.ref, whole, json=True) | {"crumbs": _crumbs(brain, view.ref, whole["title"]),
                                                           "backlinks": grouped(whole.get("backlinks", []))}
-        excerpt = brain.notes[view.ref].excerpt
+        note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
-                "excerpt": excerpt, "description": excerpt or ctx["description"]}
+                "excerpt": note.excerpt, "description": note.excerpt or ctx["description"],
+                "lang": language_tag(note.frontmatter.get("lang")) or ctx["lang"]}
         writer.write(page, render(view.template, page, **ctx), view.ref)
 
 

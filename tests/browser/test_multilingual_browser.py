@@ -1,6 +1,7 @@
 """Issue 13 in Chromium: the browser's analysis equals Python's token for token on a corpus of
-every script (and on every word character), and bf.search on the multilingual test brain replies
-exactly as Python does, with known items first."""
+every script (and on every word character), bf.search on the multilingual test brain replies
+exactly as Python does, with known items first, and pagefind's full-text search from an English
+page finds notes of other languages (pages declare theirs; pagefind indexes each apart)."""
 from __future__ import annotations
 
 import sys
@@ -11,6 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lunrjs"))
 
+from builder.emit.urls import page_path  # noqa: E402
 from builder.lunrjs import analyze_pairs, unitable  # noqa: E402
 from builder.query.site import open_site  # noqa: E402
 from builder.query.search import search  # noqa: E402
@@ -39,7 +41,7 @@ SEARCH = """async (calls) => {
 def ml_site(tmp_path_factory):
     from builder.build import build
     out = tmp_path_factory.mktemp("ml") / "site"
-    build([BRAIN], out, now=NOW, pagefind=False)
+    build([BRAIN], out, now=NOW, pagefind=True)
     return out
 
 
@@ -79,3 +81,43 @@ def test_chromium_search_equals_python_and_finds_known_items(ml_page, ml_site):
     rate = 1 - len(misses) / len(queries)
     print(f"\nchromium: rank-1 {rate:.3f} over {len(queries)} title/alias queries; misses {misses}")
     assert rate >= 0.95
+
+
+# A word of each note's body (not of its title or aliases), in the note's own language.
+BODY_WORDS = [("仓库", "zh/备份.md"), ("شريط", "ar/عدد-الكلمات.md"), ("хранилище", "ru/синхронизация.md")]
+
+
+def full_text_results(page, base: str, query: str) -> list[str]:
+    """The site paths of the pagefind UI's results for `query` on the search page."""
+    page.goto(base + "search.html?q=" + query)
+    # the count is shown once every index has answered; then each card loads its page's data
+    page.wait_for_function("/results? for/i.test(document.querySelector('.pagefind-ui__message')?.textContent)"
+                           " && !document.querySelector('.pagefind-ui__result .pagefind-ui__loading')", timeout=15_000)
+    links = page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(a => a.pathname)")
+    return [link.removeprefix("/my-repo/") for link in links]
+
+
+@pytest.mark.parametrize("word, ref", BODY_WORDS)
+def test_full_text_search_from_an_english_page_finds_other_languages(ml_page, ml_site, word, ref):
+    base = ml_page.url.rsplit("/", 1)[0] + "/"
+    found = full_text_results(ml_page, base, word)
+    assert ml_page.evaluate("document.documentElement.lang") == "en"     # the search page's
+    assert page_path("multi", ref) in found, found
+
+
+def test_pages_declare_their_language_and_filters_span_every_language(ml_page, ml_site):
+    base = ml_page.url.rsplit("/", 1)[0] + "/"
+    for ref, lang in [("zh/备份.md", "zh"), ("ar/عدد-الكلمات.md", "ar"), ("en/sync.md", "en")]:
+        ml_page.goto(base + page_path("multi", ref))
+        assert ml_page.evaluate("document.documentElement.lang") == lang
+    full_text_results(ml_page, base, "Android")   # a word in notes of many languages
+    # every note is tagged with its language: the tag filter offers the tags of every language index
+    tags = ml_page.eval_on_selector_all("input[name=tag]", "els => els.map(e => e.value)")
+    assert {"en", "zh", "ar", "ru", "ko"} <= set(tags), tags
+    ml_page.locator(".pagefind-ui__filter-name", has_text="Tag").click()
+    ml_page.check("#tag-ru")
+    ml_page.wait_for_function("/^2 results/.test(document.querySelector('.pagefind-ui__message')?.textContent)")
+    ml_page.wait_for_function("!document.querySelector('.pagefind-ui__result .pagefind-ui__loading')")
+    links = ml_page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(a => a.pathname)")
+    assert set(links) == {"/my-repo/" + page_path("multi", ref)     # sub-results link their page again
+                          for ref in ["ru/синхронизация.md", "ru/устранение-неполадок.md"]}

@@ -94,7 +94,7 @@ def test_pages_carry_feed_sitemap_and_open_graph_tags(site):
     note = (site / "brain/projects/new-website.md.html").read_text()
     description = re.search(r'<meta property="og:description" content="([^"]*)">', note).group(1)
     assert description == re.search(r'data-pagefind-meta="excerpt\[content\]" content="([^"]*)"', note).group(1)
-    title = re.search(r'<h1 data-pagefind-meta="title">([^<]*)</h1>', note).group(1)
+    title = re.search(r"<h1 [^>]*data-pagefind-meta=\"title\">\s*([^<]*?)\s*</h1>", note).group(1)
     assert f'<meta property="og:title" content="{title}">' in note
     assert 'content="https://example.github.io/brain-site/">' in (site / "index.html").read_text()
 

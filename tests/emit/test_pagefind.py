@@ -19,10 +19,11 @@ from tools import have
 
 SEARCH_JS = Path(__file__).resolve().parents[1] / "support" / "pagefind_search.mjs"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
+MULTILINGUAL = Path(__file__).resolve().parents[1] / "fixtures" / "multilingual"
 NOW = "2026-12-02T12:00:00Z"
 
 PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{title} · brain</title></head>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{title} · brain</title></head>
 <body>
 <nav>Home Projects Tags navigationword</nav>
 <main data-pagefind-body>
@@ -57,7 +58,8 @@ def write_site(root: Path, pages: dict = PAGES) -> Path:
         tags = "\n".join(f'<span data-pagefind-filter="tag:{t}"></span>' for t in p["tags"])
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(PAGE.format(tags=tags, **{k: v for k, v in p.items() if k != "tags"}), encoding="utf-8")
+        fields = {"lang": "en"} | {k: v for k, v in p.items() if k != "tags"}
+        path.write_text(PAGE.format(tags=tags, **fields), encoding="utf-8")
     return root
 
 
@@ -122,6 +124,29 @@ def test_bundle_is_byte_deterministic(tmp_path):
     b = write_site(tmp_path / "b")  # same pages elsewhere: same bundle
     index_pages(b, sorted(PAGES), tmp_path / "outb")
     assert bundle_bytes(tmp_path / "outb") == runs[0]
+
+
+OTHER_LANGUAGES = {
+    "zh/backup.html": dict(title="备份你的仓库", type="note", folder="zh", tags=[], date="2026-11-01",
+                           body="把仓库复制到别的地方：第二块硬盘或备份服务。", lang="zh"),
+    "ru/sync.html": dict(title="Синхронизация", type="note", folder="ru", tags=[], date="2026-11-01",
+                         body="Синхронизация поддерживает хранилище одинаковым.", lang="ru"),
+    "ar/count.html": dict(title="عدد الكلمات", type="note", folder="ar", tags=[], date="2026-11-01",
+                          body="يعرض شريط الحالة عدد الكلمات.", lang="ar"),
+}
+
+
+def test_a_bundle_of_several_languages_is_byte_deterministic(tmp_path):
+    """pagefind lists a bundle's languages in random order in pagefind-entry.json: sorted here."""
+    site = write_site(tmp_path / "site", PAGES | OTHER_LANGUAGES)
+    runs = []
+    for i in range(4):
+        assert index_pages(site, sorted(PAGES | OTHER_LANGUAGES), tmp_path / f"out{i}") == []
+        runs.append(bundle_bytes(tmp_path / f"out{i}"))
+    assert all(r == runs[0] for r in runs)
+    entry = json.loads(runs[0]["pagefind-entry.json"])
+    assert list(entry["languages"]) == ["ar", "en", "ru", "zh"]
+    assert {lang: i["page_count"] for lang, i in entry["languages"].items()} == {"ar": 1, "en": 4, "ru": 1, "zh": 1}
 
 
 def test_failure_raises_with_pagefinds_message(tmp_path):
@@ -236,3 +261,28 @@ def test_rebuild_reruns_only_changed_bundles(built, tmp_path, monkeypatch, small
     assert len(changed) == len(calls)
     if have("node", "apt-get install nodejs"):
         assert urls(search(site, "quokkaword")) == {"/brain/projects/new-website.md.html"}
+
+
+@pytest.fixture(scope="module")
+def multilingual(tmp_path_factory) -> Path:
+    """The multilingual test brain (16 languages) in bundles of at most 20 notes."""
+    out = tmp_path_factory.mktemp("ml") / "site"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pf, "NOTES_PER_BUNDLE", 20)
+        build([MULTILINGUAL], out, now=NOW)
+    return out
+
+
+@needs_node
+def test_merged_search_covers_every_language_of_every_bundle_once(multilingual):
+    bundles = listed(multilingual)["bundles"]
+    assert len(bundles) >= 3 and all(len(b["languages"]) >= 5 for b in bundles)
+    notes = {}   # language (the note's folder) → notes
+    for path in MULTILINGUAL.rglob("*.md"):
+        notes[path.parent.name] = notes.get(path.parent.name, 0) + 1
+    assert {lang: sum(b["languages"].get(lang, 0) for b in bundles) for lang in notes} == notes
+    # each note is tagged with its language: counts are each index's pages, every index merged once
+    assert search(multilingual, "")["all_filters"]["tag"] == notes
+    assert "/multi/zh/~e5~a4~87~e4~bb~bd.md.html" in urls(search(multilingual, "仓库"))   # zh/备份.md
+    assert {u.split("/")[2] for u in urls(search(multilingual, "хранилище"))} == {"ru"}
+    assert {u.split("/")[2] for u in urls(search(multilingual, "Android", "tag=ar"))} == {"ar"}

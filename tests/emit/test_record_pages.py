@@ -20,7 +20,7 @@ from builder.emit.urls import page_path, record_page_ref
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "brain"
 NOW = "2026-12-02T12:00:00Z"
-SHOWN = re.compile(r'<article class="record" aria-labelledby="([^"]+)">\s*<h2 id="([^"]+)">')
+SHOWN = re.compile(r'<article class="record" aria-labelledby="([^"]+)">\s*<h2 [^>]*\bid="([^"]+)">')
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +58,7 @@ def test_day_pages_place_records_in_the_brains_timezone(example):
     assert brain.config.timezone == "Europe/Berlin"
     day = (site / "brain/memories/chat/2026-10-25.html").read_text(encoding="utf-8")
     for rid in ("2026-10-25-staging-0230-cet", "2026-10-25-staging-0230-cest", "2026-10-24-late-deploy-note"):
-        assert f'<h2 id="chat~3a{rid}">' in day
+        assert f'<h2 dir="auto" id="chat~3a{rid}">' in day
 
 
 def test_no_record_offset_or_relation_pages(example):

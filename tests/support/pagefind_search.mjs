@@ -4,8 +4,9 @@
 //
 // BUNDLE is a site folder holding `pagefind/`, or the `pagefind/` folder
 // itself, or one bundle folder (holding pagefind.js). When the folder holds
-// `bundles.json` (bf's several bundles), the first bundle listed is searched
-// and every other one is merged into it (mergeIndex), as the search page does.
+// `bundles.json` (bf's several bundles), one language index of the first bundle
+// listed is searched and every other (bundle, language) index is merged into it
+// (mergeIndex), as the search page does (site/fulltext.js).
 // QUERY is the search text; pass "" to search by filters alone.
 // Prints one JSON object on stdout:
 //   {"query", "filters_used", "count", "unfiltered_count",
@@ -21,6 +22,7 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { mergedIndexes } from "../../site/fulltext.js";
 
 function usage(msg) {
   process.stderr.write(`${msg}\nusage: pagefind_search.mjs BUNDLE QUERY [--filter key=value]... [--limit N]\n`);
@@ -50,25 +52,26 @@ for (let i = 0; i < argv.length; i++) {
 if (positional.length !== 2) usage("expected BUNDLE and QUERY");
 const [bundleArg, query] = positional;
 
-// the bundle folders to search: [primary, ...merged]
-async function bundleDirs (arg) {
+// the bundles to search: [{dir, languages}], the first one primary (languages null: a lone
+// bundle, searched in the language pagefind opens)
+async function bundleList (arg) {
   for (const dir of [path.resolve(arg), path.resolve(arg, "pagefind")]) {
     try {
       const listed = JSON.parse(await readFile(path.join(dir, "bundles.json"), "utf8"));
       if (!listed.bundles.length) usage(`no bundles listed in ${dir}/bundles.json`);
-      return listed.bundles.map((b) => path.join(dir, b.path));
+      return listed.bundles.map((b) => ({ dir: path.join(dir, b.path), languages: b.languages }));
     } catch (err) {
       if (err.code !== "ENOENT") throw err;
     }
     try {
       await stat(path.join(dir, "pagefind.js"));
-      return [dir];
+      return [{ dir, languages: null }];
     } catch {}
   }
   usage(`no bundles.json or pagefind.js in ${arg} or ${arg}/pagefind`);
 }
-const bundles = await bundleDirs(bundleArg);
-const bundleDir = bundles[0];
+const bundles = await bundleList(bundleArg);
+const bundleDir = bundles[0].dir;
 const entry = path.join(bundleDir, "pagefind.js");
 
 const fetched = [];
@@ -96,8 +99,12 @@ const pagefind = await import(pathToFileURL(entry).href);
 // pagefind derives them from the file:// basePath.
 await pagefind.options({ basePath: pathToFileURL(bundleDir).href + "/", baseUrl: "/" });
 await pagefind.init();
-for (const other of bundles.slice(1)) {
-  await pagefind.mergeIndex(pathToFileURL(other).href + "/", { baseUrl: "/" });
+// node has no <html lang>: pagefind opens the first bundle's index in "unknown", i.e. its biggest
+const merged = bundles[0].languages
+  ? mergedIndexes(bundles.map((b) => ({ url: pathToFileURL(b.dir).href + "/", languages: b.languages })), "unknown")
+  : [];
+for (const { bundlePath, language } of merged) {
+  await pagefind.mergeIndex(bundlePath, { baseUrl: "/", language });
 }
 
 // like the UI: load every filter (pagefind loads filter files on demand otherwise)

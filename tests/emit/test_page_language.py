@@ -1,0 +1,52 @@
+"""Every page declares its language (`<html lang>`): brain.toml's `language`, else `en`; a
+note's `lang:` front matter overrides it for that note's page, when it is a language tag."""
+from __future__ import annotations
+
+import re
+
+from builder.emit.urls import page_path
+
+NOTES = {
+    "notes/plain.md": "# Plain\n\nIn the brain's language.\n",
+    "notes/french.md": "---\nlang: fr-CA\n---\n# Français\n\nUne note en français.\n",
+    "notes/odd.md": "---\nlang: \"not a tag!\"\n---\n# Odd\n\nA lang that is no language tag.\n",
+    "memories/chat/m1.json": '{"text": "Hallo", "time": "2026-11-30T10:00:00Z"}\n',
+}
+
+
+def lang(site, path: str) -> str:
+    return re.search(r'<html lang="([^"]*)">', (site / path).read_text(encoding="utf-8")).group(1)
+
+
+def test_pages_take_the_brain_language_and_notes_their_own(make_brain, build_site, tmp_path):
+    brain = make_brain(tmp_path, {"brain.toml": 'language = "de"\n', **NOTES})
+    site = tmp_path / "site"
+    build_site(brain, site)
+    assert lang(site, page_path("brain", "notes/french.md")) == "fr-CA"
+    assert lang(site, page_path("brain", "notes/plain.md")) == "de"
+    assert lang(site, page_path("brain", "notes/odd.md")) == "de"
+    for ref in ["home", "notes", "memories/chat", "memories/chat/2026-11-30", "2026-11"]:
+        assert lang(site, page_path("brain", ref)) == "de", ref
+    assert lang(site, "search.html") == lang(site, "404.html") == "de"
+
+
+def test_without_a_language_pages_are_english(make_brain, build_site, tmp_path):
+    brain = make_brain(tmp_path, NOTES)
+    build_site(brain, tmp_path / "site")
+    assert lang(tmp_path / "site", page_path("brain", "home")) == "en"
+    assert lang(tmp_path / "site", page_path("brain", "notes/french.md")) == "fr-CA"
+
+
+def test_titles_and_excerpts_take_their_direction_from_their_text(make_brain, build_site, tmp_path):
+    """Right-to-left titles in lists and headings read right to left inside an English page:
+    each title, heading and excerpt is its own bidi run (`dir="auto"`)."""
+    arabic = "# عداد الكلمات\n\nيعرض عدد الكلمات في الملاحظة.\n"
+    brain = make_brain(tmp_path, {**NOTES, "notes/ar.md": arabic, "notes/links.md": "# Links\n\n[[عداد الكلمات]]\n"})
+    site = tmp_path / "site"
+    build_site(brain, site)
+    note = (site / page_path("brain", "notes/ar.md")).read_text(encoding="utf-8")
+    assert '<h1 dir="auto" data-pagefind-meta="title">عداد الكلمات</h1>' in note
+    assert re.search(r'<a dir="auto" href="[^"]*links\.md\.html">Links</a>', note)            # backlink
+    folder = (site / page_path("brain", "notes")).read_text(encoding="utf-8")
+    assert re.search(r'<a dir="auto" href="[^"]*ar\.md\.html">عداد الكلمات</a>', folder)
+    assert '<p class="excerpt" dir="auto">يعرض عدد الكلمات في الملاحظة.</p>' in folder
