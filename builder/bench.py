@@ -202,8 +202,8 @@ def _compare_indexes(res: Result, corpus: Corpus, qs, reps: int, work: Path) -> 
             res.null(key, why)
     else:
         start = time.perf_counter()
-        idx = lunr.lunr(ref="ref", fields=[{"field_name": f, "boost": b} for f, b in FIELD_BOOSTS.items()],
-                        documents=docs)
+        idx = lunr.lunr(ref="ref", documents=docs,   # note documents: no records' neighbour field
+                        fields=[{"field_name": f, "boost": b} for f, b in FIELD_BOOSTS.items() if f != "neighbours"])
         res["stock_lunr_build_s"] = round(time.perf_counter() - start, 3)
         res["stock_lunr_bytes"] = len(json.dumps(idx.serialize(), separators=(",", ":")).encode("utf-8"))
 
@@ -355,10 +355,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=5, help="timed passes over the query set")
     p.add_argument("--no-pagefind", action="store_true")
     p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
+    p.add_argument("--quality", action="store_true", help="search quality only (builder/benchquality.py)")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child_build:
         _child_build(*args.child_build, pagefind=not args.no_pagefind)
+        return 0
+    if args.quality:
+        from .benchquality import report
+        print(json.dumps(report(), sort_keys=True), flush=True)
         return 0
     sizes = args.notes or ([1000] if args.quick else [1000, 10000])
     work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="bf-bench-"))

@@ -113,6 +113,7 @@ class Record:
     attributes: dict
     sha256: str
     raw: dict
+    thread: str | None = None     # names the record's conversation (views/conversations.py)
 
     @property
     def placed(self) -> datetime | None:

@@ -73,6 +73,7 @@ def parse_record(source: str, rid: str, data: bytes) -> Record:
         attributes=attributes,
         sha256=hashlib.sha256(data).hexdigest(),
         raw=obj,
+        thread=obj["thread"] if isinstance(obj.get("thread"), str) and obj["thread"].strip() else None,
     )
 
 

@@ -1,4 +1,4 @@
-"""Sharded BM25 index writer (format bf-lunr-3, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-4, see FORMAT.md; readers: reader.py here and
 site/engine/lunrindex.js).
 
 Postings hold integers only — per field, doc id gaps, term frequencies and field lengths — so
@@ -20,7 +20,9 @@ from .pipeline import analyze_pairs, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
+WEIGHTS = {f: PARAMS[f].get("weights", (1,)) for f in FIELDS}
 REF_CHUNK = 1000          # refs per r/N.json
+CONV_CHUNK = 5000         # conversation numbers per c/N.json
 SHARD_TARGET = 64 * 1024  # aimed bytes per t/N.json and n/N.json (64 KB: half the files of 32 KB, SPEC §11 caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _MASK = (1 << 24) - 1     # lengths and frequencies are capped at 16,777,215
@@ -44,18 +46,20 @@ def _postings(docs, first: int = 0):
     *first*), and the field's total length."""
     post = [dict() for _ in FIELDS]
     totals = [0] * len(FIELDS)
+    # a field with b = 0 ignores length: its codes store length 0, one digit instead of four
+    keeps_length = [PARAMS[f]["b"] != 0 for f in FIELDS]
     for d, doc in enumerate(docs, first):
         base = d << 48
         for fi, field in enumerate(FIELDS):
             text = doc.get(field)
             if not text:  # records have no aliases or headings: skip the pipeline
                 continue
-            counts, n = term_counts(text)
+            counts, n = term_counts(text) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field])
             if not n:
                 continue
             totals[fi] += n
             pf = post[fi]
-            at = base | (min(n, _MASK) << 24)
+            at = base | (min(n, _MASK) << 24 if keeps_length[fi] else 0)
             for term, tf in counts.items():
                 entry = at | min(tf, _MASK)
                 try:
@@ -63,6 +67,19 @@ def _postings(docs, first: int = 0):
                 except KeyError:
                     pf[term] = [entry]
     return post, totals
+
+
+def _weighted_counts(texts, weights) -> tuple[dict[str, int], int]:
+    """term_counts of a weighted field: texts[k] (a list of texts) counted weights[k] times."""
+    out: dict[str, int] = {}
+    total = 0
+    for group, w in zip(texts, weights):
+        for text in group:
+            counts, n = term_counts(text)
+            total += n * w
+            for term, tf in counts.items():
+                out[term] = out.get(term, 0) + tf * w
+    return out, total
 
 
 def _postings_part(docs, span):
@@ -147,8 +164,9 @@ PARALLEL_DOCS = 5000  # fewer docs are indexed faster than workers start
 
 
 def index_files(docs) -> dict[str, bytes]:
-    """The index of *docs* (dicts with ref/title/aliases/headings/body, optionally group and
-    names): {relative path: bytes}. Bytes depend only on docs."""
+    """The index of *docs* (dicts with ref/title/aliases/headings/body, optionally group, names,
+    neighbours — a list per distance of texts — and conversation, a number ≥ 1):
+    {relative path: bytes}. Bytes depend only on docs."""
     docs = sorted(docs, key=itemgetter("ref"))
     refs = [str(doc["ref"]) for doc in docs]
     if len(set(refs)) != len(refs):
@@ -159,7 +177,9 @@ def index_files(docs) -> dict[str, bytes]:
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
     total = sum(count for count, _, _ in weights.values())
-    shards = _shards_for(total * 9 + sum(len(t) + 8 for t in weights))
+    # a shard holds its terms and their postings, except those of big terms (in b/ files)
+    shards = _shards_for(sum(count * 9 for count, _, _ in weights.values() if count <= BIG_POSTINGS)
+                         + sum(len(t) + 8 for t in weights))
 
     files: dict[str, object] = {}
     tables: list[dict] = [dict() for _ in range(shards)]
@@ -182,12 +202,17 @@ def index_files(docs) -> dict[str, bytes]:
     nchunks = (len(refs) + REF_CHUNK - 1) // REF_CHUNK
     for i in range(nchunks):
         files[f"r/{i}.json"] = refs[i * REF_CHUNK:(i + 1) * REF_CHUNK]
+    convs = [int(doc.get("conversation") or 0) for doc in docs]
+    nconv = (len(convs) + CONV_CHUNK - 1) // CONV_CHUNK
+    for i in range(nconv):
+        files[f"c/{i}.json"] = convs[i * CONV_CHUNK:(i + 1) * CONV_CHUNK]
     files["meta.json"] = {
         "format": FORMAT, "docs": len(refs), "fields": list(FIELDS),
         "params": {f: PARAMS[f] for f in FIELDS}, "named": ["title", "aliases"],
         "lengths": dict(zip(FIELDS, totals)), "terms": len(weights),
         "postings": total, "shards": shards, "big": nbig, "names": nshards,
-        "refChunk": REF_CHUNK, "refChunks": nchunks, "groups": _group_runs(docs),
+        "refChunk": REF_CHUNK, "refChunks": nchunks, "convChunk": CONV_CHUNK, "convChunks": nconv,
+        "groups": _group_runs(docs),
     }
     names_ = sorted(files)
     return dict(zip(map(_stored_name, names_), fork_each(_dump_file, names_, files, parallel)))
@@ -206,7 +231,7 @@ def write_index(docs, out_dir) -> list[str]:
     """Write index_files(docs) under *out_dir*; return the written paths."""
     files = index_files(docs)
     out = Path(out_dir)
-    for sub in ("t", "b", "r", "n"):  # drop files of a previous, larger index
+    for sub in ("t", "b", "r", "n", "c"):  # drop files of a previous, larger index
         d = out / sub
         if d.is_dir():
             for f in d.glob("*.json*"):

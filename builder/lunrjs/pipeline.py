@@ -1,4 +1,4 @@
-"""Text analysis shared by the index and the query (format bf-lunr-3; JS twin in
+"""Text analysis shared by the index and the query (format bf-lunr-4; JS twin in
 site/engine/lunrindex.js, equal token for token — tests/lunrjs prove it).
 
 1. Words: maximal runs of letters, marks and digits (general categories L*, M*, N* as listed

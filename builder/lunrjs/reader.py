@@ -167,7 +167,7 @@ class IndexReader:
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, _Posting | None] = {}
         self._names: dict[str, frozenset] = {}
-        self._refs: dict[int, list[str]] = {}
+        self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json or c/N.json
         self._group_starts, self._group_names, start = [], [], 0
         for name, count in meta["groups"]:
             self._group_starts.append(start)
@@ -181,13 +181,20 @@ class IndexReader:
             data = f.read()
         return _loads(unpack(data) if packed else data)
 
+    def _per_doc(self, kind: str, size: int, doc: int):
+        """Doc `doc`'s value in the chunk files `kind`/N.json of `size` docs each."""
+        chunk = self._chunks.get((kind, doc // size))
+        if chunk is None:
+            chunk = self._chunks[(kind, doc // size)] = self._load(f"{kind}/{doc // size}.json")
+        return chunk[doc % size]
+
     def ref(self, doc: int) -> str:
         """The ref of doc id `doc`; loads only its r/N.json chunk."""
-        size = self.meta["refChunk"]
-        chunk = self._refs.get(doc // size)
-        if chunk is None:
-            chunk = self._refs[doc // size] = self._load(f"r/{doc // size}.json")
-        return chunk[doc % size]
+        return self._per_doc("r", self.meta["refChunk"], doc)
+
+    def conversation(self, doc: int) -> int:
+        """The conversation number of doc id `doc` (0: a note or section; FORMAT.md c/)."""
+        return self._per_doc("c", self.meta["convChunk"], doc)
 
     def group(self, doc: int) -> str:
         """The group of doc id `doc` (meta.json `groups` runs)."""

@@ -19,6 +19,7 @@ rather than one item per hit); _candidates is the reference both runtimes share.
    it outranks it.
 5. Order of items: not deprecated before deprecated, tier, more terms, higher score, brain
    name, ref. Strings compare by code points (JS: not by UTF-16 units; use a code-point compare).
+6. Then the first spread.POOL items are spread across conversations (query/spread.py).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from .read import finish, selected
 from .scopes import admits, parse_scope, window
 from . import topk
 from .site import Site
+from .spread import POOL, spread
 from .store import BrainStore, Entry, open_store
 
 MAX_QUERY = 4096
@@ -176,6 +178,19 @@ def _item(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
 
 
 def _ranked(stores, words, phrases, scope, type_, path, required, as_of, limit) -> tuple[list[tuple], int, bool]:
+    """(the first `limit` candidates, ranked and spread across conversations, how many in all,
+    whether the scope dropped a hit)."""
+    ranked, total, narrowed = _top(stores, words, phrases, scope, type_, path, required, as_of, POOL)
+
+    def conversation(cand: tuple) -> tuple:
+        entry = cand[0]
+        if entry.kind == "record":
+            return (entry.brain, "record", stores[entry.brain].reader.conversation(entry.doc))
+        return (entry.brain, "note", entry.note)
+    return spread(ranked, conversation, lambda cand: _order(cand)[:3])[:limit], total, narrowed
+
+
+def _top(stores, words, phrases, scope, type_, path, required, as_of, limit) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked candidates, how many in all, whether the scope dropped a hit)."""
     if not phrases:
         bounds = {name: window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)

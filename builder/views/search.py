@@ -3,7 +3,8 @@
 Two products:
 - `documents`: one index document per note, per section and per record, with the fields
   title, aliases, headings and body (builder/lunrjs weighs them), and a record's source
-  as its index `group` (notes and sections: none). A section's own heading goes in its
+  as its index `group` (notes and sections: none); a record also has `neighbours` (the texts
+  around it in its conversation, views/conversations.py) and its conversation's number. A section's own heading goes in its
   headings field, not its title: only a note's title and aliases (and a record's given title)
   name an item. A note's `names` (title, each alias, file stem) feed the index's name table,
   which puts the note first for a query that is one of them. Refs are the items' own
@@ -21,7 +22,9 @@ with one space, empty ones skipped (`builder.text.join_pieces`, shared with the 
 """
 from __future__ import annotations
 
+from ..lunrjs.scoring import PARAMS
 from ..model import Brain, Note
+from .conversations import neighbourhood
 from ..times import parse_instant, rfc3339
 from .coverage import all_coverage
 from .listings import placed
@@ -81,12 +84,14 @@ def documents(brain: Brain, pieces_of: dict | None = None) -> list[dict]:
             nested = note.sections[first - 1:end - 1]   # this section and those nested in it
             docs.append({"ref": s.ref, "title": "", "aliases": "",
                          "headings": " ".join(n.heading for n in nested), "body": join_pieces(pieces[first:end])})
+    around = neighbourhood(brain, len(PARAMS["neighbours"]["weights"]))
     for rec in brain.records.values():
         given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""
+        number, near = around[rec.ref]
         # A title made from the text would count the text twice, ten times over.
         # group: the index knows each hit's source without its ref, so a scoped search drops hits early
         docs.append({"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text,
-                     "group": rec.source})
+                     "group": rec.source, "neighbours": near, "conversation": number})
     return docs
 
 

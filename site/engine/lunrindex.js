@@ -1,4 +1,4 @@
-// Reader for the sharded BM25 index written by builder/lunrjs/index.py (format bf-lunr-3 in
+// Reader for the sharded BM25 index written by builder/lunrjs/index.py (format bf-lunr-4 in
 // builder/lunrjs/FORMAT.md), and the text analysis it shares with builder/lunrjs/pipeline.py:
 // every token and every score equals the Python reader's, bit for bit. Dependency free; the
 // stemmer is lunr.js 2.3.9's (MIT, Oliver Nightingale).
@@ -218,7 +218,7 @@ export function idf (n, df) {
 }
 
 // ---- index reader ----------------------------------------------------------------------
-export const FORMAT = 'bf-lunr-3'
+export const FORMAT = 'bf-lunr-4'
 
 export class FormatError extends Error {}
 
@@ -373,13 +373,23 @@ export class LunrIndex {
     return p
   }
 
-  // Refs for doc ids; loads only the r/N.json chunks those ids fall in.
-  async refs (ids) {
-    const m = await this.meta()
-    const chunks = await Promise.all([...new Set(ids.map((d) => Math.floor(d / m.refChunk)))]
-      .map(async (c) => [c, await this.json(`r/${c}.json`)]))
+  // Each doc id's value in the chunk files kind/N.json of `size` docs; loads only the chunks
+  // those ids fall in.
+  async perDoc (kind, size, ids) {
+    const chunks = await Promise.all([...new Set(ids.map((d) => Math.floor(d / size)))]
+      .map(async (c) => [c, await this.json(`${kind}/${c}.json`)]))
     const byChunk = new Map(chunks)
-    return ids.map((d) => byChunk.get(Math.floor(d / m.refChunk))[d % m.refChunk])
+    return ids.map((d) => byChunk.get(Math.floor(d / size))[d % size])
+  }
+
+  // Refs for doc ids (r/N.json).
+  async refs (ids) {
+    return this.perDoc('r', (await this.meta()).refChunk, ids)
+  }
+
+  // Conversation numbers for doc ids (c/N.json; 0: a note or section).
+  async conversations (ids) {
+    return this.perDoc('c', (await this.meta()).convChunk, ids)
   }
 
   // [{id, score, matched: [folded terms, sorted], tier}]: tier, then score desc, then id (= ref)

@@ -9,6 +9,7 @@ import { finish, selected } from './read.js'
 import { NOTE_KINDS, RECORD_KINDS, admits, parseScope, window } from './scopes.js'
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
+import { POOL, spread } from './spread.js'
 
 const MAX_QUERY = 4096
 const MAX_LIMIT = 50
@@ -153,6 +154,19 @@ function bestPerNote (kept) {
   return sortedBy([...best.values()], order)
 }
 
+// The ranking spread across conversations (spread.js): a record's conversation is its number
+// in the index (c/N.json), a note's (or section's) its note.
+async function spreadRanked (stores, ranked) {
+  const pool = ranked.slice(0, POOL)
+  const keys = pool.map(([entry]) => JSON.stringify([entry.brain, 'note', entry.note]))
+  for (const [name, store] of stores) {
+    const at = pool.flatMap(([entry], i) => (entry.kind === 'record' && entry.brain === name ? [i] : []))
+    const numbers = await store.reader.conversations(at.map((i) => pool[i][0].id))
+    at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', numbers[k]]) })
+  }
+  return spread(ranked, keys, (cand) => order(cand).slice(0, 3))
+}
+
 // Fill in the record refs candidates() left out.
 async function refsOf (stores, entries) {
   await Promise.all(entries.filter((e) => e.ref === null).map((e) => stores.get(e.brain).withRef(e)))
@@ -203,7 +217,7 @@ export async function search (site, query, { scope = null, type = null, path = n
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
     throw e
   }
-  const ranked = bestPerNote(kept)
+  const ranked = await spreadRanked(stores, bestPerNote(kept))
   const terms = new Set(words.flat())
   const items = []
   const top = ranked.slice(0, limit)

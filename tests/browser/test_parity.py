@@ -305,3 +305,26 @@ def test_search_equals_python_on_a_generated_brain_of_1000_notes(generated_site,
     (ARTIFACTS / "search-parity.json").write_text(json.dumps(report, indent=2) + "\n")
     print(report)
     assert total < 2_000_000, fetched
+
+
+@pytest.fixture(scope="module")
+def chat_site(tmp_path_factory):
+    from builder.benchconv import generate
+    from builder.build import build
+    root = tmp_path_factory.mktemp("chats")
+    questions, _ = generate(root / "brain")
+    build([root / "brain"], root / "site", now="2026-12-02T12:00:00Z", pagefind=False)
+    return root / "site", questions
+
+
+def test_search_and_recall_equal_python_on_chats(chat_site, page, serve_site):
+    """Records with neighbour fields, results spread across days and threads (issue 16)."""
+    out, questions = chat_site
+    page.goto(serve_site(out) + "index.html")
+    page.wait_for_function("window.bf !== undefined")
+    calls = [(q["query"], {"scope": f"memories/{q['chat']}"} if k % 3 else {"limit": 50})
+             for k, q in enumerate(questions[::4])]
+    n, bad = compare_calls(out, page, "search", calls)
+    assert n >= 80 and bad == [], bad[:3]
+    n, bad = compare_calls(out, page, "recall", calls[:30])
+    assert bad == [], bad[:3]

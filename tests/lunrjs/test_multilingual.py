@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-import yaml
 
+from builder.benchquality import multilingual_known_items as known_items
 from builder.build import build
 from builder.lunrjs import name_key
 from builder.query.search import search
@@ -19,19 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 BRAIN = ROOT / "tests" / "fixtures" / "multilingual"
 NOW = "2026-12-02T12:00:00Z"
-
-
-def known_items() -> tuple[list[tuple[str, str]], set[str]]:
-    """([(query, expected note ref)] for every title and alias, the name keys two notes share)."""
-    queries, keys = [], {}
-    for path in sorted(BRAIN.rglob("*.md")):
-        ref = path.relative_to(BRAIN).as_posix()
-        front = yaml.safe_load(path.read_text("utf-8").split("---")[1])
-        names = [front["title"], *front.get("aliases", [])]
-        queries += [(q, ref) for q in names]
-        for name in names + [path.stem]:
-            keys.setdefault(name_key(name), set()).add(ref)
-    return queries, {k for k, refs in keys.items() if len(refs) > 1}
 
 
 @pytest.fixture(scope="module")

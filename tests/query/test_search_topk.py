@@ -40,7 +40,7 @@ def test_topk_equals_general_path(scope):
         for type_, path in [(None, None), ("project", None), (None, "memories/c"), (None, "projects/")]:
             for required in (True, False):
                 for limit in (1, 3, 50):
-                    fast = mod._ranked(stores, words, [], sc, type_, path, required, as_of, limit)
+                    fast = mod._top(stores, words, [], sc, type_, path, required, as_of, limit)
                     slow = general(stores, words, sc, type_, path, required, as_of, limit)
                     assert view(fast) == view(slow), (query, scope, type_, path, required, limit)
 

@@ -1,0 +1,94 @@
+"""`python -m builder.bench --quality`: search quality as one JSON object (issue 16).
+
+- `conversations`: the generated chats of builder/benchconv.py (questions and digest in
+  tests/fixtures/conversations.json), each question searched within its chat's source
+  (`memories/chat-K`, limit 10): turn recall@10 (the answer message is among the 10 items) and
+  session recall@5 (an item of the answer's session is among the first 5), for the tuning
+  half (chats 1-3, where parameters are chosen), the check half (chats 4-6) and all.
+- `example`: the known-item set tests/fixtures/quality.json over examples/brain;
+  `multilingual`: every title and alias of tests/fixtures/multilingual as a query for its note.
+  Both: hit@1, hit@3 and MRR@10 (an item counts as the expected note when it is the note or one
+  of its sections).
+Needs the repository checkout (the fixtures are not in the package).
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import yaml
+
+from . import benchconv
+from .build import build
+from .lunrjs import name_key
+from .query.search import search
+from .query.site import open_site
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+NOW = "2026-12-02T12:00:00Z"
+TUNE = {"chat-1", "chat-2", "chat-3"}
+
+
+def multilingual_known_items() -> tuple[list[tuple[str, str]], set[str]]:
+    """([(query, expected note ref)] for every title and alias of the multilingual brain, the
+    name keys two notes share)."""
+    brain = FIXTURES / "multilingual"
+    queries, keys = [], {}
+    for path in sorted(brain.rglob("*.md")):
+        ref = path.relative_to(brain).as_posix()
+        front = yaml.safe_load(path.read_text("utf-8").split("---")[1])
+        names = [front["title"], *front.get("aliases", [])]
+        queries += [(q, ref) for q in names]
+        for name in names + [path.stem]:
+            keys.setdefault(name_key(name), set()).add(ref)
+    return queries, {k for k, refs in keys.items() if len(refs) > 1}
+
+
+def _site(brain: Path, tmp: Path):
+    out = tmp / brain.name / "site"
+    build([brain], out, now=NOW, pagefind=False)
+    return open_site(out)
+
+
+def _known(site, queries: list[tuple[str, str]]) -> dict:
+    ranks = []
+    for query, expect in queries:
+        refs = [i["ref"] for i in search(site, query, limit=10)["items"]]
+        ranks.append(next((k for k, r in enumerate(refs) if r == expect or r.startswith(expect + "#")), None))
+    n = len(ranks)
+    return {"queries": n, "hit@1": round(sum(r == 0 for r in ranks) / n, 4),
+            "hit@3": round(sum(r is not None and r < 3 for r in ranks) / n, 4),
+            "mrr@10": round(sum(1 / (r + 1) for r in ranks if r is not None) / n, 4)}
+
+
+def conversations(tmp: Path, fixture: dict | None = None) -> dict:
+    """Turn recall@10 and session recall@5 of the conversational set, per half and in all."""
+    fixture = fixture or json.loads((FIXTURES / "conversations.json").read_text("utf-8"))
+    brain = tmp / "conv"
+    _, sessions = benchconv.generate(brain, fixture["seed"])
+    if benchconv.digest(brain) != fixture["digest"]:
+        raise SystemExit("bench: the generated conversations differ from tests/fixtures/conversations.json "
+                         "(regenerate it with python -m builder.benchconv)")
+    site = _site(brain, tmp)
+    rows = {"tune": [], "check": []}
+    for q in fixture["questions"]:
+        refs = [i["ref"] for i in search(site, q["query"], scope=f"memories/{q['chat']}", limit=10)["items"]]
+        session = (q["chat"], q["session"])
+        found = {(r.partition(":")[0], sessions[r]) for r in refs[:5]}
+        rows["tune" if q["chat"] in TUNE else "check"].append((q["answer"] in refs, session in found))
+    rows["all"] = rows["tune"] + rows["check"]
+    return {half: {"questions": len(r), "turn_recall@10": round(sum(a for a, _ in r) / len(r), 4),
+                   "session_recall@5": round(sum(b for _, b in r) / len(r), 4)} for half, r in rows.items()}
+
+
+def report() -> dict:
+    with tempfile.TemporaryDirectory(prefix="bf-quality-") as tmp:
+        tmp = Path(tmp)
+        example = json.loads((FIXTURES / "quality.json").read_text("utf-8"))["queries"]
+        return {
+            "conversations": conversations(tmp),
+            "example": _known(_site(ROOT / "examples" / "brain", tmp), [(q["query"], q["expect"]) for q in example]),
+            "multilingual": _known(_site(FIXTURES / "multilingual", tmp), multilingual_known_items()[0]),
+        }
