@@ -161,3 +161,16 @@ def test_sitemap_splits_into_an_index_past_the_limit(monkeypatch):
 def test_feed_text_drops_characters_xml_cannot_hold():
     data = feeds._feed(SITE, "_bf/feeds/b.xml", "b/home.html", "T\x0b", "A", [], "2026-12-02T12:00:00Z")
     assert ET.fromstring(data).findtext(f"{ATOM}title") == "T"
+
+
+def test_hostile_titles_and_text_stay_text_in_feeds(make_brain, build_site, tmp_path):
+    title = 'A </title><script>x()</script> & ]]> "q"'
+    record = {"title": title, "text": "bad \x0b char <b>bold</b>", "time": "2026-11-30T10:00:00Z"}
+    brain = make_brain(tmp_path, {"brain.toml": 'site_url = "https://h.org/"\n[sources.chat]\n',
+                                  "n.md": f"---\ntitle: '{title}'\nmodified: 2026-11-30T10:00:00Z\n---\nBody.\n",
+                                  "memories/chat/r1.json": json.dumps(record)})
+    build_site(brain, tmp_path / "s")
+    for path, summary in (("_bf/feeds/brain.xml", "Body."), ("_bf/feeds/brain/chat.xml", "bad  char <b>bold</b>")):
+        entry = ET.parse(tmp_path / "s" / path).getroot().find(f"{ATOM}entry")
+        assert entry.findtext(f"{ATOM}title") == title
+        assert entry.findtext(f"{ATOM}summary") == summary
