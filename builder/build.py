@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
 from . import BUNDLE_VERSION, MANIFEST, __version__, parsecache
 from .brain import load
 from .times import parse_instant, rfc3339
+from .config import site_urls
 from .emit.data import emit_data
+from .emit.feeds import emit_feeds
 from .emit.assets import emit_assets, emit_attachments
 from .emit.pages import emit_item_pages, emit_replies
 from .emit.listings import emit_listing_pages
@@ -38,6 +40,11 @@ class BuildReport:
     timings: dict[str, float] = field(default_factory=dict)
     files: int = 0
     reused: int = 0
+    notices: list[str] = field(default_factory=list)   # said once on stderr by the CLI (progress.py)
+
+
+NO_SITE_URL = ("feeds and sitemap skipped: they need the site's absolute URL; "
+               "pass --site-url https://… or set site_url in the first brain's brain.toml")
 
 
 class Phases:
@@ -70,7 +77,7 @@ def _cache_path(out: Path) -> Path:
 
 
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
-          pagefind: bool = True, embeddings: bool = True, progress=None) -> BuildReport:
+          site_url: str | None = None, pagefind: bool = True, embeddings: bool = True, progress=None) -> BuildReport:
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
@@ -89,6 +96,10 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     names = [b.name for b in brains]
     if len(set(names)) != len(names):
         raise InvalidInput("brain", f"two brains share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}; set `name` in brain.toml")
+    site_url, base_url = site_urls(site_url, base_url, brains[0].config)
+    brains = [replace(b, config=replace(b.config, site_url=site_url)) for b in brains]   # every page's og:url
+    if site_url is None:
+        report.notices.append(NO_SITE_URL)
 
     writer = Writer(out, cache_file.parent)
     try:
@@ -102,6 +113,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
             _emit_fingerprint(writer, brain)
             report.problems.extend(p.to_json() for p in brain.problems)
         phases.run("render", emit_site_pages, writer, brains, report.as_of, base_url)
+        phases.run("feeds", emit_feeds, writer, brains, report.as_of)
         phases.run("assets", emit_assets, writer)
         if embeddings:
             phases.run("vectors", emit_table, writer)

@@ -70,6 +70,7 @@ def parser() -> Parser:
     b.add_argument("brains", nargs="*", metavar="BRAIN", help="brain folder(s); default: . when it holds a brain.toml")
     b.add_argument("--out", default="_site")
     b.add_argument("--base-url")
+    b.add_argument("--site-url", help="the site's absolute URL, e.g. https://me.github.io/repo/: feeds, sitemap, og:url")
     b.add_argument("--now", help="pin the build instant (RFC 3339)")
     b.add_argument("--no-pagefind", action="store_true")
     b.add_argument("--no-embeddings", action="store_true", help="skip the vector arm's files (search is lexical only)")
@@ -119,7 +120,8 @@ def cmd_build(args) -> int:
     progress = None if args.quiet else Progress()
     try:
         report = build(brain_paths(args.brains), user_path(args.out), now=args.now, base_url=args.base_url,
-                       pagefind=not args.no_pagefind, embeddings=not args.no_embeddings, progress=progress)
+                       site_url=args.site_url, pagefind=not args.no_pagefind, embeddings=not args.no_embeddings,
+                       progress=progress)
     except OSError as exc:      # disk full, permissions: build() already dropped its staging folder
         where = f": {exc.filename}" if exc.filename else ""
         raise BuildError(f"build failed, previous site kept: {exc.strerror or exc}{where}") from None

@@ -5,6 +5,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import ConfigError
@@ -12,7 +13,8 @@ from .errors import ConfigError
 DEFAULT_FIELDS = ("status", "priority", "due", "owner")
 RESERVED_NAMES = {"schemas", "pagefind", "search", "_bf", "assets"}
 DURATION = re.compile(r"^(\d+)([dwmy])$")
-TOP_KEYS = {"name", "title", "language", "timezone", "base_url", "fields", "sources", "identities", "allow_html"}
+TOP_KEYS = {"name", "title", "language", "timezone", "base_url", "site_url", "fields", "sources", "identities",
+            "allow_html"}
 SOURCE_KEYS = {"title", "cadence", "priority"}
 #: A BCP 47 language tag as pages declare it (`<html lang>`): a 2–3 letter language, then subtags
 #: (script, region, variant) of letters and digits: `en`, `zh-Hans`, `pt-BR`, `de-CH-1996`.
@@ -38,6 +40,44 @@ class BrainConfig:
     identities: dict[str, tuple[str, ...]] = field(default_factory=dict)
     allow_html: bool = False
     language: str = "en"          # pages' <html lang>; a note's `lang:` overrides it for its page
+    site_url: str | None = None   # the site's absolute URL, ending in "/" (feeds, sitemap, og:url)
+    base_url_given: bool = False  # base_url was written, not derived: it may conflict with a site URL
+
+
+def check_site_url(text, key: str) -> str:
+    """An absolute http(s) URL with a host, returned ending in "/"; a ConfigError naming `key` otherwise.
+    A query or fragment is refused: page paths are appended to it."""
+    parts = urlsplit(text) if isinstance(text, str) else None
+    if (parts is None or any(c.isspace() or c in '<>"\\' for c in text) or parts.scheme not in ("http", "https")
+            or not parts.hostname or parts.query or parts.fragment):
+        raise ConfigError(f"{key}: expected an absolute http(s) URL like https://me.github.io/my-repo/, got {text!r}")
+    return text if text.endswith("/") else text + "/"
+
+
+def url_path(url: str) -> str:
+    """The path of a site URL from check_site_url(): where the site is served, as base_url says it."""
+    return urlsplit(url).path or "/"
+
+
+def _prefix(path: str) -> str:
+    """'/x', 'x/', '/x/' → '/x/'; '' and '/' → '/'."""
+    inner = path.strip("/")
+    return f"/{inner}/" if inner else "/"
+
+
+def site_urls(flag_site: str | None, flag_base: str | None, first: BrainConfig) -> tuple[str | None, str | None]:
+    """A build's (site URL, base_url): --site-url, else the first brain's site_url; base_url is
+    --base-url, else the one brain.toml writes, else the site URL's path. A written base_url that
+    is not the site URL's path is an error: the feeds' and pages' absolute URLs would disagree."""
+    site = check_site_url(flag_site, "--site-url") if flag_site is not None else first.site_url
+    if site is None:
+        return None, flag_base
+    path = url_path(site)
+    given, key = (flag_base, "--base-url") if flag_base is not None else (first.base_url, "brain.toml: base_url")
+    if (flag_base is not None or first.base_url_given) and _prefix(given) != _prefix(path):
+        raise ConfigError(f"{key}: {given!r} conflicts with the site URL's path {path!r} ({site}); "
+                          "drop it (base_url defaults to the site URL's path) or make them agree")
+    return site, path
 
 
 def slug_name(text: str) -> str:
@@ -89,17 +129,22 @@ def load_config(root: Path) -> BrainConfig:
         ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
         raise ConfigError(f"brain.toml: timezone: expected an IANA time zone name, got {tz!r}") from None
-    base_url = data.get("base_url", "/")
+    site = check_site_url(data["site_url"], "brain.toml: site_url") if "site_url" in data else None
+    base_url = data.get("base_url", url_path(site) if site else "/")
     _expect(isinstance(base_url, str) and base_url.startswith("/"), "base_url", "a path starting with '/'", base_url)
+    base_url = base_url if base_url.endswith("/") else base_url + "/"
+    if site and _prefix(base_url) != _prefix(url_path(site)):
+        raise ConfigError(f"brain.toml: base_url: {base_url!r} conflicts with site_url's path {url_path(site)!r}; "
+                          "drop base_url (it defaults to site_url's path) or make them agree")
     fields = data.get("fields", list(DEFAULT_FIELDS))
     _expect(isinstance(fields, list) and all(isinstance(f, str) for f in fields), "fields", "a list of strings", fields)
     allow_html = data.get("allow_html", False)
     _expect(isinstance(allow_html, bool), "allow_html", "true or false", allow_html)
     return BrainConfig(
-        name=name, title=title, timezone=tz, language=language,
-        base_url=base_url if base_url.endswith("/") else base_url + "/",
+        name=name, title=title, timezone=tz, language=language, base_url=base_url,
         fields=tuple(fields), sources=_sources(data.get("sources", {})),
         identities=_identities(data.get("identities", {})), allow_html=allow_html,
+        site_url=site, base_url_given="base_url" in data,
     )
 
 

@@ -6,8 +6,8 @@ import time
 
 
 class Progress:
-    def __init__(self, stream=sys.stderr, after: float = 2.0):
-        self.stream, self.after = stream, after
+    def __init__(self, stream=None, after: float = 2.0):
+        self.stream, self.after = stream or sys.stderr, after   # looked up now: a caller may have replaced it
         self.start = time.perf_counter()
         self.last = None
 
@@ -18,6 +18,8 @@ class Progress:
         self.last = phase
 
     def done(self, report) -> None:
+        for notice in report.notices:
+            self.stream.write(f"bf build: {notice}\n")
         elapsed = time.perf_counter() - self.start
         self.stream.write(f"bf build: {report.files} files ({report.reused} unchanged) in {elapsed:.2f} s"
                           f" → {report.out}; {len(report.problems)} problem(s)\n")

@@ -20,6 +20,7 @@ name = "{name}"               # lower-case letters, digits, '-': used in bf:// a
 title = "{title}"             # shown on the home page (default: the name)
 # language = "en"             # the pages' language (<html lang>); a note's `lang:` overrides it
 # timezone = "UTC"            # IANA zone periods (days, weeks, months) are computed in
+# site_url = "https://me.github.io/my-repo/"   # the site's absolute URL: feeds, sitemap.xml, og:url (base_url follows its path)
 # base_url = "/"              # site prefix, e.g. "/my-repo/" for a GitHub Pages project site
 # fields = ["status", "priority", "due", "owner"]   # single-value frontmatter fields shown in listings
 # allow_html = false          # publish raw HTML in notes and active attachments (html, js, svg)

@@ -1,7 +1,7 @@
 // bf in the browser: search, read and recall over the built site, with the replies Python gives
 // (SPEC §5-§7). Loaded as a module by every page; sets `window.bf` and wires the page:
-// "/" focuses the search box; "Show more", "JSON reply" and 404.html's redirect come from
-// page.js. The site root is this file's parent folder, so the same build works at / and
+// Ctrl/Cmd-K and "/" open the search dialog (quicksearch.js); "Show more", "JSON reply" and
+// 404.html's redirect come from page.js. The site root is this file's parent folder, so the same build works at / and
 // under a GitHub Pages project path.
 import { openSite, read as readSite } from './engine/read.js'
 import { BfError } from './engine/errors.js'
@@ -50,14 +50,25 @@ if (document.querySelector('[data-bf-more], [data-bf-json], [data-bf-moved]')) {
   import('./page.js').then((page) => page.wire(bf))
 }
 
-// "/" focuses the page's main search field (the search page's own, else the header's).
-document.addEventListener('keydown', (event) => {
-  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return
+// Ctrl/Cmd-K, and "/" outside a field, open the search dialog (quicksearch.js, imported on first
+// use). The key focuses the header's search box at once, so what is typed while the dialog
+// loads lands there and the dialog takes it over (or stays there, a plain form to search.html,
+// should the dialog fail to load). On the search page "/" focuses its own field instead.
+function focusBox () {
   const box = document.querySelector('[data-bf-search]') || document.querySelector('header input[type=search]')
   if (!box) return
-  event.preventDefault()
   box.focus()
   box.select()
+}
+
+document.addEventListener('keydown', (event) => {
+  const commandK = (event.key || '').toLowerCase() === 'k' && (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey
+  const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !typing(event.target)
+  if (!commandK && !slash) return
+  event.preventDefault()
+  focusBox()
+  if (slash && document.querySelector('[data-bf-search]')) return
+  import('./quicksearch.js').then((dialog) => dialog.open(bf))
 })
 
 export default bf

@@ -12,7 +12,8 @@ import { itemPath, pagePath, recordPath } from './links.js'
 
 const LISTED_EXCERPT = 160 // listings.py LISTED_EXCERPT
 
-function el (tag, props = {}, ...children) {
+// An element with attributes and children (strings become text nodes); shared with quicksearch.js.
+export function el (tag, props = {}, ...children) {
   const node = document.createElement(tag)
   for (const [k, v] of Object.entries(props)) {
     if (k === 'class') node.className = v

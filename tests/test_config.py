@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from builder.config import load_config
+from builder.config import load_config, site_urls
 from builder.errors import ConfigError
 
 
@@ -47,6 +47,12 @@ priority = "low"
     ('timezone = "Mars/Olympus"\n', "timezone"),
     ('timezone = 5\n', "timezone"),
     ('base_url = "no-slash"\n', "base_url"),
+    ('site_url = "example.com/x"\n', "site_url"),
+    ('site_url = "ftp://example.com/"\n', "site_url"),
+    ('site_url = "https://example.com/?q=1"\n', "site_url"),
+    ('site_url = "https://exa mple.com/"\n', "site_url"),
+    ('site_url = 3\n', "site_url"),
+    ('site_url = "https://example.com/a/"\nbase_url = "/b/"\n', "base_url"),
     ('fields = "status"\n', "fields"),
     ('allow_html = "yes"\n', "allow_html"),
     ('title = 3\n', "title"),
@@ -84,3 +90,26 @@ def test_non_utf8_brain_toml_is_a_config_error(make_brain, tmp_path):
     root = make_brain(tmp_path, {"brain.toml": b'title = "caf\xe9"\n'})
     with pytest.raises(ConfigError):
         load_config(root)
+
+
+def test_site_url_sets_base_url_to_its_path(make_brain, tmp_path):
+    cfg = load_config(make_brain(tmp_path, {"brain.toml": 'site_url = "https://me.github.io/repo"\n'}))
+    assert (cfg.site_url, cfg.base_url, cfg.base_url_given) == ("https://me.github.io/repo/", "/repo/", False)
+    agreeing = load_config(make_brain(tmp_path, {"brain.toml": 'site_url = "https://me.github.io/repo/"\nbase_url = "/repo"\n'}, name="b2"))
+    assert (agreeing.base_url, agreeing.base_url_given) == ("/repo/", True)
+
+
+def test_build_flags_over_brain_toml(make_brain, tmp_path):
+    plain = load_config(make_brain(tmp_path, {}))
+    assert site_urls(None, None, plain) == (None, None)
+    assert site_urls(None, "/x/", plain) == (None, "/x/")
+    assert site_urls("https://h.org/x", None, plain) == ("https://h.org/x/", "/x/")
+    assert site_urls("https://h.org/x/", "/x", plain) == ("https://h.org/x/", "/x/")
+    from_toml = load_config(make_brain(tmp_path, {"brain.toml": 'site_url = "https://h.org/a/"\n'}, name="t"))
+    assert site_urls(None, None, from_toml) == ("https://h.org/a/", "/a/")
+    assert site_urls("https://other.org/", None, from_toml) == ("https://other.org/", "/")   # --site-url wins
+    written = load_config(make_brain(tmp_path, {"brain.toml": 'base_url = "/a/"\n'}, name="w"))
+    with pytest.raises(ConfigError, match="brain.toml: base_url: '/a/' conflicts"):
+        site_urls("https://h.org/b/", None, written)
+    with pytest.raises(ConfigError, match="--base-url"):
+        site_urls("https://h.org/b/", "/", plain)

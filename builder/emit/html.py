@@ -18,7 +18,7 @@ from ..embeds import embeddable, fragment_key, page_assets
 from ..model import SLOT, Brain
 from ..resources import resource_dir
 from .days import due_badge
-from .urls import attachment_path, page_path, record_urls, relative
+from .urls import absolute, attachment_path, page_path, record_urls, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
 MAX_EMBED_DEPTH = 4   # ![[A]] in ![[B]] in …: deeper embeds show as a link (as would a cycle)
@@ -31,6 +31,7 @@ def environment() -> Environment:
                       keep_trailing_newline=True)
     env.filters["pagefind_filter"] = pagefind_filter
     env.filters["page_assets"] = page_assets
+    env.filters["absolute_url"] = lambda path, site_url: absolute(site_url, path)
     return env
 
 

@@ -6,6 +6,7 @@ import posixpath
 from ..config import language_tag
 from ..model import Brain
 from ..views import View
+from .feeds import page_feeds
 from .days import clock, due_badge, full_date, local_day, stamp
 from .html import NoteRenderer, ref_url, render
 from .data import stored_in_files
@@ -48,12 +49,16 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     `due_badge(task)` shows a task's due day, `day(instant)` a date as search result cards show it,
     `clock(instant)` its local time ("09:14"), `stamp(instant)` both ("3 Dec 2026, 09:14").
     `json`: the page's reply is a file of its own (notes, home), linked as `json`; any other page
-    offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button)."""
+    offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button).
+    `description` (Open Graph) is the reply's excerpt, else says what the page is; `site_url` and
+    `feeds` (emit/feeds.py) are set only when the build has a site URL."""
     tz = brain.config.timezone
     today = local_day(reply["as_of"], tz) if reply.get("as_of") else None
+    title = reply.get("title") or ref
     return {
-        "site_title": brain.config.title, "brain": brain.name, "title": reply.get("title") or ref,
-        "lang": brain.config.language,
+        "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
+        "description": reply.get("excerpt") or f"{title} in {brain.config.title}",
+        "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
         "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant) if json else None,
         "reply_uri": None if json else reply.get("uri"),
         "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
@@ -79,7 +84,8 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
                                                           "backlinks": grouped(whole.get("backlinks", []))}
         note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
-                "excerpt": note.excerpt, "lang": language_tag(note.frontmatter.get("lang")) or ctx["lang"]}
+                "excerpt": note.excerpt, "description": note.excerpt or ctx["description"],
+                "lang": language_tag(note.frontmatter.get("lang")) or ctx["lang"]}
         writer.write(page, render(view.template, page, **ctx), view.ref)
 
 

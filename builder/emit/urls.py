@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from urllib.parse import quote
 
 from .. import refs
 
@@ -16,6 +17,12 @@ def page_path(brain: str, ref: str, *variant: str) -> str:
 
 def attachment_path(brain: str, rel: str) -> str:
     return "/".join([refs.escape_segment(brain)] + [refs.escape_segment(p) for p in rel.split("/")])
+
+
+def absolute(site_url: str, path: str) -> str:
+    """The absolute URL of site path `path` under the site URL (config.check_site_url: ends in "/");
+    the root index.html is the site URL itself."""
+    return site_url + ("" if path == "index.html" else quote(path, safe="/~#"))
 
 
 def relative(from_page: str, to_path: str) -> str:

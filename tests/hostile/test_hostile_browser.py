@@ -39,7 +39,9 @@ AUDIT = r"""() => {
       if (name.startsWith('on')) bad.push(tag + ' ' + name);
       if (name === 'srcdoc') bad.push(tag + ' srcdoc');
       const pagefindForm = tag === 'form' && value === 'javascript:void(0);' && el.closest('.pagefind-ui');   // pagefind's own
-      if (urlAttrs.includes(name) && /^(javascript|vbscript|data):/.test(value) && !pagefindForm) bad.push(tag + ' ' + name + '=' + a.value.slice(0, 40));
+      // Open Graph's text properties hold a page's title and description, never a URL (og:url stays checked)
+      const ogText = tag === 'meta' && /^og:(title|description|site_name|type)$/.test(el.getAttribute('property') || '');
+      if (urlAttrs.includes(name) && /^(javascript|vbscript|data):/.test(value) && !pagefindForm && !ogText) bad.push(tag + ' ' + name + '=' + a.value.slice(0, 40));
     }
   }
   for (const s of document.scripts) {
