@@ -194,7 +194,7 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
         entries[key] = entry
         sims[key] = brain_vectors(site, stores[entry.brain]).similarity(q, qq, entry.doc) if qq else None
     added = 0
-    if qq and own_candidates(scope, type_, path):
+    if qq and own_candidates(scope, type_, path) and table(site).wordpiece.known(text):
         for name, store in sorted(stores.items()):
             groups = topk.keep_groups(scope, store, type_, path)
             for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND):

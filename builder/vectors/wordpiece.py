@@ -90,6 +90,12 @@ class WordPiece:
             start = end
         return tuple(out)
 
+    def known(self, text: str) -> bool:
+        """Whether a word of `text` (two characters or more) is one whole token of the vocabulary,
+        a word the teacher knows. Text made only of word pieces (gibberish like "zzzqqq", most
+        typos) has a vector close to everything: the vector arm then adds nothing of its own."""
+        return any(len(w) > 1 and len(self.piece(w)) == 1 for w in words(text))
+
     def tokens(self, text: str, limit: int | None = None) -> list[int]:
         """Token ids of `text` ([UNK] dropped), the first `limit` of them when given."""
         out: list[int] = []

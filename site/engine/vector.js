@@ -177,7 +177,7 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
     sims.set(key, qq ? await (await brainVectors(site, stores.get(entry.brain))).similarity(q, qq, entry.id) : null)
   }
   let added = 0
-  if (qq && ownCandidates(scope, type, path)) {
+  if (qq && ownCandidates(scope, type, path) && (await table(site)).wordpiece.known(text)) {
     for (const name of sortedBy([...stores.keys()], (n) => n)) {
       const store = stores.get(name)
       const near = await (await brainVectors(site, store)).nearest(q, qq, keepOf(store), mode === 'semantic' ? DEPTH : EXTEND)

@@ -75,6 +75,12 @@ export class WordPiece {
     return out
   }
 
+  // Whether a word of `text` (two characters or more) is one whole token of the vocabulary
+  // (wordpiece.py known: text made only of word pieces adds nothing of its own).
+  known (text) {
+    return words(text).some((w) => [...w].length > 1 && this.piece(w).length === 1)
+  }
+
   // Token ids of `text` ([UNK] dropped), the first `limit` of them when given.
   tokens (text, limit = null) {
     const out = []

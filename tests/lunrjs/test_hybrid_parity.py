@@ -42,7 +42,7 @@ def sites(tmp_path_factory):
 def calls() -> list:
     queries = [q["query"] for q in MISMATCH["queries"]] + [
         "new website", "pricing tiers", "who owns the blog archive", "launch", "Alice Martin", "東京 タワー",
-        "Ünïcödé", "the of and", "café", "\"launch checklist\"", "budget"]
+        "Ünïcödé", "the of and", "café", "\"launch checklist\"", "budget", "zzzqqq", "xqzvvk brrtt"]
     out = [[q, {"mode": m}] for q in queries for m in ("hybrid", "semantic")]
     out += [[q, {"mode": "hybrid", "scope": s, "limit": 5}] for q in queries[::5] for s in ("memories", "projects", "mm")]
     out += [[q, {}] for q in queries[::3]] + [["launch", {"mode": "lexical"}], ["x", {"mode": "fuzzy"}]]
@@ -95,3 +95,14 @@ def test_vector_arm_finds_what_words_miss(sites):
     top3 = lambda mode: [i["ref"] for i in search(s, "annual employee evaluation", mode=mode)["items"][:3]]
     assert "mm/performance-reviews.md" not in top3("lexical")
     assert "mm/performance-reviews.md" in top3("hybrid")
+
+
+def test_gibberish_brings_nothing_of_its_own(sites):
+    """A query made only of word pieces has a vector close to everything: the vector arm adds no
+    item for it (in either runtime: the parity calls hold the same queries)."""
+    s = open_site(sites[0])
+    for q in ("zzzqqq", "xqzvvk brrtt"):
+        for mode in ("hybrid", "semantic"):
+            assert search(s, q, mode=mode)["items"] == [], (q, mode)
+            assert search(s, q, mode=mode, scope="memories/brief")["items"] == [], (q, mode)
+    assert search(s, "annual employee evaluation", mode="semantic")["items"]
