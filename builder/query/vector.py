@@ -161,8 +161,8 @@ def check_mode(mode, site, stores) -> tuple[str, bool]:
     if mode is not None and mode not in MODES:
         raise InvalidInput("mode", f"must be one of {', '.join(MODES)}, got {mode!r}")
     has = bool(stores) and table(site).ok() and all(brain_vectors(site, s).ok() for s in stores.values())
-    if mode is None:
-        return ("hybrid" if has else "lexical"), has
+    if mode is None:   # lexical until hybrid ranks at least as well (docs/decisions.md, "The vector arm")
+        return "lexical", has
     if mode != "lexical" and not has:
         raise EmbeddingsMissing(str(site.path), mode)
     return mode, has

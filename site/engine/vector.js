@@ -150,7 +150,7 @@ export async function checkMode (mode, site, stores) {
   }
   let has = stores.size > 0 && (await table(site)).ok()
   for (const store of stores.values()) has = has && (await brainVectors(site, store)).ok()
-  if (mode === null || mode === undefined) return [has ? 'hybrid' : 'lexical', has]
+  if (mode === null || mode === undefined) return ['lexical', has] // until hybrid ranks as well (vector.py)
   if (mode !== 'lexical' && !has) throw embeddingsMissing(String(site.root), mode)
   return [mode, has]
 }
