@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from .. import MODES
 from ..errors import EmbeddingsMissing, InvalidInput
@@ -66,6 +65,7 @@ class Table:
         return self.meta.get("format") == FORMAT
 
     def row(self, token: int) -> np.ndarray:
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         k, shard = divmod(token, self.meta["shard"])
         if k not in self.shards:
             data = _bytes(self.site.path / f"_bf/vectors/t/{k}.bin") or b""
@@ -74,6 +74,7 @@ class Table:
 
     def query(self, text: str) -> np.ndarray:
         """The query's vector (int64: an exact sum in any order)."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         rows = [self.row(token) for token in self.wordpiece.tokens(text)]
         return np.sum(rows, axis=0, dtype=np.int64) if rows else np.zeros(self.meta["dims"], dtype=np.int64)
 
@@ -90,6 +91,7 @@ class BrainVectors:
         return self.meta.get("format") == FORMAT
 
     def block(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         """File n's vectors (int64, one row per doc), their squared norms, and (vectors, norms,
         doc ids) of the docs the arm may add (a vector, and not a section)."""
         if n not in self.blocks:
@@ -119,6 +121,7 @@ class BrainVectors:
         return int(rows[i] @ q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
 
     def nearest(self, q: np.ndarray, qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
         all), ties included at the cut, in vector order."""
         sims, docs = [], []

@@ -15,8 +15,6 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
-
 from .wordpiece import WordPiece
 
 HERE = Path(__file__).resolve().parent
@@ -35,6 +33,7 @@ def vocab() -> list[str]:
 
 @lru_cache(maxsize=1)
 def table() -> np.ndarray:
+    import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
     return np.frombuffer((HERE / "table.bin").read_bytes(), dtype=np.int8).reshape(meta()["rows"], meta()["dims"])
 
 
@@ -45,6 +44,7 @@ def wordpiece() -> WordPiece:
 
 def embed(ids: list[int]) -> np.ndarray:
     """The integer sum of the rows of `ids` (int64; all zero for no ids)."""
+    import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
     if not ids:
         return np.zeros(meta()["dims"], dtype=np.int64)
     return table()[np.asarray(ids, dtype=np.int64)].sum(axis=0, dtype=np.int64)
@@ -52,6 +52,7 @@ def embed(ids: list[int]) -> np.ndarray:
 
 def quantize(vec: np.ndarray) -> np.ndarray:
     """int8 with the largest component ±127 (a zero vector stays zero)."""
+    import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
     top = int(np.abs(vec).max()) if vec.size else 0
     if top == 0:
         return np.zeros(vec.shape, dtype=np.int8)

@@ -158,3 +158,10 @@ def test_query_engine_never_imports_brain_or_views():
             "print(sorted(m for m in sys.modules if m.startswith(('builder.brain', 'builder.views', 'builder.emit'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_lexical_search_does_not_import_numpy():
+    """numpy costs ~50 ms of a cold `bf search` (SPEC §11: ≤ 0.4 s); only the vector arm uses it."""
+    code = ("import sys; import builder.cli, builder.query.search, builder.query.vector, builder.vectors; "
+            "sys.exit('numpy' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent).returncode == 0
