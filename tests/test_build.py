@@ -250,6 +250,10 @@ def test_killed_builds_leave_the_previous_site(tmp_path):
     subprocess.run(cmd, check=True, cwd=ROOT)
     build_id = json.loads((site / "_bf/manifest.json").read_bytes())["build_id"]
     (brain / "notes/n0000.md").write_text("# Changed\n")      # so a finished build would differ
+    reference = tmp_path / "reference"                        # the changed brain's whole build
+    subprocess.run([*cmd[:6], str(reference), *cmd[7:]], check=True, cwd=ROOT)
+    new_id = json.loads((reference / "_bf/manifest.json").read_bytes())["build_id"]
+    assert new_id != build_id
     killed = 0
     for delay in (0.2, 0.5, 0.9, 1.4, 2.0):
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -258,8 +262,10 @@ def test_killed_builds_leave_the_previous_site(tmp_path):
             os.kill(proc.pid, signal.SIGKILL)
             killed += 1
         proc.wait()
-        if proc.returncode == 0:            # it finished first: that is the new previous site
-            build_id = json.loads((site / "_bf/manifest.json").read_bytes())["build_id"]
+        # It finished first, or was killed after swapping its whole site in: that is the new
+        # previous site. Anything else must have left the previous one.
+        if proc.returncode == 0 or json.loads((site / "_bf/manifest.json").read_bytes())["build_id"] == new_id:
+            build_id = new_id
         site_is_whole(site, build_id)
     assert killed >= 2
     subprocess.run(cmd, check=True, cwd=ROOT)                  # and the next build recovers
