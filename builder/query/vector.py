@@ -28,7 +28,7 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
 from __future__ import annotations
 
 import math
-
+from functools import cached_property
 
 from .. import MODES
 from ..errors import EmbeddingsMissing, InvalidInput
@@ -59,7 +59,11 @@ class Table:
 
     def __init__(self, site):
         self.site, self.meta, self.shards = site, site.load_json("_bf/vectors/table.json") or {}, {}
-        self.wordpiece = WordPiece(self.meta.get("vocab", []))
+
+    @cached_property
+    def wordpiece(self) -> WordPiece:
+        """Built on first use: a lexical search only asks ok() (for `degraded`)."""
+        return WordPiece(self.meta.get("vocab", []))
 
     def ok(self) -> bool:
         return self.meta.get("format") == FORMAT
@@ -91,9 +95,9 @@ class BrainVectors:
         return self.meta.get("format") == FORMAT
 
     def block(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         """File n's vectors (int64, one row per doc), their squared norms, and (vectors, norms,
         doc ids) of the docs the arm may add (a vector, and not a section)."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         if n not in self.blocks:
             data = _bytes(self.site.path / f"{self.store.base}/vectors/{n}.bin") or b""
             rows = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"]).astype(np.int64)
@@ -121,9 +125,9 @@ class BrainVectors:
         return int(rows[i] @ q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
 
     def nearest(self, q: np.ndarray, qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
         all), ties included at the cut, in vector order."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         sims, docs = [], []
         for n, (group, _, _) in enumerate(self.meta["files"]):
             if groups is not None and group not in groups:
