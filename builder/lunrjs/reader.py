@@ -18,12 +18,11 @@ Hits are ordered by tier, score descending, doc id (= ref order).
 from __future__ import annotations
 
 import json
-import os
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress
 
-from ..packs import packed_name, unpack
+from .. import packs
 from .pipeline import analyze_pairs
 from .scoring import FORMAT, fnv1a, idf
 
@@ -176,10 +175,7 @@ class IndexReader:
 
     def _load(self, rel):
         """meta.json, or the pack file (builder/packs.py) of any other index file."""
-        packed = rel != "meta.json"
-        with open(os.path.join(self.dir, packed_name(rel) if packed else rel), "rb") as f:
-            data = f.read()
-        return _loads(unpack(data) if packed else data)
+        return _loads(packs.read(self.dir, rel, rel != "meta.json"))
 
     def _per_doc(self, kind: str, size: int, doc: int):
         """Doc `doc`'s value in the chunk files `kind`/N.json of `size` docs each."""

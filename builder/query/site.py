@@ -6,10 +6,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import BUNDLE_VERSION, MANIFEST, refs
+from .. import BUNDLE_VERSION, MANIFEST, packs, refs
 from ..errors import IndexMissing
 from ..fingerprint import FORMAT, changed_since, fingerprint_records
-from ..packs import packed_name, unpack
 from .data import BrainData
 
 def find_site(site: str | None) -> Path:
@@ -45,9 +44,7 @@ class Site:
         """A file of the site (the pack file of `rel` when `packed`, builder/packs.py), or None
         when it is missing or unreadable. `rel` comes from refs.ref_file or the data layout only."""
         try:
-            with open(self.path / (packed_name(rel) if packed else rel), "rb") as fh:
-                data = fh.read()
-            return json.loads(unpack(data) if packed else data)
+            return json.loads(packs.read(self.path, rel, packed))
         except (OSError, ValueError):
             return None
 

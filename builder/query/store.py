@@ -11,8 +11,8 @@ import gc
 import json
 from bisect import bisect_right
 
+from .. import packs
 from ..lunrjs import IndexReader
-from ..packs import packed_name, unpack
 from ..refs import escape_segment
 from .site import Site
 
@@ -28,15 +28,14 @@ OPEN_MAX = 8
 _open: dict[tuple, "BrainStore"] = {}
 
 
-def _read_json(path, packed: bool) -> dict | None:
+def _read_json(folder, rel: str, packed: bool) -> dict | None:
     """A store file (a pack file when `packed`, builder/packs.py), or None when missing or
     unreadable (like Site.load_json, faster: orjson, and no garbage collection pass while a
     large file's objects are made)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        with open(path, "rb") as fh:
-            data = unpack(fh.read()) if packed else fh.read()
+        data = packs.read(folder, rel, packed)
         try:
             return _loads(data)
         except ValueError:   # orjson refuses what json takes (ints over 64 bits, lone surrogates)
@@ -81,8 +80,7 @@ class BrainStore:
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
-            packed = rel != "meta.json"
-            self._files[rel] = _read_json(self.site.path / self.base / (packed_name(rel) if packed else rel), packed)
+            self._files[rel] = _read_json(self.site.path / self.base, rel, rel != "meta.json")
         return self._files[rel] or {}
 
     def ok(self) -> bool:
