@@ -5,7 +5,8 @@ once into packs instead of a file per reply page.
   header plus an ordered list of card ids: a page at any offset is a slice plus card look-ups;
 - cards (the listed items) are stored once each, in chunks of `CARD_CHUNK`, numbered in order of
   first appearance so that a page's items mostly share a chunk;
-- sections and records keep their reply pages whole, records in packs per source;
+- records keep their reply pages whole, in packs per source; a section's reply is computed from its
+  note's (query/sections.py), so only those it cannot give are kept, whole;
 - the timeline (every placed item, newest first: what relative `Nd` periods are computed from) is
   rows [placed, source, low, card id] in chunks of `TIMELINE_CHUNK`, so a recent period reads
   its first chunk or two instead of the whole brain.
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from .. import refs
 from ..listing import paged
 from ..query.data import FORMAT
+from ..query.sections import section_reply
 from ..views import View
 from .writer import Writer, canonical_json
 
@@ -78,10 +80,13 @@ def emit_data(writer: Writer, brain: str, views: list[View]) -> list[str]:
     """Write `brain`'s compact data through `writer`; returns the paths written."""
     cards = Cards()
     families: dict[str, dict[str, str]] = {}      # family → key → serialized value
+    notes = {v.ref: v.pages[0] for v in views if v.template == "note.html" and len(v.pages) == 1 and not v.variant}
     for view in views:
         if stored_in_files(view):
             continue
         family = family_of(view)
+        if family == "sections" and computed(notes, view):
+            continue
         value = compact_listing(view.pages, cards) if family == "lists" else list(view.pages)
         families.setdefault(family, {})[refs.data_key(brain, view.ref, *view.variant)] = _json(value)
     root = data_dir(brain)
@@ -106,6 +111,12 @@ def emit_data(writer: Writer, brain: str, views: list[View]) -> list[str]:
     writer.write(f"{root}/meta.json", _json(meta), "data")
     written.append(f"{root}/meta.json")
     return written
+
+
+def computed(notes: dict[str, dict], view: View) -> bool:
+    """Whether readers compute this section's reply exactly from its note's reply."""
+    note = notes.get(view.pages[0].get("note"))
+    return not view.variant and [section_reply(note, view.ref)] == list(view.pages)
 
 
 def timeline_rows(views: list[View], cards: Cards) -> list[list]:

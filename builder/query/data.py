@@ -1,10 +1,12 @@
 """Replies computed from a brain's compact data (docs/data.md; written by builder/emit/data.py).
 Twin: site/engine/data.js. A listing page is its header, a slice of its card ids and the cards;
-sections and records are looked up whole. Packs are loaded once per `BrainData` (per open Site)."""
+records and the sections kept are looked up whole, other
+sections computed from their note's reply (query/sections.py). Packs are loaded once per `BrainData` (per open Site)."""
 from __future__ import annotations
 
 from .. import refs
 from ..listing import PAGE_ITEMS
+from .sections import section_reply
 
 FORMAT = "bf-data-1"
 
@@ -69,7 +71,9 @@ class BrainData:
         if family is None or self.meta is None:
             return False, None
         found = self.entry(family, refs.data_key(self.brain, ref, *variant))
-        if found is None:
+        if found is None and family == "sections" and not variant:
+            found = [section_reply(self.load_json(refs.ref_file(self.brain, ref.rpartition("#")[0])), ref)]
+        if found is None or found == [None]:
             return True, None
         if isinstance(found, list):
             return True, page_with_offset(found, offset)

@@ -1,8 +1,10 @@
 // Replies computed from a brain's compact data (docs/data.md): twin of builder/query/data.py.
-// A listing page is its header, a slice of its card ids and the cards; sections and records are
-// looked up whole. Packs are loaded once per BrainData (per open Site).
+// A listing page is its header, a slice of its card ids and the cards; records and the sections
+// kept are looked up whole, other sections computed from their note's reply (sections.js). Packs
+// are loaded once per BrainData (per open Site).
 import * as refs from './refs.js'
 import { PAGE_ITEMS } from './listing.js'
+import { sectionReply } from './sections.js'
 
 export const FORMAT = 'bf-data-1'
 
@@ -65,8 +67,11 @@ export class BrainData {
     if (offset) variant = variant.slice(0, -1)
     const family = this.family(meta, ref, variant)
     if (family === null || meta === null) return [false, null]
-    const found = await this.entry(meta, family, refs.dataKey(this.brain, ref, ...variant))
-    if (found === null) return [true, null]
+    let found = await this.entry(meta, family, refs.dataKey(this.brain, ref, ...variant))
+    if (found === null && family === 'sections' && variant.length === 0) {
+      found = [sectionReply(await this.loadJson(refs.refFile(this.brain, ref.slice(0, ref.lastIndexOf('#')))), ref)]
+    }
+    if (found === null || found[0] === null) return [true, null]
     if (Array.isArray(found)) return [true, pageWithOffset(found, offset)]
     if ('pages' in found) return [true, pageWithOffset(found.pages, offset)]
     return [true, await this.listingPage(meta, found, offset)]

@@ -7,7 +7,7 @@ import { packedName, unpack } from './packs.js'
 import { incomplete, indexMissing, invalidInput, notFound, pyRepr } from './errors.js'
 import { LISTINGS, merged, mergedHome, periodReply, wholeList } from './listing.js'
 
-export const BUNDLE_VERSION = 3 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
+export const BUNDLE_VERSION = 4 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
 export const MANIFEST = '_bf/manifest.json'
 const MAX_REF = 4096
 export const MAX_ADDED_PROBLEMS = 2 // builder/query/read.py MAX_ADDED_PROBLEMS; tests check they agree

@@ -1,5 +1,5 @@
-"""Compact data (docs/data.md): listings as header + card ids, cards once, section and record
-replies in packs; the query engine computes every page from it, equal to the pages the views made."""
+"""Compact data (docs/data.md): listings as header + card ids, cards once, record replies in
+packs, sections computed from their note's reply; the query engine computes every page from it, equal to the pages the views made."""
 from __future__ import annotations
 
 import gzip
@@ -40,7 +40,8 @@ def long_site(tmp_path_factory):
     brain = root / "b"
     for i in range(120):
         (brain / "many").mkdir(parents=True, exist_ok=True)
-        (brain / "many" / f"n{i:03d}.md").write_text(f"---\ntags: [t{i % 3}]\n---\n# N{i}\n\n## Part\n\nx\n")
+        link = "\n[[n005#Part]]\n" if i == 0 else ""
+        (brain / "many" / f"n{i:03d}.md").write_text(f"---\ntags: [t{i % 3}]\n---\n# N{i}\n{link}\n## Part\n\nx\n")
         (brain / "memories" / "chat").mkdir(parents=True, exist_ok=True)
         (brain / "memories" / "chat" / f"m{i:03d}.json").write_text(json.dumps(
             {"text": f"message {i}", "time": f"2026-11-{1 + i % 28:02d}T10:{i % 60:02d}:00Z"}))
@@ -65,16 +66,32 @@ def test_every_offset_of_a_long_listing_is_computed(long_site):
             read(site, "memories/chat", offset=bad)
 
 
-def test_records_and_sections_read_from_their_packs(long_site):
+def test_records_read_from_their_packs(long_site):
     site = open_site(long_site)
     assert read(site, "chat:m007")["record"]["text"] == "message 7"
-    assert read(site, "many/n007.md#part")["page"] == "section"
     meta = json.loads((long_site / "_bf/b/data/meta.json").read_bytes())
     assert set(meta["packs"]) == {"lists", "sections", "records/chat"}
     key = refs.data_key("b", "chat:m007")
     path = long_site / f"_bf/b/data/records/chat/{refs.pack_of(key, meta['packs']['records/chat'])}.json.gz"
     pack = json.loads(gzip.decompress(path.read_bytes()))   # a pack file is gzip'd JSON (docs/data.md)
     assert pack[key][0]["record"]["text"] == "message 7"
+
+
+def test_sections_are_computed_from_their_note_unless_linked_to(long_site):
+    """Only the section someone links to (its backlinks are not in the note's reply) is kept; the
+    other 119 are computed from their note's reply (query/sections.py), text and all."""
+    site = open_site(long_site)
+    section = read(site, "many/n007.md#part")
+    assert (section["page"], section["text"], section["title"]) == ("section", "## Part\n\nx\n", "N7 — Part")
+    assert section["backlinks"] == []
+    assert [b["ref"] for b in read(site, "many/n005.md#part")["backlinks"]] == ["many/n000.md"]
+    meta = json.loads((long_site / "_bf/b/data/meta.json").read_bytes())
+    kept = {}
+    for i in range(meta["packs"]["sections"]):
+        kept |= json.loads(gzip.decompress((long_site / f"_bf/b/data/sections/{i}.json.gz").read_bytes()))
+    assert list(kept) == [refs.data_key("b", "many/n005.md#part")]
+    with pytest.raises(InvalidInput):
+        read(site, "many/n007.md#part", offset=3)
 
 
 def test_a_site_of_the_old_bundle_is_refused(long_site, tmp_path, bf):

@@ -1,5 +1,6 @@
 """Every reply a built site stores, whatever holds it: reply files (notes, home) and every page of
-every reply in the compact data (docs/data.md). For tests that check all of them (schemas, parity)."""
+every reply in the compact data (docs/data.md), and the section replies computed from their note's
+reply (builder/query/sections.py). For tests that check all of them (schemas, parity, golden)."""
 from __future__ import annotations
 
 import json
@@ -7,6 +8,7 @@ from pathlib import Path
 
 from builder.listing import PAGE_ITEMS
 from builder.query.data import BrainData
+from builder import refs
 from builder.query.site import Site
 
 
@@ -35,6 +37,12 @@ def stored_replies(site: Path) -> list[tuple[str, dict, dict]]:
                 pack = data.load_json(f"{data.root}/{family}/{i}.json", packed=True)
                 for key in sorted(pack):
                     pages += _pages(data, family, pack[key])
+    kept = {(p.get("brain"), p["ref"]) for p in pages if p.get("page") == "section"}
+    for note in [p for p in pages if p.get("page") == "note" and p.get("next_offset") is None and not p.get("offset")]:
+        for head in note.get("outline") or []:
+            brain, ref = refs.split_address(head["ref"])
+            if (brain, ref) not in kept:
+                pages.append(Site(site, manifest).reply(brain, ref))
     out = []
     for page in pages:
         options = {"rel": page["relation"]} if page.get("page") == "relation" else {}
