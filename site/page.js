@@ -40,7 +40,8 @@ export function itemNode (site, root, it) {
     li.append(' ', el('span', { class: 'fields' }, ...fields.map(([k, v]) => el('span', { class: 'field' }, `${k}: ${v}`))))
   }
   const text = it.excerpt || ''
-  if (text && text !== it.title) li.append(el('p', { class: 'excerpt', dir: 'auto' }, cut(text, LISTED_EXCERPT)))
+  const lead = it.title.replace(/…$/, '')
+  if (text && !(lead && text.startsWith(lead))) li.append(el('p', { class: 'excerpt', dir: 'auto' }, cut(text, LISTED_EXCERPT)))
   return li
 }
 

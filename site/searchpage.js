@@ -70,9 +70,8 @@ async function startPagefind () {
       element: '#pagefind', bundlePath: bundles[0].url, baseUrl, showSubResults: true, resetStyles: false,
       // pages carry no images: without this every result card keeps an empty thumbnail column
       showImages: false,
-      // a page's excerpt meta is for API readers: the card already shows pagefind's excerpt around the match;
-      // its instant is for the search dialog's <time datetime> (quicksearch.js): the card shows the day
-      processResult: (result) => { delete result.meta.excerpt; delete result.meta.instant; return result },
+      // a page's instant is for the search dialog's <time datetime> (quicksearch.js): the card shows the day
+      processResult: (result) => { delete result.meta.instant; return result },
       mergeIndex: mergedIndexes(bundles, document.documentElement.lang).map((index) => ({ ...index, baseUrl }))
     })
     if (params.get('q') && !scopedWanted()) ui.triggerSearch(params.get('q'))

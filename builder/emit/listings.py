@@ -53,7 +53,8 @@ def _containing(ref: str) -> list[str]:
 
 
 # Listing pages show a shorter excerpt than the JSON item (which keeps up to 320 characters):
-# the same item appears on ~7 listings, and its page and reply hold the rest.
+# the same item appears on ~7 listings, and its page and reply hold the rest. None at all when the
+# title is the excerpt's start (a record without a title of its own is named by its first words).
 LISTED_EXCERPT = 160
 
 
@@ -67,8 +68,8 @@ def _item_fragment(it: dict) -> tuple[str, str]:
     if it.get("fields"):
         meta += (' <span class="fields">' + "".join(f'<span class="field">{escape(k)}: {escape(v)}</span>'
                                                    for k, v in sorted(it["fields"].items())) + "</span>")
-    text = it.get("excerpt") or ""
-    if text and text != it["title"]:
+    text, lead = it.get("excerpt") or "", it["title"].removesuffix("…")
+    if text and not (lead and text.startswith(lead)):      # a record titled by its own first words
         meta += f'<p class="excerpt" dir="auto">{escape(cut(text, LISTED_EXCERPT))}</p>'
     badge = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
     review = ' <span class="badge review" title="asks for review">review</span>' if it.get("review") else ""

@@ -84,7 +84,7 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
                                                           "backlinks": grouped(whole.get("backlinks", []))}
         note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
-                "excerpt": note.excerpt, "description": note.excerpt or ctx["description"],
+                "description": note.excerpt or ctx["description"],
                 "lang": language_tag(note.frontmatter.get("lang")) or ctx["lang"]}
         writer.write(page, render(view.template, page, **ctx), view.ref)
 

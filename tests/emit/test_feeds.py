@@ -3,6 +3,7 @@ URL the build writes sitemap.xml, robots.txt and Atom feeds and links them from 
 without one it writes none of them and says so once."""
 from __future__ import annotations
 
+from html import escape
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from builder.emit import feeds
+from builder.query.read import read
+from builder.query.site import open_site
 
 SITE = "https://example.github.io/brain-site/"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -93,7 +96,8 @@ def test_pages_carry_feed_sitemap_and_open_graph_tags(site):
     assert alternates == ["../../_bf/feeds/brain.xml", "../../_bf/feeds/brain/chat.xml"]
     note = (site / "brain/projects/new-website.md.html").read_text()
     description = re.search(r'<meta property="og:description" content="([^"]*)">', note).group(1)
-    assert description == re.search(r'data-pagefind-meta="excerpt\[content\]" content="([^"]*)"', note).group(1)
+    card = next(i for i in read(open_site(site), "projects")["items"] if i["ref"] == "projects/new-website.md")
+    assert description == escape(card["excerpt"])
     title = re.search(r"<h1 [^>]*data-pagefind-meta=\"title\">\s*([^<]*?)\s*</h1>", note).group(1)
     assert f'<meta property="og:title" content="{title}">' in note
     assert 'content="https://example.github.io/brain-site/">' in (site / "index.html").read_text()
