@@ -30,8 +30,26 @@ LATER_FIELDS = ("page", "brain", "ref", "uri", "sha256", "modified", "notice", "
 
 
 def size(reply: dict) -> int:
-    """Bytes of `reply` as served (see the module docstring)."""
-    return len(json.dumps(reply, sort_keys=True, indent=2, ensure_ascii=False).encode("utf-8")) + 1
+    """Bytes of `reply` as served (see the module docstring): its compact JSON, made by the C
+    encoder, plus the newlines and indents that indent=2 adds — json.dumps(indent=2) itself runs
+    the pure-Python encoder, which took a fifth of a 10k build."""
+    compact = json.dumps(reply, sort_keys=True, separators=(",", ": "), ensure_ascii=False)
+    return len(compact.encode("utf-8")) + _layout(reply, 0) + 1
+
+
+def _layout(value, depth: int) -> int:
+    """Bytes indent=2 adds to `value` at `depth`: a newline and indent before each element of a
+    non-empty container and before its closing bracket."""
+    if isinstance(value, dict):
+        children = value.values()
+    elif isinstance(value, (list, tuple)):
+        children = value
+    else:
+        return 0
+    if not children:
+        return 0
+    inner = 1 + 2 * (depth + 1)
+    return sum(inner + _layout(v, depth + 1) for v in children) + 1 + 2 * depth
 
 
 def _problems_within(problems: list, room: int) -> int:

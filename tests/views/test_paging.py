@@ -10,7 +10,8 @@ import pytest
 from builder.brain import load
 from builder.query.read import MAX_ADDED_PROBLEMS, finish
 from builder.views import compute
-from builder.views.paging import BUDGET, PAGE_BYTES, RESERVE, paginate
+from builder.views.paging import BUDGET, PAGE_BYTES, RESERVE, paginate, size
+from replies import stored_replies
 
 NOW = "2026-12-02T12:00:00Z"
 LONGEST_BRAIN = "b" * 255                 # a brain name names a folder (_bf/NAME/): ≤ 255 bytes
@@ -185,3 +186,12 @@ def test_a_query_keeps_the_first_added_problems_and_counts_the_rest():
     assert [p.get("brain") for p in got["problems"]] == [None, "x", "y"] and got["problems_omitted"] == 5
     listing = finish(StaleSite(), "b", {"page": "folder", "items": []}, ["x", "y", "z", "w"])
     assert len(listing["problems"]) == 4 and "problems_omitted" not in listing      # not an exact read
+
+
+def test_size_is_the_served_bytes_of_every_reply(example_site):
+    """`size` adds indent=2's layout to the C encoder's compact JSON: equal, byte for byte, to the
+    CLI's print of every reply the example site stores, and of awkward values."""
+    awkward = [{}, [], {"a": []}, {"a": {"b": [1, {"c": "é\u2028\"\\x"}]}}, [[[]]], {"x": None, "y": [True, 1.5, -0.0]}]
+    values = [reply for _, _, reply in stored_replies(example_site)] + awkward
+    assert len(values) > 100
+    assert [size(v) for v in values] == [served(v) for v in values]
