@@ -104,9 +104,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     writer = Writer(out, cache_file.parent)
     try:
         for brain in brains:
-            g = phases.run("views", graph, brain)
-            views = phases.run("views", compute, brain, report.as_of, g)
-            phases.run("render", _emit_views, writer, brain, views, brain is brains[0])
+            _views_and_pages(phases, writer, brain, report.as_of, brain is brains[0])
             phases.run("render", emit_attachments, writer, brain.name, Path(brain.root), brain.attachments, attachment_path)
             vectors = (lambda docs, name=brain.name: phases.run("vectors", emit_doc_vectors, writer, name, docs)) if embeddings else None
             phases.run("lunr", emit_search, writer, brain, report.as_of, vectors)
@@ -132,6 +130,14 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     report.reused = writer.reused
     parsecache.save(cache_file, cache)
     return report
+
+
+def _views_and_pages(phases: Phases, writer: Writer, brain, as_of: str, root: bool) -> None:
+    """Compute the brain's views and write them: they are gone (freed) before the search index is
+    built, which would otherwise hold both at once (the build's peak memory at 10k)."""
+    g = phases.run("views", graph, brain)
+    views = phases.run("views", compute, brain, as_of, g)
+    phases.run("render", _emit_views, writer, brain, views, root)
 
 
 def _emit_views(writer: Writer, brain, views: list, root: bool) -> None:
