@@ -1,6 +1,7 @@
 """bf build: the phase checklist (mkdocs-style). Gather everything, then write, then swap.
 
-load brains → compute views → emit replies, pages, assets, index → pagefind → manifest → swap.
+load brains → per brain: compute views, run the emitters of its views, compute its index
+documents, run theirs → run the site's emitters (emit/emitters.py, in order) → manifest → swap.
 """
 from __future__ import annotations
 
@@ -14,21 +15,13 @@ from . import BUNDLE_VERSION, MANIFEST, __version__, parsecache
 from .brain import load
 from .times import parse_instant, rfc3339
 from .config import site_urls
-from .emit.data import emit_data
-from .emit.feeds import emit_feeds
-from .emit.assets import emit_assets, emit_attachments
-from .emit.pages import emit_item_pages, emit_replies
-from .emit.listings import emit_listing_pages
-from .emit.search_index import emit_search
-from .emit.vectors import emit_doc_vectors, emit_table
-from .emit.site_pages import emit_site_pages
-from .emit.urls import attachment_path
+from .emit.emitters import EMITTERS, Context, Emitter
 from .emit.writer import Writer, recover
 from .errors import InvalidInput
-from .fingerprint import fingerprint_records, recorded
-from .parallel import cores, fork_map
 from .views import compute
 from .views.graph import graph
+from .views.search import index_input
+
 
 @dataclass
 class BuildReport:
@@ -37,7 +30,8 @@ class BuildReport:
     as_of: str = ""
     brains: list[str] = field(default_factory=list)
     problems: list[dict] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)   # phase → seconds
+    emitted: dict[str, int] = field(default_factory=dict)     # emitter → files it wrote
     files: int = 0
     reused: int = 0
     notices: list[str] = field(default_factory=list)   # said once on stderr by the CLI (progress.py)
@@ -102,22 +96,14 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
         report.notices.append(NO_SITE_URL)
 
     writer = Writer(out, cache_file.parent)
+    ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind)
     try:
         for brain in brains:
-            _views_and_pages(phases, writer, brain, report.as_of, brain is brains[0])
-            phases.run("render", emit_attachments, writer, brain.name, Path(brain.root), brain.attachments, attachment_path)
-            vectors = (lambda docs, name=brain.name: phases.run("vectors", emit_doc_vectors, writer, name, docs)) if embeddings else None
-            phases.run("lunr", emit_search, writer, brain, report.as_of, vectors)
-            _emit_fingerprint(writer, brain)
+            _emit_brain(phases, replace(ctx, brain=brain))
             report.problems.extend(p.to_json() for p in brain.problems)
-        phases.run("render", emit_site_pages, writer, brains, report.as_of, base_url)
-        phases.run("feeds", emit_feeds, writer, brains, report.as_of)
-        phases.run("assets", emit_assets, writer)
-        if embeddings:
-            phases.run("vectors", emit_table, writer)
-        if pagefind:
-            from .emit.pagefind import emit_pagefind
-            phases.run("pagefind", emit_pagefind, writer, brains, report.as_of)
+        for emitter in EMITTERS:
+            if emitter.scope == "site":
+                _run(phases, emitter, ctx)
         manifest = _manifest(brains, report, writer, base_url)
         writer.write_json(MANIFEST, manifest, "manifest")
         report.build_id = manifest["build_id"]
@@ -132,46 +118,25 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     return report
 
 
-def _views_and_pages(phases: Phases, writer: Writer, brain, as_of: str, root: bool) -> None:
-    """Compute the brain's views and write them: they are gone (freed) before the search index is
-    built, which would otherwise hold both at once (the build's peak memory at 10k)."""
-    g = phases.run("views", graph, brain)
-    views = phases.run("views", compute, brain, as_of, g)
-    phases.run("render", _emit_views, writer, brain, views, root)
+def _emit_brain(phases: Phases, ctx: Context) -> None:
+    """The brain's emitters: those of its views, then (the views freed: they and the search index
+    would be the build's peak of memory together) those of its index documents."""
+    g = phases.run("views", graph, ctx.brain)
+    views = phases.run("views", compute, ctx.brain, ctx.as_of, g)
+    for emitter in EMITTERS:
+        if emitter.scope == "views":
+            _run(phases, emitter, replace(ctx, views=tuple(views)))
+    del views
+    pieces, docs = phases.run("lunr", index_input, ctx.brain)
+    for emitter in EMITTERS:
+        if emitter.scope == "brain":
+            _run(phases, emitter, replace(ctx, pieces=pieces, docs=tuple(docs)))
 
 
-def _emit_views(writer: Writer, brain, views: list, root: bool) -> None:
-    """Replies and pages of every view, spread over the cores (each worker takes every n-th view)."""
-    n = cores() * 2
-    state = (writer, brain, views, root, n)
-    for record in fork_map(_emit_chunk, list(range(n)), state, parallel=len(views) > 500):
-        writer.merge(*record)
-    emit_data(writer, brain.name, views)
-
-
-def _emit_chunk(state, index: int):
-    writer, brain, views, root, n = state
-    part = writer.part()
-    chunk = views[index::n]
-    emit_replies(part, chunk)
-    emit_item_pages(part, brain, chunk)
-    emit_listing_pages(part, brain, chunk, root=root, all_views=views)
-    return part.record()
-
-
-def _emit_fingerprint(writer: Writer, brain) -> None:
-    """What staleness compares against (builder/fingerprint.py): the brain's files, and each source
-    folder's files apart, in `_bf/BRAIN/fingerprint/` (read only when that folder changed). A site
-    built inside its brain (`--out docs`) is not the brain's: the previous site must not count."""
-    root = Path(brain.root)
-    try:
-        skip = [writer.out.resolve().relative_to(root).as_posix()]
-    except ValueError:
-        skip = []
-    main, records = recorded(root, skip)
-    writer.write_json(f"_bf/{brain.name}/fingerprint.json", main, brain.name)
-    for folder, files in records.items():
-        writer.write_json(fingerprint_records(brain.name, folder), files, brain.name)
+def _run(phases: Phases, emitter: Emitter, ctx: Context) -> None:
+    if emitter.wanted(ctx):
+        paths = phases.run(emitter.phase, emitter.run, ctx)
+        phases.report.emitted[emitter.name] = phases.report.emitted.get(emitter.name, 0) + len(paths)
 
 
 def _manifest(brains, report: BuildReport, writer: Writer, base_url: str | None) -> dict:

@@ -300,3 +300,14 @@ def test_active_attachments_are_published_only_when_html_is_allowed(tmp_path, ma
     assert (site / "brain" / "x" / "pic.png").is_file()
     assert (site / "brain" / "x" / "page.html").is_file() is allow
     assert (site / "brain" / "x" / "pic.svg").is_file() is allow
+
+
+def test_every_file_comes_from_one_named_emitter(tmp_path):
+    """The checklist runs the emitters in order (emit/emitters.py); each returns what it wrote, and
+    together they wrote every file of the site but the manifest, which the checklist writes last."""
+    from builder.build import build
+    from builder.emit.emitters import EMITTERS
+    report = build([ROOT / "examples" / "brain"], tmp_path / "site", now=NOW, pagefind=False)
+    assert list(report.emitted) == [e.name for e in EMITTERS if e.name != "pagefind"]
+    assert sum(report.emitted.values()) == report.files - 1
+    assert report.emitted["pages"] > 40 and report.emitted["token table"] > 1

@@ -129,9 +129,9 @@ def _crumbs(brain: str, ref: str, title: str, known: set[str]) -> list[tuple[str
 
 
 class SiteViews:
-    """What a page needs to know about the other views of its brain, worked out once per process:
-    which refs have a page, each target's relation lists, each record's read, each source's days."""
-    _cache: dict[int, tuple[list, "SiteViews"]] = {}
+    """What a page needs to know about the other views of its brain, worked out once per build
+    (before the page workers fork): which refs have a page, each target's relation lists, each
+    record's read, each source's days."""
 
     def __init__(self, views: list[View]):
         self.known: set[str] = set()
@@ -153,24 +153,13 @@ class SiteViews:
             for i, ref in enumerate(refs):
                 self.neighbours[ref] = (refs[i - 1] if i else None, refs[i + 1] if i + 1 < len(refs) else None)
 
-    @classmethod
-    def of(cls, views: list[View]) -> "SiteViews":
-        hit = cls._cache.get(id(views))
-        if hit is None or hit[0] is not views:
-            if len(cls._cache) > 8:
-                cls._cache.clear()
-            hit = cls._cache[id(views)] = (views, cls(views))
-        return hit[1]
 
-
-def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], root: bool = False,
-                       all_views: list[View] | None = None) -> None:
+def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], site: SiteViews, as_of: str,
+                       root: bool = False) -> None:
     """Pages of the listing `views` (their first page of items: bf.js loads the rest), and the
-    day and undated pages showing records in full; `all_views` (default: `views`) is every view
-    of the brain. Relation lists have no page of their own: they are shown on their target's page."""
-    everything = views if all_views is None else all_views
-    site = SiteViews.of(everything)
-    words = when_words(next(v for v in everything if v.ref == "home").pages[0]["as_of"], brain.config.timezone)
+    day and undated pages showing records in full; `site` knows every view of the brain.
+    Relation lists have no page of their own: they are shown on their target's page."""
+    words = when_words(as_of, brain.config.timezone)
     item_lists = ItemLists(brain)
     for view in views:
         if view.variant:

@@ -22,15 +22,13 @@ omitted (see views/search._compact).
 from __future__ import annotations
 
 from ..lunrjs import index_files
-from ..parallel import fork_each
 from ..model import Brain
 from ..refs import escape_segment
-from ..views.search import documents, note_pieces, store
+from ..views.search import store
 from .writer import Writer, canonical_json
 
 STORE_FORMAT = "bf-search-2"
 TEXT_CHUNK = 100
-PARALLEL_NOTES = 1000  # fewer notes are cut faster than workers start
 
 
 def search_dir(brain: str) -> str:
@@ -61,21 +59,15 @@ def _record_chunks(writer: Writer, folder: str, meta: dict, text: dict, owner: s
     return heads
 
 
-def _pieces(brain: Brain, ref: str) -> list[str]:
-    return note_pieces(brain.notes[ref])
-
-
-def emit_search(writer: Writer, brain: Brain, as_of: str, vectors=None) -> int:
-    """Write index and store; return the bytes of the store (index excluded), for the report.
-    `vectors(docs)`, when given, writes the documents' vectors (emit/vectors.py)."""
-    base, owner = search_dir(brain.name), f"search:{brain.name}"
-    refs = list(brain.notes)  # both products need the pieces: cut them once
-    pieces = dict(zip(refs, fork_each(_pieces, refs, brain, len(refs) > PARALLEL_NOTES)))
-    docs = documents(brain, pieces)
+def emit_index(writer: Writer, brain: str, docs) -> None:
+    """The BM25 index of `docs` (views/search.index_input)."""
     for rel, data in index_files(docs).items():
-        writer.write(f"{base}/index/{rel}", data, owner)
-    if vectors is not None:
-        vectors(docs)
+        writer.write(f"{search_dir(brain)}/index/{rel}", data, f"search:{brain}")
+
+
+def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict) -> None:
+    """The document store: what search replies show of each hit, chunked (module docstring)."""
+    base, owner = search_dir(brain.name), f"search:{brain.name}"
     data = store(brain, as_of, pieces)
     _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner)
     writer.write_pack(f"{base}/notes.json", canonical_json(data["notes"]), owner)
@@ -88,5 +80,3 @@ def emit_search(writer: Writer, brain: Brain, as_of: str, vectors=None) -> int:
         "records": {s: len(m) for s, m in sorted(data["records"].items())}, "record_chunks": heads,
         "sources": data["sources"], "types": data["types"], "text_chunk": TEXT_CHUNK,
     }, owner)
-    return sum((writer.stage / p).stat().st_size for p, o in writer.written.items()
-               if o == owner and not p.startswith(f"{base}/index/"))

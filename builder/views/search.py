@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ..lunrjs.scoring import PARAMS
 from ..model import Brain, Note
+from ..parallel import fork_each
 from .conversations import neighbourhood
 from ..times import parse_instant, rfc3339
 from .coverage import all_coverage
@@ -69,6 +70,21 @@ def _entities(brain: Brain, ref: str, own: tuple[str, ...], links_by_source: dic
 def _compact(entry: dict) -> dict:
     """Drop empty values: readers default a missing key to null / [] / {} / false."""
     return {k: v for k, v in entry.items() if v not in (None, "", [], {}, False)}
+
+
+PARALLEL_NOTES = 1000  # fewer notes are cut faster than workers start
+
+
+def _pieces(brain: Brain, ref: str) -> list[str]:
+    return note_pieces(brain.notes[ref])
+
+
+def index_input(brain: Brain) -> tuple[dict, list[dict]]:
+    """({note ref: its pieces}, the index documents): pieces are cut once, for the index, the
+    store and the vectors."""
+    refs = list(brain.notes)
+    pieces = dict(zip(refs, fork_each(_pieces, refs, brain, len(refs) > PARALLEL_NOTES)))
+    return pieces, documents(brain, pieces)
 
 
 def documents(brain: Brain, pieces_of: dict | None = None) -> list[dict]:

@@ -1,0 +1,105 @@
+"""The build's emitters, in order (Quartz's emitter list; mkdocs' checklist runs them: build.py).
+
+Each emitter takes the build `Context` and returns the site paths it wrote, in order; the one
+write path (emit/writer.py) refuses a file two emitters claim. Scopes:
+- "views": once per brain, while its views are alive (replies, pages, compact data);
+- "brain": once per brain after its views are freed — the search index is the build's peak of
+  memory — with its index documents computed once for the index, store and vectors;
+- "site": once, after every brain (site pages, feeds, assets, the token table, pagefind).
+`phase` is the timing bucket BuildReport.timings (and the benchmark) reports it under.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import wraps
+from pathlib import Path
+from typing import Callable
+
+from ..model import Brain
+from ..parallel import cores, fork_map
+from ..views import View
+from .assets import emit_assets, emit_attachments
+from .data import emit_data
+from .feeds import emit_feeds
+from .fingerprint import emit_fingerprint
+from .listings import SiteViews, emit_listing_pages
+from .pagefind import emit_pagefind
+from .pages import emit_item_pages, emit_replies
+from .search_index import emit_index, emit_store
+from .site_pages import emit_site_pages
+from .urls import attachment_path
+from .vectors import emit_doc_vectors, emit_table
+from .writer import Writer
+
+
+@dataclass(frozen=True)
+class Context:
+    writer: Writer
+    brains: tuple[Brain, ...]
+    as_of: str
+    base_url: str | None = None
+    embeddings: bool = True
+    pagefind: bool = True
+    brain: Brain | None = None           # scopes "views" and "brain": the brain being emitted
+    views: tuple[View, ...] = ()         # scope "views": its views
+    pieces: dict = field(default_factory=dict)   # scope "brain": note ref → search pieces
+    docs: tuple[dict, ...] = ()                  # scope "brain": its index documents
+
+
+@dataclass(frozen=True)
+class Emitter:
+    name: str
+    scope: str                                    # "views" | "brain" | "site"
+    phase: str
+    run: Callable[[Context], list[str]]
+    wanted: Callable[[Context], bool] = lambda ctx: True
+
+
+def _paths(run):
+    """run(ctx) as an emitter: it returns the site paths the writer took from it, in order."""
+    @wraps(run)
+    def emitter(ctx: Context) -> list[str]:
+        mark = len(ctx.writer.written)
+        run(ctx)
+        return list(ctx.writer.written)[mark:]
+    return emitter
+
+
+@_paths
+def pages(ctx: Context) -> None:
+    """Reply files, item pages and listing pages, spread over the cores (each worker takes
+    every n-th view)."""
+    n = cores() * 2
+    site = SiteViews(list(ctx.views))         # before the fork: every worker shares it
+    state = (ctx, site, n)
+    for record in fork_map(_pages_part, list(range(n)), state, parallel=len(ctx.views) > 500):
+        ctx.writer.merge(*record)
+
+
+def _pages_part(state, index: int):
+    ctx, site, n = state
+    part = ctx.writer.part()
+    chunk = list(ctx.views[index::n])
+    emit_replies(part, chunk)
+    emit_item_pages(part, ctx.brain, chunk)
+    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=ctx.brain is ctx.brains[0])
+    return part.record()
+
+
+EMITTERS = (
+    Emitter("pages", "views", "render", pages),
+    Emitter("data", "views", "render", _paths(lambda c: emit_data(c.writer, c.brain.name, list(c.views)))),
+    Emitter("attachments", "brain", "render", _paths(lambda c: emit_attachments(
+        c.writer, c.brain.name, Path(c.brain.root), c.brain.attachments, attachment_path))),
+    Emitter("search index", "brain", "lunr", _paths(lambda c: emit_index(c.writer, c.brain.name, c.docs))),
+    Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(c.writer, c.brain.name, list(c.docs))),
+            lambda c: c.embeddings),
+    Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(c.writer, c.brain, c.as_of, c.pieces))),
+    Emitter("fingerprint", "brain", "fingerprint", _paths(lambda c: emit_fingerprint(c.writer, c.brain))),
+    Emitter("site pages", "site", "render", _paths(lambda c: emit_site_pages(c.writer, list(c.brains), c.as_of, c.base_url))),
+    Emitter("feeds", "site", "feeds", _paths(lambda c: emit_feeds(c.writer, list(c.brains), c.as_of))),
+    Emitter("assets", "site", "assets", _paths(lambda c: emit_assets(c.writer))),
+    Emitter("token table", "site", "vectors", _paths(lambda c: emit_table(c.writer)), lambda c: c.embeddings),
+    Emitter("pagefind", "site", "pagefind", _paths(lambda c: emit_pagefind(c.writer, list(c.brains), c.as_of)),
+            lambda c: c.pagefind),
+)
