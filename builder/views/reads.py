@@ -2,42 +2,12 @@
 from __future__ import annotations
 
 import posixpath
-from functools import lru_cache
 
 from .. import refs
 from ..times import rfc3339
 from ..model import Brain, Note
 from .graph import Graph
 from .items import kind_of, title_of
-from ..text import cut, plain
-
-
-def _line_excerpt(brain: Brain, link) -> str:
-    if link.source in brain.records:
-        return _flat_excerpt(brain.records[link.source].text)
-    note = brain.notes[link.source]
-    if link.line:
-        lines = _lines(note.text)
-        if 0 < link.line <= len(lines):
-            return _line_text(lines[link.line - 1])
-    return f"{link.relation}: {link.target}"
-
-
-# A linking item's text is excerpted once per backlink it makes, on each page listing it:
-# these caches (keyed by the text itself) keep that to once per build.
-@lru_cache(maxsize=4096)
-def _lines(text: str) -> list[str]:
-    return text.splitlines()
-
-
-@lru_cache(maxsize=65536)
-def _line_text(line: str) -> str:
-    return cut(plain(line))
-
-
-@lru_cache(maxsize=65536)
-def _flat_excerpt(text: str) -> str:
-    return cut(" ".join(text.split()))
 
 
 def backlinks(brain: Brain, g: Graph, ref: str, links=None) -> list[dict]:
@@ -45,7 +15,7 @@ def backlinks(brain: Brain, g: Graph, ref: str, links=None) -> list[dict]:
     for link in g.backlinks.get(ref, ()) if links is None else links:
         out.append({"relation": link.relation, "ref": link.source, "uri": refs.uri(brain.name, link.source),
                     "kind": kind_of(brain, link.source), "title": title_of(brain, link.source),
-                    "line": link.line or None, "excerpt": _line_excerpt(brain, link)})
+                    "line": link.line or None, "excerpt": g.excerpts[link]})
     return sorted(out, key=lambda b: (b["relation"], b["ref"], b["line"] or 0))
 
 
