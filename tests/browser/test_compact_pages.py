@@ -88,8 +88,9 @@ LONG = {"brain.toml": 'name = "long"\ntimezone = "UTC"\n[sources.chat]\ntitle = 
 
 
 def test_show_more_reads_a_relation_list_and_a_day_page_holds_every_record(page, tmp_path, serve_site):
-    """120 records by one author: the identity's `author` list shows 50 and loads on through
-    bf.read(ref, {rel}); each day page shows all of its 40 records, uncapped."""
+    """120 records by one author: the identity's own list shows the first 50; its `author` list,
+    whose items are all among them, shows none until asked, then loads through bf.read(ref, {rel}),
+    50 at a time; each day page shows all of its 40 records, uncapped."""
     from builder.build import build
     root = tmp_path / "long"
     for rel, text in LONG.items():
@@ -104,8 +105,9 @@ def test_show_more_reads_a_relation_list_and_a_day_page_holds_every_record(page,
     more = page.locator('section.relation [data-bf-more][data-rel="author"]')
     more.wait_for(state="visible")
     items = 'section.relation ul.items > li'
-    assert page.locator(items).count() == 50
-    for total in (100, 120):
+    assert page.locator(items).count() == 0
+    assert page.locator('section.listing > .list ul.items > li').count() == 50
+    for total in (50, 100, 120):
         more.click()
         page.wait_for_function(f"document.querySelectorAll('{items}').length === {total}")
     assert more.count() == 0

@@ -23,3 +23,29 @@ def test_unknown_relation_names_valid_choices(views_site, bf):
     code, _, err = bf("read", "projects/linked.md", "--rel", "nope", "--site", views_site)
     assert code == 2
     assert "unknown relation 'nope'" in err and "cites" in err and "links" in err
+
+
+def test_an_identitys_relation_lists_hold_only_items_it_lists_itself(example_site):
+    """Why an identity page shows its relation lists on demand (templates/listing.html `deferred`):
+    every item linking to an identity, through any relation, is on the identity's own list."""
+    from builder.query.read import read
+    from builder.query.site import open_site
+    site = open_site(example_site)
+
+    def refs(ref, rel=None):
+        out, offset = [], 0
+        while offset is not None:
+            reply = read(site, ref, rel=rel, offset=offset)
+            out += [i["ref"] for i in reply["items"]]
+            offset = reply["next_offset"]
+        return out
+
+    checked = 0
+    for identity in ("person:alice", "person:bob", "person:carol", "service:morning-brief",
+                     "repo:github.com/example/new-website"):
+        own = set(refs(identity))
+        for relation in site.brains[0]["relations"]:
+            listed = refs(identity, relation)
+            checked += len(listed)
+            assert set(listed) <= own, (identity, relation)
+    assert checked > 10
