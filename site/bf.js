@@ -3,7 +3,8 @@
 // Ctrl/Cmd-K and "/" open the search dialog (quicksearch.js); "Show more", "JSON reply" and
 // 404.html's redirect come from page.js. The site root is this file's parent folder, so the same build works at / and
 // under a GitHub Pages project path.
-import { openSite, read as readSite } from './engine/read.js'
+import { read as readSite } from './engine/read.js'
+import { openSite } from './engine/site.js'
 import { BfError } from './engine/errors.js'
 
 export const root = new URL('../', import.meta.url)

@@ -164,7 +164,7 @@ def test_periods_equal_python_in_every_zone(bf_page):
 
 
 def test_bundle_version_matches_python(bf_page):
-    assert bf_page.evaluate("async () => (await import(window.bf.root + '_bf/engine/read.js')).BUNDLE_VERSION") == BUNDLE_VERSION
+    assert bf_page.evaluate("async () => (await import(window.bf.root + '_bf/engine/site.js')).BUNDLE_VERSION") == BUNDLE_VERSION
 
 
 # ---- search and recall ---------------------------------------------------------------------
