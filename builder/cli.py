@@ -95,7 +95,7 @@ def parser() -> Parser:
     s.add_argument("--type", help="keep items of exactly this type")
     s.add_argument("--path", help="keep items whose file path starts with this")
     s.add_argument("--limit", type=int, default=10, help="1-50 (default 10)")
-    s.add_argument("--mode", choices=MODES, help="default: lexical (hybrid and semantic need a site built with vectors)")
+    s.add_argument("--mode", choices=MODES, help="default: hybrid on a site built with vectors, else lexical")
     _add_query_flags(s)
     t = sub.add_parser("types", help="the type values in use, with counts")
     _add_query_flags(t)

@@ -49,7 +49,7 @@ Scope = Annotated[str | None, Field(None, description="folder, note, memories, m
 TypeFilter = Annotated[str | None, Field(None, description="keep items whose type equals this")]
 PathFilter = Annotated[str | None, Field(None, description="keep items whose path starts with this")]
 Mode = Annotated[Literal["hybrid", "lexical", "semantic"] | None,
-                 Field(None, description="arms to rank by; default lexical (hybrid and semantic need a site built with vectors)")]
+                 Field(None, description="arms to rank by; default hybrid on a site built with vectors, else lexical")]
 Brains = Annotated[list[str] | None, Field(None, description="select brains of a multi-brain site")]
 
 

@@ -11,8 +11,8 @@ export const K = 60
 export const DEPTH = 50
 export const EXTEND = 20
 export const MIN_ADDED = 0.6 // an addition needs this similarity (vector.py)
-export const WEIGHT = 0.3 // the vector arm's weight beside an all-words lexical list
-export const WEIGHT_WEAK = 3.0 // … beside an any-word (fallback) list or none: the words missed
+export const WEIGHT = 0.1 // the vector arm's weight beside a strong lexical item (it holds the words)
+export const WEIGHT_WEAK = 100.0 // … beside a weak one, and for its additions: there the vector order leads
 const FORMAT = 'bf-vectors-1'
 
 async function fetchBytes (site, rel) {
@@ -150,7 +150,7 @@ export async function checkMode (mode, site, stores) {
   }
   let has = stores.size > 0 && (await table(site)).ok()
   for (const store of stores.values()) has = has && (await brainVectors(site, store)).ok()
-  if (mode === null || mode === undefined) return ['lexical', has] // until hybrid ranks as well (vector.py)
+  if (mode === null || mode === undefined) return [has ? 'hybrid' : 'lexical', has] // as vector.py
   if (mode !== 'lexical' && !has) throw embeddingsMissing(String(site.root), mode)
   return [mode, has]
 }
@@ -163,7 +163,10 @@ const deprecated = (entry) => entry.kind !== 'record' && entry.meta && entry.met
 
 // [[[entry, score, lexical score | null, similarity | null]] in reply order, total]. `keepOf(store)`:
 // search.js keepGroups for this search. `entryAt(store, doc)`: the item of a doc id.
-export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, scope, type, path, keepOf, entryAt) {
+// How many of a query's n >= 2 words an any-word candidate must hold to be strong (vector.py).
+export function heldEnough (n) { return n === 2 ? 1 : 2 }
+
+export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, nWords, scope, type, path, keepOf, entryAt) {
   const q = await (await table(site)).query(text)
   const qq = dot(q, q, 0)
   const keyOf = (entry) => JSON.stringify([entry.brain, entry.id])
@@ -201,14 +204,16 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
     const out = ranked.map((k) => [entries.get(k), sims.get(k), null, sims.get(k)])
     return [out, out.length]
   }
-  const weight = everyWord ? WEIGHT : WEIGHT_WEAK
+  const need = everyWord ? nWords : heldEnough(nWords)
+  const strong = new Set(lexical.filter((c) => c[3] < 2 || c[2] >= need).map((c) => keyOf(c[0])))
   const score = new Map()
   for (const k of entries.keys()) {
+    const weight = strong.has(k) ? WEIGHT : WEIGHT_WEAK
     score.set(k, (lrank.has(k) ? 1 / (K + lrank.get(k)) : 0.0) + (vrank.has(k) ? weight / (K + vrank.get(k)) : 0.0))
   }
-  const pinned = everyWord // the best item holding every query word stays first
   const unlisted = entries.size + 1
-  const order = (k) => [pinned && lrank.get(k) === 1 ? 0 : 1, pinned && !lrank.has(k) ? 1 : 0, deprecated(entries.get(k)), -score.get(k),
+  // the best item holding every word first; strong items before weak ones
+  const order = (k) => [everyWord && lrank.get(k) === 1 ? 0 : 1, strong.has(k) ? 0 : 1, deprecated(entries.get(k)), -score.get(k),
     lrank.has(k) ? lrank.get(k) : unlisted, vrank.has(k) ? vrank.get(k) : unlisted]
   const out = sortedBy([...entries.keys()], order).map((k) =>
     [entries.get(k), score.get(k), lscore.has(k) ? lscore.get(k) : null, sims.has(k) ? sims.get(k) : null])
