@@ -21,7 +21,7 @@ Hits are ordered by tier, score descending, doc id (= ref order).
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress
 
@@ -306,11 +306,11 @@ class IndexReader:
         ids, ws, named = p.ids, p.ws, p.named
         ranked = p.ranked(required) if whole else p.by_weight()
         head: list[tuple] = []   # tier 0: named documents holding the term, then the others
-        if names:
-            m = p.map()
-            front = [i for i in p.by_weight() if ids[i] in names]
+        if names:   # few: found by bisection, in by_weight() order (weight descending, id)
+            at_ = {d: i for d in names if (i := bisect_left(ids, d)) < len(ids) and ids[i] == d}
+            front = sorted(at_.values(), key=lambda i: (-ws[i], i))
             head = [(ids[i], c * ws[i], s, 0) for i in front]
-            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in m]
+            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
         if head:
             skip = set(front)
             order = [i for i in ranked if i not in skip]
