@@ -236,7 +236,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
         scored = [(c[0], c[1], c[1], None) for c in top]
     else:   # fuse after the lexical ranking: it gives its ordered candidates, the vector arm re-ranks
         scored, total = vector.fused(mode, site, stores, text, top, total, every_word and bool(top),
-                                     len({f for _, f in words}), sc, type_, path)
+                                     len({f for _, f in words}), limit, sc, type_, path)
     terms = {t for pair in words for t in pair}
     items = [_item(stores[c[0].brain], c, terms) for c in scored[:limit]]
     reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,

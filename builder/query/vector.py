@@ -11,8 +11,11 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
 3. Candidates: the lexical arm's first DEPTH items, plus — only where every hit of the kept
    index groups passes the filters (no --type, --path, period or identity scope; see
    topk.ranked_top's `trivial`) — the EXTEND most similar notes and records of those groups
-   whose similarity is at least MIN_ADDED.
-   Sections are never the vector arm's own candidates (one item per note).
+   whose similarity is at least MIN_ADDED, when a hybrid search has fewer than `limit` strong
+   candidates (5): additions come after every strong item, so otherwise none could enter the
+   reply, and the scan over every vector of the kept groups is skipped (`total` then counts
+   the lexical candidates alone). Sections are never the vector arm's own candidates (one
+   item per note).
 4. Vector order: similarity descending, then brain, then doc id. Lexical order: as search.py.
 5. Hybrid: a lexical candidate is *strong* when it holds the words: every query word (the
    all-words pass), all of them in its title or aliases or its name is the query (tier 0 or
@@ -24,7 +27,7 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
    w/(K + vector rank) (ranks from 1; an arm that did not list the item adds nothing; w:
    WEIGHT for a strong item, WEIGHT_WEAK for a weak one, so the vector arm decides what the
    words missed), ordered by not deprecated, score descending, lexical rank (unlisted last),
-   vector rank.
+   vector rank. Vector ranks count within the class (strong items among strong ones).
 6. Semantic: the vector order alone over the same candidates (its own candidates when
    allowed, else the lexical ones), score = similarity.
 """
@@ -45,7 +48,7 @@ EXTEND = 20
 # arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.
 MIN_ADDED = 0.6
 # Measured with bench --quality on every set (docs/decisions.md, "The vector arm")
-WEIGHT = 0.1          # the vector arm's weight beside a strong lexical item (it holds the words)
+WEIGHT = 0.2          # the vector arm's weight beside a strong lexical item (it holds the words)
 WEIGHT_WEAK = 100.0   # … beside a weak one, and for its additions: there the vector order leads
 FORMAT = "bf-vectors-1"
 
@@ -196,12 +199,12 @@ def _deprecated(entry) -> bool:
 
 
 def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexical_total: int, every_word: bool,
-          n_words: int, scope, type_, path) -> tuple[list[tuple], int]:
+          n_words: int, limit: int, scope, type_, path) -> tuple[list[tuple], int]:
     """([(entry, score, lexical score | None, similarity | None)] in reply order, total).
     `lexical`: the lexical arm's first DEPTH candidates (entry, score, count, tier), in order
     (for a semantic search, the candidates when the arm may not add its own, else none);
     `every_word`: whether they hold every query word (else they come from the any-word pass);
-    `n_words`: how many distinct words the query has."""
+    `n_words`: how many distinct words the query has; `limit`: the reply's."""
     q = table(site).query(text)
     qq = int(q @ q)
     sims: dict[tuple, float | None] = {}
@@ -210,8 +213,10 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
         key = (entry.brain, entry.doc)
         entries[key] = entry
         sims[key] = brain_vectors(site, stores[entry.brain]).similarity(q, qq, entry.doc) if qq else None
+    need = n_words if every_word else held_enough(n_words)
+    strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] < 2 or c[2] >= need} if mode == "hybrid" else set()
     added = 0
-    if qq and own_candidates(scope, type_, path) and table(site).wordpiece.known(text):
+    if qq and len(strong) < limit and own_candidates(scope, type_, path) and table(site).wordpiece.known(text):
         for name, store in sorted(stores.items()):
             groups = topk.keep_groups(scope, store, type_, path)
             for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND):
@@ -222,14 +227,14 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
                         entries[key], sims[key] = entry, sim
                         added += 1
     ranked = sorted((key for key, sim in sims.items() if sim is not None), key=lambda k: (-sims[k], k))
-    vrank = {key: r for r, key in enumerate(ranked, 1)}
+    # vector ranks within each class, so the strong items' order does not hang on the additions
+    vrank = {key: r for r, key in enumerate((k for k in ranked if k in strong), 1)}
+    vrank.update((key, r) for r, key in enumerate((k for k in ranked if k not in strong), 1))
     lrank = {(c[0].brain, c[0].doc): r for r, c in enumerate(lexical, 1)}
     lscore = {(c[0].brain, c[0].doc): c[1] for c in lexical}
     if mode == "semantic":
         out = [(entries[k], sims[k], None, sims[k]) for k in ranked]
         return out, len(out)
-    need = n_words if every_word else held_enough(n_words)
-    strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] < 2 or c[2] >= need}
     score = {k: (1 / (K + lrank[k]) if k in lrank else 0.0)
              + ((WEIGHT if k in strong else WEIGHT_WEAK) / (K + vrank[k]) if k in vrank else 0.0) for k in entries}
     unlisted = len(entries) + 1

@@ -236,7 +236,7 @@ export async function search (site, query, { scope = null, type = null, path = n
   let total = ranked.length
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
     [scored, total] = await fused(arm, site, stores, text, ranked.slice(0, Math.max(limit, DEPTH)), total,
-      everyWord && ranked.length > 0, new Set(words.map(([, f]) => f)).size, sc, type,
+      everyWord && ranked.length > 0, new Set(words.map(([, f]) => f)).size, limit, sc, type,
       path, (store) => keepGroups(sc, store, type, path), entryAt)
   }
   const terms = new Set(words.flat())

@@ -11,7 +11,7 @@ export const K = 60
 export const DEPTH = 50
 export const EXTEND = 20
 export const MIN_ADDED = 0.6 // an addition needs this similarity (vector.py)
-export const WEIGHT = 0.1 // the vector arm's weight beside a strong lexical item (it holds the words)
+export const WEIGHT = 0.2 // the vector arm's weight beside a strong lexical item (it holds the words)
 export const WEIGHT_WEAK = 100.0 // … beside a weak one, and for its additions: there the vector order leads
 const FORMAT = 'bf-vectors-1'
 
@@ -166,7 +166,7 @@ const deprecated = (entry) => entry.kind !== 'record' && entry.meta && entry.met
 // How many of a query's n >= 2 words an any-word candidate must hold to be strong (vector.py).
 export function heldEnough (n) { return n === 2 ? 1 : 2 }
 
-export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, nWords, scope, type, path, keepOf, entryAt) {
+export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, nWords, limit, scope, type, path, keepOf, entryAt) {
   const q = await (await table(site)).query(text)
   const qq = dot(q, q, 0)
   const keyOf = (entry) => JSON.stringify([entry.brain, entry.id])
@@ -179,8 +179,10 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
     keys.set(key, [entry.brain, entry.id])
     sims.set(key, qq ? await (await brainVectors(site, stores.get(entry.brain))).similarity(q, qq, entry.id) : null)
   }
-  let added = 0
-  if (qq && ownCandidates(scope, type, path) && (await table(site)).wordpiece.known(text)) {
+  const need = everyWord ? nWords : heldEnough(nWords)
+  const strong = new Set(mode === 'hybrid' ? lexical.filter((c) => c[3] < 2 || c[2] >= need).map((c) => keyOf(c[0])) : [])
+  let added = 0 // additions follow every strong item: sought only when those do not fill the reply
+  if (qq && strong.size < limit && ownCandidates(scope, type, path) && (await table(site)).wordpiece.known(text)) {
     for (const name of sortedBy([...stores.keys()], (n) => n)) {
       const store = stores.get(name)
       const near = await (await brainVectors(site, store)).nearest(q, qq, keepOf(store), mode === 'semantic' ? DEPTH : EXTEND)
@@ -197,15 +199,15 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
     }
   }
   const ranked = sortedBy([...sims.keys()].filter((k) => sims.get(k) !== null), (k) => [-sims.get(k), keys.get(k)])
-  const vrank = new Map(ranked.map((k, r) => [k, r + 1]))
+  // vector ranks within each class, so the strong items' order does not hang on the additions
+  const vrank = new Map(ranked.filter((k) => strong.has(k)).map((k, r) => [k, r + 1]))
+  ranked.filter((k) => !strong.has(k)).forEach((k, r) => vrank.set(k, r + 1))
   const lrank = new Map(lexical.map((c, r) => [keyOf(c[0]), r + 1]))
   const lscore = new Map(lexical.map((c) => [keyOf(c[0]), c[1]]))
   if (mode === 'semantic') {
     const out = ranked.map((k) => [entries.get(k), sims.get(k), null, sims.get(k)])
     return [out, out.length]
   }
-  const need = everyWord ? nWords : heldEnough(nWords)
-  const strong = new Set(lexical.filter((c) => c[3] < 2 || c[2] >= need).map((c) => keyOf(c[0])))
   const score = new Map()
   for (const k of entries.keys()) {
     const weight = strong.has(k) ? WEIGHT : WEIGHT_WEAK

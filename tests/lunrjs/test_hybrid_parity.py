@@ -118,3 +118,21 @@ def test_gibberish_brings_nothing_of_its_own(sites):
             assert search(s, q, mode=mode)["items"] == [], (q, mode)
             assert search(s, q, mode=mode, scope="memories/brief")["items"] == [], (q, mode)
     assert search(s, "annual employee evaluation", mode="semantic")["items"]
+
+
+def test_no_vector_scan_when_word_matches_fill_the_reply(sites, monkeypatch):
+    """Additions follow every strong item: when those fill the reply the arm does not scan
+    every vector for them (node agrees: the parity calls include limit 5), and the items are
+    those of the larger reply's first places."""
+    from builder.query import vector
+    s = open_site(sites[0])
+    scans = []
+    real = vector.BrainVectors.nearest
+    monkeypatch.setattr(vector.BrainVectors, "nearest", lambda self, *a: scans.append(a) or real(self, *a))
+    wide = search(s, "pricing", mode="hybrid", limit=50)
+    assert scans
+    scans.clear()
+    narrow = search(s, "pricing", mode="hybrid", limit=1)
+    assert not scans and narrow["items"] == wide["items"][:1]
+    search(s, "transferring our workplace to another address", mode="hybrid", limit=1)   # words missed: the arm adds
+    assert scans
