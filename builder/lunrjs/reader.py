@@ -200,6 +200,18 @@ class IndexReader:
         """The ref of doc id `doc`; loads only its r/N.json chunk."""
         return self._per_doc("r", self.meta["refChunk"], doc)
 
+    def doc(self, ref: str) -> int | None:
+        """The doc id of `ref`, or None: ids follow ref (code point) order, so a bisection
+        (loading only the r/N.json chunks it probes)."""
+        lo, hi = 0, self.n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.ref(mid) < ref:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.n and self.ref(lo) == ref else None
+
     def conversation(self, doc: int) -> int:
         """The conversation number of doc id `doc` (0: a note or section; FORMAT.md c/)."""
         return self._per_doc("c", self.meta["convChunk"], doc)

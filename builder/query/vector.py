@@ -118,6 +118,24 @@ class BrainVectors:
             self.blocks[n] = (rows, norms, (rows[ok], np.sqrt(norms[ok].astype(np.float64)), ok + first))
         return self.blocks[n]
 
+    def row(self, doc: int) -> tuple[np.ndarray, int]:
+        """Doc `doc`'s vector and its squared norm (bf similar's query)."""
+        n, i = self.file_of(doc)
+        rows, norms, _ = self.block(n)
+        return rows[i], int(norms[i])
+
+    def count(self, groups: set[str] | None) -> int:
+        """How many docs of `groups` (None: all) the arm may list (a vector, not a section)."""
+        return sum(len(self.block(n)[2][2]) for n, (group, _, _) in enumerate(self.meta["files"])
+                   if groups is None or group in groups)
+
+    def addable(self, doc: int) -> bool:
+        """Whether the arm may list doc `doc` (as count())."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+        ids = self.block(self.file_of(doc)[0])[2][2]   # ascending
+        i = int(np.searchsorted(ids, doc))
+        return i < len(ids) and int(ids[i]) == doc
+
     def file_of(self, doc: int) -> tuple[int, int]:
         for n, (_, first, count) in enumerate(self.meta["files"]):
             if first <= doc < first + count:

@@ -3,6 +3,7 @@
 // every token and every score equals the Python reader's, bit for bit. Dependency free; the
 // stemmer is lunr.js 2.3.9's (MIT, Oliver Nightingale).
 import { packedName, unpack } from './packs.js'
+import { cmp } from './order.js'
 
 // ---- lunr.js 2.3.9 tokenizer and trimmer (site/searchpage.js highlights with them) -------
 export const separator = /[\s\-]+/
@@ -394,6 +395,19 @@ export class LunrIndex {
   // Refs for doc ids (r/N.json).
   async refs (ids) {
     return this.perDoc('r', (await this.meta()).refChunk, ids)
+  }
+
+  // The doc id of `ref`, or null: ids follow ref (code point) order, so a bisection (as
+  // reader.IndexReader.doc).
+  async doc (ref) {
+    const n = (await this.meta()).docs
+    let lo = 0; let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (cmp((await this.refs([mid]))[0], ref) < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo < n && (await this.refs([lo]))[0] === ref ? lo : null
   }
 
   // Conversation numbers for doc ids (c/N.json; 0: a note or section).

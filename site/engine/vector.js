@@ -84,6 +84,42 @@ export class BrainVectors {
     return this.blocks.get(n)
   }
 
+  // Doc ids of sections (never listed by the arm), computed once.
+  sectionSet () {
+    if (!this.sectionIds) {
+      this.sectionIds = new Set()
+      for (const [first, count] of this.meta.sections) for (let d = first; d < first + count; d++) this.sectionIds.add(d)
+    }
+    return this.sectionIds
+  }
+
+  // [doc's vector, its squared norm] (bf similar's query).
+  async row (doc) {
+    const [n, i] = this.fileOf(doc)
+    const [rows, norms] = await this.block(n)
+    const dims = this.meta.dims
+    return [Array.from(rows.subarray(i * dims, (i + 1) * dims)), norms[i]]
+  }
+
+  // How many docs of `groups` (null: all) the arm may list (a vector, not a section).
+  async count (groups) {
+    let total = 0
+    const files = this.meta.files
+    for (let n = 0; n < files.length; n++) {
+      const [group, first, count] = files[n]
+      if (groups !== null && !groups.has(group)) continue
+      const [, norms] = await this.block(n)
+      for (let i = 0; i < count; i++) if (norms[i] && !this.sectionSet().has(first + i)) total++
+    }
+    return total
+  }
+
+  async addable (doc) {
+    const [n, i] = this.fileOf(doc)
+    const [, norms] = await this.block(n)
+    return Boolean(norms[i]) && !this.sectionSet().has(doc)
+  }
+
   fileOf (doc) {
     const files = this.meta.files
     for (let n = 0; n < files.length; n++) {
@@ -104,8 +140,7 @@ export class BrainVectors {
   // [[similarity, doc]] of the nBest most similar notes and records of `groups` (null: all),
   // ties included at the cut, in vector order.
   async nearest (q, qq, groups, nBest) {
-    const sections = new Set()
-    for (const [first, count] of this.meta.sections) for (let d = first; d < first + count; d++) sections.add(d)
+    const sections = this.sectionSet()
     let found = []
     const files = this.meta.files
     for (let n = 0; n < files.length; n++) {
@@ -133,12 +168,12 @@ function dot (q, rows, at) {
   return s
 }
 
-async function table (site) {
+export async function table (site) {
   if (!site.vectorTable) site.vectorTable = new Table(site).open()
   return site.vectorTable
 }
 
-async function brainVectors (site, store) {
+export async function brainVectors (site, store) {
   if (!store.vectors) store.vectors = new BrainVectors(site, store).open()
   return store.vectors
 }
