@@ -51,6 +51,8 @@ MIN_ADDED = 0.6
 WEIGHT = 0.2          # the vector arm's weight beside a strong lexical item (it holds the words)
 WEIGHT_WEAK = 100.0   # … beside a weak one, and for its additions: there the vector order leads
 FORMAT = "bf-vectors-1"
+# recall's MMR: relevance against novelty. Not tuned on a set (docs/decisions.md, "recall").
+LAMBDA = 0.7
 
 
 def _bytes(path) -> bytes | None:
@@ -204,6 +206,36 @@ def own_candidates(scope, type_, path) -> bool:
     groups passes the filters (as topk.ranked_top's `trivial`)."""
     return (scope.kind in ("none", "memories", "source") and scope.period is None and scope.brain is None
             and type_ is None and path is None)
+
+
+def vector_of(site, store, ref: str) -> tuple[np.ndarray, int]:
+    """An item's vector and squared norm (recall's MMR)."""
+    return brain_vectors(site, store).row(store.reader.doc(ref))
+
+
+def diversify(items: list, vectors: list[tuple]) -> list:
+    """`items` (ranked) reordered by maximal marginal relevance: repeatedly take the item
+    maximising LAMBDA * rel - (1 - LAMBDA) * (its highest cosine to an item taken), rel =
+    (n - rank) / n (rank from 0), the better-ranked on ties; so the first stays first.
+    `vectors[i]`: item i's (vector, squared norm). Cosines: exact integer dots, divided as in
+    search's similarity (a zero vector is similar to nothing), the same doubles as in JS."""
+    import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+    n = len(items)
+    if n < 3:
+        return list(items)
+    rows = np.array([v for v, _ in vectors], dtype=np.int64)
+    roots = np.sqrt(np.array([qq for _, qq in vectors], dtype=np.float64))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cos = (rows @ rows.T) / (roots[:, None] * roots[None, :])
+    cos = np.where((roots[:, None] > 0) & (roots[None, :] > 0), cos, 0.0).tolist()
+    left, best, out = list(range(n)), [0.0] * n, []
+    while left:
+        pick = max(left, key=lambda i: (LAMBDA * ((n - i) / n) - (1 - LAMBDA) * best[i], -i))
+        out.append(items[pick])
+        left.remove(pick)
+        for i in left:
+            best[i] = max(best[i], cos[pick][i])
+    return out
 
 
 def held_enough(n: int) -> int:

@@ -198,6 +198,36 @@ const deprecated = (entry) => entry.kind !== 'record' && entry.meta && entry.met
 
 // [[[entry, score, lexical score | null, similarity | null]] in reply order, total]. `keepOf(store)`:
 // search.js keepGroups for this search. `entryAt(store, doc)`: the item of a doc id.
+export const LAMBDA = 0.7 // recall's MMR (vector.py)
+
+// [vector, squared norm] of an item (recall's MMR).
+export async function vectorOf (site, store, ref) {
+  return (await brainVectors(site, store)).row(await store.reader.doc(ref))
+}
+
+// `items` reordered by maximal marginal relevance: vector.py diversify, the same doubles.
+export function diversify (items, vectors) {
+  const n = items.length
+  if (n < 3) return [...items]
+  const roots = vectors.map(([, qq]) => Math.sqrt(qq))
+  const cos = (a, b) => (roots[a] > 0 && roots[b] > 0 ? dot(vectors[a][0], vectors[b][0], 0) / (roots[a] * roots[b]) : 0.0)
+  const left = items.map((_, i) => i)
+  const best = new Array(n).fill(0.0)
+  const out = []
+  while (left.length) {
+    let pick = left[0]
+    let top = -Infinity
+    for (const i of left) {
+      const v = LAMBDA * ((n - i) / n) - (1 - LAMBDA) * best[i]
+      if (v > top) { top = v; pick = i } // the better-ranked on ties: left ascends
+    }
+    out.push(items[pick])
+    left.splice(left.indexOf(pick), 1)
+    for (const i of left) best[i] = Math.max(best[i], cos(pick, i))
+  }
+  return out
+}
+
 // How many of a query's n >= 2 words an any-word candidate must hold to be strong (vector.py).
 export function heldEnough (n) { return n === 2 ? 1 : 2 }
 
