@@ -95,8 +95,13 @@ def parser() -> Parser:
     s.add_argument("--type", help="keep items of exactly this type")
     s.add_argument("--path", help="keep items whose file path starts with this")
     s.add_argument("--limit", type=int, default=10, help="1-50 (default 10)")
-    s.add_argument("--mode", choices=MODES, help="default: lexical (hybrid and semantic need a site built with vectors)")
+    s.add_argument("--mode", choices=MODES, help="default: hybrid on a site built with vectors, else lexical")
     _add_query_flags(s)
+    sm = sub.add_parser("similar", help="the notes and records nearest a note, section or record (needs vectors)")
+    sm.add_argument("ref", metavar="REF", help="a ref or bf:// address")
+    sm.add_argument("--limit", type=int, default=10, help="1-50 (default 10)")
+    sm.add_argument("--scope", help="as for bf search")
+    _add_query_flags(sm)
     t = sub.add_parser("types", help="the type values in use, with counts")
     _add_query_flags(t)
     rc = sub.add_parser("recall", help="search, then quote the best bodies within a character budget")
@@ -158,6 +163,13 @@ def cmd_search(args) -> int:
     return 0
 
 
+def cmd_similar(args) -> int:
+    from .query.similar import similar
+    from .query.site import open_site
+    emit(similar(open_site(site_path(args)), args.ref, limit=args.limit, scope=args.scope, brains=args.brain), args.dense)
+    return 0
+
+
 def cmd_types(args) -> int:
     from .query.search import types
     from .query.site import open_site
@@ -199,11 +211,11 @@ def cmd_new(args) -> int:
     return 0
 
 
-COMMANDS = {"build": cmd_build, "serve": cmd_serve, "new": cmd_new, "check": cmd_check, "read": cmd_read, "search": cmd_search, "types": cmd_types,
+COMMANDS = {"build": cmd_build, "serve": cmd_serve, "new": cmd_new, "check": cmd_check, "read": cmd_read, "search": cmd_search, "similar": cmd_similar, "types": cmd_types,
             "recall": cmd_recall, "schema": cmd_schema, "mcp": cmd_mcp}
 
 
-PROSE = {"search", "recall", "read"}   # their positional is prose or a ref: it may start with "-"
+PROSE = {"search", "recall", "read", "similar"}   # their positional is prose or a ref: it may start with "-"
 
 
 def _prose_last(p: Parser, argv: list[str]) -> list[str]:

@@ -70,5 +70,6 @@ class EmbeddingsMissing(BfError):
     code = "embeddings_missing"
     exit = 6
 
-    def __init__(self, site: str, mode: str):
-        super().__init__(f"embeddings missing for site '{site}': --mode {mode} needs vectors — build without --no-embeddings")
+    def __init__(self, site: str, mode: str, asked: str | None = None):
+        asked = asked or f"--mode {mode}"
+        super().__init__(f"embeddings missing for site '{site}': {asked} needs vectors — build without --no-embeddings")

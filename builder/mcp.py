@@ -49,7 +49,7 @@ Scope = Annotated[str | None, Field(None, description="folder, note, memories, m
 TypeFilter = Annotated[str | None, Field(None, description="keep items whose type equals this")]
 PathFilter = Annotated[str | None, Field(None, description="keep items whose path starts with this")]
 Mode = Annotated[Literal["hybrid", "lexical", "semantic"] | None,
-                 Field(None, description="arms to rank by; default lexical (hybrid and semantic need a site built with vectors)")]
+                 Field(None, description="arms to rank by; default hybrid on a site built with vectors, else lexical")]
 Brains = Annotated[list[str] | None, Field(None, description="select brains of a multi-brain site")]
 
 
@@ -90,8 +90,15 @@ def tools(session: LiveSite) -> list[Tool]:
         return _result(session, lambda site: run(site, query, budget=budget, scope=scope, type=type,
                                                  path=path, brains=brain, mode=mode))
 
+    async def similar(ref: Annotated[str, Field(description="a note, section or record: ref or bf:// address")],
+                      limit: Limit = 10, scope: Scope = None, brain: Brains = None) -> CallToolResult:
+        """The notes and records nearest an item by meaning (the vector arm), itself excluded."""
+        from .query.similar import similar as run
+        return _result(session, lambda site: run(site, ref, limit=limit, scope=scope, brains=brain))
+
     out = []
-    for fn, kind in ((search, "search-reply"), (read, "read-reply"), (recall, "recall-reply")):
+    for fn, kind in ((search, "search-reply"), (read, "read-reply"), (recall, "recall-reply"),
+                     (similar, "search-reply")):
         tool = Tool.from_function(fn, annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
         # The published schema is the contract; the SDK advertises it and leaves the value alone.
         tool.fn_metadata.output_schema = schema.load(kind)

@@ -36,9 +36,15 @@ export async function recall (query, options = {}) {
   return engine.recall(await site(), query, options)
 }
 
+// similar(ref, {limit, scope, brains}) → the reply of `bf similar`.
+export async function similar (ref, options = {}) {
+  const engine = await import('./engine/similar.js')
+  return engine.similar(await site(), ref, options)
+}
+
 export { BfError }
 
-const bf = { search, read, recall, site, root: root.href, BfError }
+const bf = { search, read, recall, similar, site, root: root.href, BfError }
 window.bf = bf
 
 function typing (target) {

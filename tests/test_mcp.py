@@ -51,6 +51,7 @@ def calls(example_site):
         "read_later": ("read", {"ref": "concepts/style-guide.md", "offset": 4096.0}),
         "read_home": ("read", {"ref": ""}),
         "recall": ("recall", {"query": "pricing page", "budget": 3000}),
+        "similar": ("similar", {"ref": "concepts/pricing-tiers.md", "limit": 5, "scope": "projects"}),
         "limit0": ("search", {"query": "website", "limit": 0}),
         "limit_bool": ("search", {"query": "website", "limit": True}),
         "limit_frac": ("search", {"query": "website", "limit": 2.5}),
@@ -76,8 +77,9 @@ def calls(example_site):
 
 def test_tools_publish_their_reply_schemas(calls):
     tools = {t.name: t for t in calls["list"].tools}
-    assert set(tools) == {"search", "read", "recall"}
-    for name, kind in (("search", "search-reply"), ("read", "read-reply"), ("recall", "recall-reply")):
+    assert set(tools) == {"search", "read", "recall", "similar"}
+    for name, kind in (("search", "search-reply"), ("read", "read-reply"), ("recall", "recall-reply"),
+                       ("similar", "search-reply")):
         assert tools[name].output_schema == schema.load(kind)
     assert tools["search"].input_schema["properties"]["limit"]["maximum"] == 50
     assert tools["read"].input_schema["required"] == ["ref"]
@@ -91,6 +93,7 @@ def test_tools_publish_their_reply_schemas(calls):
     ("read_later", ("read", "concepts/style-guide.md", "--offset", "4096")),
     ("read_home", ("read", "")),
     ("recall", ("recall", "pricing page", "--budget", "3000")),
+    ("similar", ("similar", "concepts/pricing-tiers.md", "--limit", "5", "--scope", "projects")),
 ])
 def test_text_and_structured_content_equal_the_cli(calls, bf, example_site, name, cli):
     result = calls[name]

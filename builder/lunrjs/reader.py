@@ -4,6 +4,9 @@ A query is a list of (exact, folded) term pairs (pipeline.query_terms). Its *gro
 distinct folded terms in first-seen order, each with c = how many positions give it; its
 *bonus* terms the distinct exact terms that differ from their folded twin, with their counts.
 A document matches a group when it holds the folded term; all groups are required, or any.
+A term held only in a CONTEXT field (a record's neighbours) adds to the score and counts as held
+in the any-word pass, but does not satisfy the all-words rule: the document must hold every
+term in its own text (scoring.CONTEXT says why).
 
     score = sum over groups (query order) of c * w(folded)  +  sum over bonus terms of c * w(exact)
     w(t, doc) = sum over fields (field order) holding t of
@@ -18,13 +21,13 @@ Hits are ordered by tier, score descending, doc id (= ref order).
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress
 
 from .. import packs
 from .pipeline import analyze_pairs
-from .scoring import FORMAT, fnv1a, idf
+from .scoring import CONTEXT, FORMAT, fnv1a, idf
 
 try:  # orjson parses the shards ~2x faster; json gives the same values
     from orjson import loads as _loads
@@ -46,14 +49,16 @@ def _decode(code: int) -> tuple[int, int]:
 
 class _Posting:
     """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
-    per doc, ``named`` the set of docs holding it in a NAMED field."""
-    __slots__ = ("ids", "ws", "named", "_map", "_ranked", "_by_weight", "_docs")
+    per doc, ``named`` the set of docs holding it in a NAMED field, ``own`` the set of docs
+    holding it outside CONTEXT fields, or None when that is every doc."""
+    __slots__ = ("ids", "ws", "named", "own", "_map", "_ranked", "_by_weight", "_docs")
 
     def __init__(self, entry, reader):
         n, avg, params, named_fields = reader.n, reader.avg, reader.params, reader.named_fields
         df = sum(len(e[1]) for e in entry)   # (document, field) postings
         w_idf = idf(n, df)
         named: set[int] = set()
+        own: set[int] | None = None
         parts = []
         for fi, gaps, codes in entry:
             k1, b, boost, a, scale = params[fi]
@@ -67,6 +72,9 @@ class _Posting:
             parts.append((ids, ws))
             if fi in named_fields:
                 named.update(ids)
+        context = [fi in reader.context_fields for fi, _, _ in entry]
+        if any(context):   # else every doc holds it in its own text
+            own = set().union(*(ids for (ids, _), c in zip(parts, context) if not c))
         if len(parts) == 1:
             self.ids, self.ws = parts[0]
         else:
@@ -78,29 +86,32 @@ class _Posting:
             self.ids = sorted(acc)
             self.ws = [acc[d] for d in self.ids]
         self.named = named
+        self.own = own
         self._map = None
         self._ranked = None
         self._by_weight = None
-        self._docs = [None, None]
+        self._docs = [None, None, None]
 
     def map(self):
         if self._map is None:
             self._map = dict(zip(self.ids, self.ws))
         return self._map
 
-    def ranked(self):
-        """Positions ordered by (not named, weight descending, id)."""
+    def ranked(self, own: bool = False):
+        """Positions ordered by (not named, weight descending, id); `own`: only those of docs
+        holding the term in their own text."""
         if self._ranked is None:
-            ws, ids, named = self.ws, self.ids, self.named
-            self._ranked = sorted(self.by_weight(), key=lambda i: ids[i] not in named)   # stable
-        return self._ranked
+            ids, named, held = self.ids, self.named, self.own
+            ranked = sorted(self.by_weight(), key=lambda i: ids[i] not in named)   # stable
+            self._ranked = (ranked, ranked if held is None else [i for i in ranked if ids[i] in held])
+        return self._ranked[own]
 
-    def docs(self, named_first: bool) -> list[int]:
-        """Doc ids in ranked() (named_first) or by_weight() order."""
-        if self._docs[named_first] is None:
+    def docs(self, order: int) -> list[int]:
+        """Doc ids in by_weight() (0), ranked() (1) or ranked(own=True) (2) order."""
+        if self._docs[order] is None:
             ids = self.ids
-            self._docs[named_first] = [ids[i] for i in (self.ranked() if named_first else self.by_weight())]
-        return self._docs[named_first]
+            self._docs[order] = [ids[i] for i in (self.ranked(order == 2) if order else self.by_weight())]
+        return self._docs[order]
 
     def by_weight(self):
         """Positions ordered by (weight descending, id)."""
@@ -163,6 +174,7 @@ class IndexReader:
         self.params = [(meta["params"][f]["k1"], meta["params"][f]["b"], meta["params"][f]["boost"], a,
                         meta["params"][f].get("scale", 1)) for f, a in zip(fields, self.avg)]
         self.named_fields = {fields.index(f) for f in meta["named"]}
+        self.context_fields = {fields.index(f) for f in CONTEXT if f in fields}
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, _Posting | None] = {}
         self._names: dict[str, frozenset] = {}
@@ -187,6 +199,18 @@ class IndexReader:
     def ref(self, doc: int) -> str:
         """The ref of doc id `doc`; loads only its r/N.json chunk."""
         return self._per_doc("r", self.meta["refChunk"], doc)
+
+    def doc(self, ref: str) -> int | None:
+        """The doc id of `ref`, or None: ids follow ref (code point) order, so a bisection
+        (loading only the r/N.json chunks it probes)."""
+        lo, hi = 0, self.n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.ref(mid) < ref:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.n and self.ref(lo) == ref else None
 
     def conversation(self, doc: int) -> int:
         """The conversation number of doc id `doc` (0: a note or section; FORMAT.md c/)."""
@@ -249,7 +273,7 @@ class IndexReader:
         extra = [(c, p) for e, c in bonus.items() if (p := self.postings(e)) is not None]
         whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
         if len(present) == 1 and not extra:
-            return self._one(present[0], whole, names, limit)
+            return self._one(present[0], whole, names, limit, required)
         if required:
             ids = _intersect([p for _, _, p in present])
         else:
@@ -286,25 +310,26 @@ class IndexReader:
         sets = {k: frozenset(f for b, (_, f, _) in enumerate(present) if k >> b & 1) for k in set(masks)}
         return Hits.of([(ids[i], sums[i], sets[masks[i]], tiers[i]) for i in order])
 
-    def _one(self, entry, whole: bool, names: frozenset, limit: int | None) -> Hits:
-        """One group, no bonus term: the posting's cached order, named documents moved first."""
+    def _one(self, entry, whole: bool, names: frozenset, limit: int | None, required: bool) -> Hits:
+        """One group, no bonus term: the posting's cached order, named documents moved first.
+        (`required` implies `whole`: a missing group returned no hits before.)"""
         c, f, p = entry
         s = frozenset([f])
         ids, ws, named = p.ids, p.ws, p.named
-        ranked = p.ranked() if whole else p.by_weight()
+        ranked = p.ranked(required) if whole else p.by_weight()
         head: list[tuple] = []   # tier 0: named documents holding the term, then the others
-        if names:
-            m = p.map()
-            front = [i for i in p.by_weight() if ids[i] in names]
+        if names:   # few: found by bisection, in by_weight() order (weight descending, id)
+            at_ = {d: i for d in names if (i := bisect_left(ids, d)) < len(ids) and ids[i] == d}
+            front = sorted(at_.values(), key=lambda i: (-ws[i], i))
             head = [(ids[i], c * ws[i], s, 0) for i in front]
-            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in m]
+            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
         if head:
             skip = set(front)
             order = [i for i in ranked if i not in skip]
             docs = [h[0] for h in head] + [ids[i] for i in order]
         else:
             order = ranked
-            docs = p.docs(whole)
+            docs = p.docs(2 if required else 1 if whole else 0)
         if limit is not None:
             docs = docs[:limit]
         n = len(head)
@@ -319,12 +344,12 @@ class IndexReader:
 
 
 def _intersect(posts) -> list[int]:
-    """Docs holding every posting, ascending."""
+    """Docs holding every posting's term in their own text, ascending."""
     posts = sorted(posts, key=lambda p: len(p.ids))
-    ids = posts[0].ids
+    ids = posts[0].ids if posts[0].own is None else sorted(posts[0].own)
     for p in posts[1:]:
         if not ids:
             break
-        m = p.map()
+        m = p.map() if p.own is None else p.own
         ids = [d for d in ids if d in m]
     return ids

@@ -1,6 +1,8 @@
 """bf recall (SPEC §7): the search ranking, packed for a model's context window.
 
-The candidates are search's ranked items (CANDIDATES of them, the search maximum). The fold
+The candidates are search's ranked items (CANDIDATES of them, the search maximum). When the
+vector arm ranked them (hybrid, semantic), they are first diversified by maximal marginal
+relevance (vector.diversify, λ = vector.LAMBDA): that order is the rank order below. The fold
 walks them in rank order, once:
 - a candidate whose entities already have MAX_PER_ENTITY quoted memories is *capped*;
 - otherwise its body is quoted (`memories.disclosed`) when it fits in what is left of the budget;
@@ -28,6 +30,8 @@ from ..text import cut
 from .read import read
 from .search import search
 from .site import Site
+from .store import open_store
+from . import vector
 
 DEFAULT_BUDGET = 16000
 MAX_BUDGET = 1_000_000
@@ -104,6 +108,9 @@ def recall(site: Site, query, *, budget=DEFAULT_BUDGET, scope=None, type=None, p
     budget = check_budget(budget)
     found = search(site, query, scope=scope, type=type, path=path, limit=CANDIDATES, brains=brains, mode=mode)
     reply = {k: v for k, v in found.items() if k != "items"}
-    reply.update(pack(found["items"], budget, lambda item: body_of(site, item)))
+    items = found["items"]
+    if "vector" in found["arms"]:
+        items = vector.diversify(items, [vector.vector_of(site, open_store(site, i["brain"]), i["ref"]) for i in items])
+    reply.update(pack(items, budget, lambda item: body_of(site, item)))
     reply.update(budget=budget, candidates=len(found["items"]))
     return reply

@@ -7,9 +7,11 @@ rather than one item per hit); _candidates is the reference both runtimes share.
    words, CJK/Thai/… bigrams, stemmed English, a diacritic-folded twin per term); nothing in it
    is lunr syntax. A double-quoted span is a phrase: its terms must also occur in that order
    in the item's stored text (excerpt.has_phrase).
-2. All-words: the index's documents holding every (folded) term (BM25, lunrjs/reader.py). When
-   no item survives the filters (kind, scope, --type, --path, phrases) in any selected brain,
-   any-word: documents holding at least one term, ranked by how many they hold first.
+2. All-words: the index's documents holding every (folded) term in their own text (BM25,
+   lunrjs/reader.py; a record's neighbour field adds to its score but holds no word for this
+   rule). When no item survives the filters (kind, scope, --type, --path, phrases) in any
+   selected brain, any-word: documents holding at least one term (neighbour fields included),
+   ranked by how many they hold first.
 3. Tiers (the index gives each hit one): 0 when the whole query is a note's title, alias or
    file stem (after analysis; such a note is a hit even when no indexed text holds a file
    stem's words), 1 when every term is in the item's title or aliases, else 2.
@@ -233,7 +235,8 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     if mode == "lexical":
         scored = [(c[0], c[1], c[1], None) for c in top]
     else:   # fuse after the lexical ranking: it gives its ordered candidates, the vector arm re-ranks
-        scored, total = vector.fused(mode, site, stores, text, top, total, every_word and bool(top), sc, type_, path)
+        scored, total = vector.fused(mode, site, stores, text, top, total, every_word and bool(top),
+                                     len({f for _, f in words}), limit, sc, type_, path)
     terms = {t for pair in words for t in pair}
     items = [_item(stores[c[0].brain], c, terms) for c in scored[:limit]]
     reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,

@@ -23,6 +23,7 @@ except ImportError:  # pragma: no cover
 
 STORE_FORMAT = "bf-search-2"
 OPEN_MAX = 8
+CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
 # Open stores by (site folder, build id, brain): a long-lived process (bf mcp, tests) answers
 # warm, and a rebuilt site (new build id) is never read through a stale store.
 _open: dict[tuple, "BrainStore"] = {}
@@ -75,6 +76,7 @@ class BrainStore:
         self._reader: IndexReader | None = None
         self._sections: dict[str, dict] = {}
         self._hits: dict[int, Entry | None] = {}   # doc id -> entry: warm searches skip building them
+        self._checks: dict[tuple, dict[int, bool | None]] = {}
         self._owners: list[int] | None = None
         self._groups: list[str] | None = None
 
@@ -147,6 +149,16 @@ class BrainStore:
                 entry.doc = doc
             self._hits[doc] = entry
         return self._hits[doc]
+
+    def checks(self, filters: tuple) -> dict[int, bool | None]:
+        """Doc id -> the verdict of these filters (scope, --type, --path) on its item, as far as
+        searches have asked: warm searches in a scope skip checking the hits checked before
+        (a scoped search of a common word at 10k notes checks thousands). A few filters kept."""
+        if filters not in self._checks:
+            if len(self._checks) >= CHECKS_MAX:
+                self._checks.pop(next(iter(self._checks)))
+            self._checks[filters] = {}
+        return self._checks[filters]
 
     def groups(self) -> list[str]:
         """Doc id -> its index group (a record's source, "" for notes and sections)."""

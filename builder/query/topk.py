@@ -21,6 +21,9 @@ from .scopes import NOTE_KINDS, RECORD_KINDS, Scope
 from .store import BrainStore
 
 
+_UNCHECKED = object()
+
+
 def keep_groups(scope: Scope, store: BrainStore, type_, path) -> set[str] | None:
     """The index groups (records: their source; notes and sections: "") whose hits can survive
     the scope, or None for all. A dropped hit is one the scope would have refused, so it marks
@@ -63,22 +66,30 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
             narrowed = narrowed or len(idx) < n
         # Owners: a section ranks as its note; a record as itself (record scopes skip the refs).
         owners = store.owners() if keep is None or "" in keep else None
-        if trivial:
-            total += len(set(map(owners.__getitem__, (docs[i] for i in idx)))) if owners else len(idx)
+        if trivial:   # (idx is a range only while it is every hit: then docs are the hits)
+            held = docs if isinstance(idx, range) else map(docs.__getitem__, idx)
+            total += len(set(map(owners.__getitem__, held))) if owners else len(idx)
         groups = store.groups()
+        verdicts = None if trivial else store.checks((scope.kind, scope.value, scope.period, scope.brain, type_, path))
         seen, fresh = {}, 0
         for i in idx:
             doc = docs[i]
             owner = owners[doc] if owners else doc
             if owner in seen:
                 continue
-            entry = store.hit(doc, groups[doc])
-            why = seen[owner] = None if trivial else check(store, entry)
+            if trivial:
+                why = None
+            else:
+                why = verdicts.get(doc, _UNCHECKED)
+                if why is _UNCHECKED:
+                    why = verdicts[doc] = check(store, store.hit(doc, groups[doc]))
+            seen[owner] = why
             if why is not None:
                 narrowed = narrowed or why
                 continue
             total += 0 if trivial else 1
             if fresh < limit:
+                entry = store.hit(doc, groups[doc])
                 _, score, matched, tier = hits[i]
                 top.append((entry, score, len(matched), tier))
                 if entry.kind == "record" or not entry.meta.get("deprecated"):

@@ -11,17 +11,23 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
 3. Candidates: the lexical arm's first DEPTH items, plus — only where every hit of the kept
    index groups passes the filters (no --type, --path, period or identity scope; see
    topk.ranked_top's `trivial`) — the EXTEND most similar notes and records of those groups
-   whose similarity is at least MIN_ADDED.
-   Sections are never the vector arm's own candidates (one item per note).
+   whose similarity is at least MIN_ADDED, when a hybrid search has fewer than `limit` strong
+   candidates (5): additions come after every strong item, so otherwise none could enter the
+   reply, and the scan over every vector of the kept groups is skipped (`total` then counts
+   the lexical candidates alone). Sections are never the vector arm's own candidates (one
+   item per note).
 4. Vector order: similarity descending, then brain, then doc id. Lexical order: as search.py.
-5. Hybrid: reciprocal rank fusion, score = 1/(K + lexical rank) + weight/(K + vector rank)
-   (ranks from 1; an arm that did not list the item adds nothing; weight: WEIGHT when the
-   lexical candidates hold every query word, else WEIGHT_WEAK), ordered by not deprecated,
-   score descending, lexical rank (unlisted last), vector rank. Guard: when the lexical
-   candidates hold every query word, the first of them stays first (a known item — a title,
-   alias or stem, or every word in a title — is first there), so words that match are never
-   displaced; the vector arm re-ranks below it and adds, after every word match (deprecated
-   ones included), what the words missed.
+5. Hybrid: a lexical candidate is *strong* when it holds the words: every query word (the
+   all-words pass), all of them in its title or aliases or its name is the query (tier 0 or
+   1), or at least held_enough(n) of the query's n words (the any-word pass). Other lexical
+   candidates and the arm's additions are *weak*. Guard: strong items come before weak ones
+   (deprecated ones included), so the vector arm never displaces words that match; and when
+   the lexical candidates hold every query word, the first of them stays first (a known item
+   is first there). Within each class, reciprocal rank fusion: score = 1/(K + lexical rank) +
+   w/(K + vector rank) (ranks from 1; an arm that did not list the item adds nothing; w:
+   WEIGHT for a strong item, WEIGHT_WEAK for a weak one, so the vector arm decides what the
+   words missed), ordered by not deprecated, score descending, lexical rank (unlisted last),
+   vector rank. Vector ranks count within the class (strong items among strong ones).
 6. Semantic: the vector order alone over the same candidates (its own candidates when
    allowed, else the lexical ones), score = similarity.
 """
@@ -41,10 +47,12 @@ EXTEND = 20
 # An addition needs this similarity: a word found nowhere ("zeppelin") should not bring back
 # arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.
 MIN_ADDED = 0.6
-# Measured on tests/fixtures/quality.json and mismatch.json (docs/decisions.md, "The vector arm")
-WEIGHT = 0.3        # the vector arm's weight beside an all-words lexical list
-WEIGHT_WEAK = 3.0   # … beside an any-word (fallback) list or none: the words missed
+# Measured with bench --quality on every set (docs/decisions.md, "The vector arm")
+WEIGHT = 0.2          # the vector arm's weight beside a strong lexical item (it holds the words)
+WEIGHT_WEAK = 100.0   # … beside a weak one, and for its additions: there the vector order leads
 FORMAT = "bf-vectors-1"
+# recall's MMR: relevance against novelty. Not tuned on a set (docs/decisions.md, "recall").
+LAMBDA = 0.7
 
 
 def _bytes(path) -> bytes | None:
@@ -112,6 +120,24 @@ class BrainVectors:
             self.blocks[n] = (rows, norms, (rows[ok], np.sqrt(norms[ok].astype(np.float64)), ok + first))
         return self.blocks[n]
 
+    def row(self, doc: int) -> tuple[np.ndarray, int]:
+        """Doc `doc`'s vector and its squared norm (bf similar's query)."""
+        n, i = self.file_of(doc)
+        rows, norms, _ = self.block(n)
+        return rows[i], int(norms[i])
+
+    def count(self, groups: set[str] | None) -> int:
+        """How many docs of `groups` (None: all) the arm may list (a vector, not a section)."""
+        return sum(len(self.block(n)[2][2]) for n, (group, _, _) in enumerate(self.meta["files"])
+                   if groups is None or group in groups)
+
+    def addable(self, doc: int) -> bool:
+        """Whether the arm may list doc `doc` (as count())."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+        ids = self.block(self.file_of(doc)[0])[2][2]   # ascending
+        i = int(np.searchsorted(ids, doc))
+        return i < len(ids) and int(ids[i]) == doc
+
     def file_of(self, doc: int) -> tuple[int, int]:
         for n, (_, first, count) in enumerate(self.meta["files"]):
             if first <= doc < first + count:
@@ -168,8 +194,8 @@ def check_mode(mode, site, stores) -> tuple[str, bool]:
     if mode is not None and mode not in MODES:
         raise InvalidInput("mode", f"must be one of {', '.join(MODES)}, got {mode!r}")
     has = bool(stores) and table(site).ok() and all(brain_vectors(site, s).ok() for s in stores.values())
-    if mode is None:   # lexical until hybrid ranks at least as well (docs/decisions.md, "The vector arm")
-        return "lexical", has
+    if mode is None:   # hybrid where it can run: it ranks no set lower (docs/decisions.md, "The vector arm")
+        return ("hybrid" if has else "lexical"), has
     if mode != "lexical" and not has:
         raise EmbeddingsMissing(str(site.path), mode)
     return mode, has
@@ -182,16 +208,53 @@ def own_candidates(scope, type_, path) -> bool:
             and type_ is None and path is None)
 
 
+def vector_of(site, store, ref: str) -> tuple[np.ndarray, int]:
+    """An item's vector and squared norm (recall's MMR)."""
+    return brain_vectors(site, store).row(store.reader.doc(ref))
+
+
+def diversify(items: list, vectors: list[tuple]) -> list:
+    """`items` (ranked) reordered by maximal marginal relevance: repeatedly take the item
+    maximising LAMBDA * rel - (1 - LAMBDA) * (its highest cosine to an item taken), rel =
+    (n - rank) / n (rank from 0), the better-ranked on ties; so the first stays first.
+    `vectors[i]`: item i's (vector, squared norm). Cosines: exact integer dots, divided as in
+    search's similarity (a zero vector is similar to nothing), the same doubles as in JS."""
+    import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+    n = len(items)
+    if n < 3:
+        return list(items)
+    rows = np.array([v for v, _ in vectors], dtype=np.int64)
+    roots = np.sqrt(np.array([qq for _, qq in vectors], dtype=np.float64))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cos = (rows @ rows.T) / (roots[:, None] * roots[None, :])
+    cos = np.where((roots[:, None] > 0) & (roots[None, :] > 0), cos, 0.0).tolist()
+    left, best, out = list(range(n)), [0.0] * n, []
+    while left:
+        pick = max(left, key=lambda i: (LAMBDA * ((n - i) / n) - (1 - LAMBDA) * best[i], -i))
+        out.append(items[pick])
+        left.remove(pick)
+        for i in left:
+            best[i] = max(best[i], cos[pick][i])
+    return out
+
+
+def held_enough(n: int) -> int:
+    """How many of a query's n >= 2 words an any-word candidate must hold to be strong: two,
+    or one of a two-word query (a typo in the other: "prcing tiers")."""
+    return 1 if n == 2 else 2
+
+
 def _deprecated(entry) -> bool:
     return entry.kind != "record" and bool(entry.meta.get("deprecated"))
 
 
 def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexical_total: int, every_word: bool,
-          scope, type_, path) -> tuple[list[tuple], int]:
+          n_words: int, limit: int, scope, type_, path) -> tuple[list[tuple], int]:
     """([(entry, score, lexical score | None, similarity | None)] in reply order, total).
     `lexical`: the lexical arm's first DEPTH candidates (entry, score, count, tier), in order
     (for a semantic search, the candidates when the arm may not add its own, else none);
-    `every_word`: whether they hold every query word (else they come from the any-word pass)."""
+    `every_word`: whether they hold every query word (else they come from the any-word pass);
+    `n_words`: how many distinct words the query has; `limit`: the reply's."""
     q = table(site).query(text)
     qq = int(q @ q)
     sims: dict[tuple, float | None] = {}
@@ -200,8 +263,10 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
         key = (entry.brain, entry.doc)
         entries[key] = entry
         sims[key] = brain_vectors(site, stores[entry.brain]).similarity(q, qq, entry.doc) if qq else None
+    need = n_words if every_word else held_enough(n_words)
+    strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] < 2 or c[2] >= need} if mode == "hybrid" else set()
     added = 0
-    if qq and own_candidates(scope, type_, path) and table(site).wordpiece.known(text):
+    if qq and len(strong) < limit and own_candidates(scope, type_, path) and table(site).wordpiece.known(text):
         for name, store in sorted(stores.items()):
             groups = topk.keep_groups(scope, store, type_, path)
             for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND):
@@ -212,21 +277,20 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
                         entries[key], sims[key] = entry, sim
                         added += 1
     ranked = sorted((key for key, sim in sims.items() if sim is not None), key=lambda k: (-sims[k], k))
-    vrank = {key: r for r, key in enumerate(ranked, 1)}
+    # vector ranks within each class, so the strong items' order does not hang on the additions
+    vrank = {key: r for r, key in enumerate((k for k in ranked if k in strong), 1)}
+    vrank.update((key, r) for r, key in enumerate((k for k in ranked if k not in strong), 1))
     lrank = {(c[0].brain, c[0].doc): r for r, c in enumerate(lexical, 1)}
     lscore = {(c[0].brain, c[0].doc): c[1] for c in lexical}
     if mode == "semantic":
         out = [(entries[k], sims[k], None, sims[k]) for k in ranked]
         return out, len(out)
-    weight = WEIGHT if every_word else WEIGHT_WEAK
-    score = {k: (1 / (K + lrank[k]) if k in lrank else 0.0) + (weight / (K + vrank[k]) if k in vrank else 0.0)
-             for k in entries}
-    pinned = every_word   # the best item holding every query word stays first
+    score = {k: (1 / (K + lrank[k]) if k in lrank else 0.0)
+             + ((WEIGHT if k in strong else WEIGHT_WEAK) / (K + vrank[k]) if k in vrank else 0.0) for k in entries}
     unlisted = len(entries) + 1
 
     def order(k):
-        first = 0 if pinned and lrank.get(k) == 1 else 1
-        added_after = pinned and k not in lrank   # …and its additions follow every word match
-        return (first, added_after, _deprecated(entries[k]), -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted))
+        first = 0 if every_word and lrank.get(k) == 1 else 1   # the best item holding every word
+        return (first, k not in strong, _deprecated(entries[k]), -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted))
     keys = sorted(entries, key=order)
     return [(entries[k], score[k], lscore.get(k), sims.get(k)) for k in keys], lexical_total + added

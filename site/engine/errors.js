@@ -20,8 +20,8 @@ export const incomplete = (ref, brains) =>
   new BfError(`incomplete: ${ref} may be in unavailable brain(s) ${brains.join(', ')}`, 'incomplete')
 export const indexMissing = (site, why = '') =>
   new BfError(`index missing for site '${site}' — run bf build first${why ? ` (${why})` : ''}`, 'index_missing')
-export const embeddingsMissing = (site, mode) =>
-  new BfError(`embeddings missing for site '${site}': --mode ${mode} needs vectors — build without --no-embeddings`, 'embeddings_missing')
+export const embeddingsMissing = (site, mode, asked = null) =>
+  new BfError(`embeddings missing for site '${site}': ${asked || `--mode ${mode}`} needs vectors — build without --no-embeddings`, 'embeddings_missing')
 
 // Python's repr() of a str, for messages that quote a value: 'x', "it's", '\n', '\x00'.
 export function pyRepr (value) {

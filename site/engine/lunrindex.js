@@ -3,6 +3,7 @@
 // every token and every score equals the Python reader's, bit for bit. Dependency free; the
 // stemmer is lunr.js 2.3.9's (MIT, Oliver Nightingale).
 import { packedName, unpack } from './packs.js'
+import { cmp } from './order.js'
 
 // ---- lunr.js 2.3.9 tokenizer and trimmer (site/searchpage.js highlights with them) -------
 export const separator = /[\s\-]+/
@@ -230,8 +231,11 @@ export function fnv1a (term) {
   return h
 }
 
+// Fields that add to the score but hold no word for the all-words rule (scoring.CONTEXT).
+const CONTEXT = ['neighbours']
+
 // A term's posting with its weights: ids ascending, ws, named (1 where the doc holds it in a
-// `named` field), as reader._Posting.
+// `named` field), own (1 where it holds it outside CONTEXT fields), as reader._Posting.
 function makePosting (entry, m) {
   let df = 0
   for (const e of entry) df += e[1].length
@@ -254,7 +258,7 @@ function makePosting (entry, m) {
       const tf = scale !== 1 ? stored / scale : stored
       ws[i] = widf * (k1p1 * tf) / (k1 * (1 - b + b * (len / a)) + tf) * boost
     }
-    parts.push({ named: m.named.includes(field), ids, ws })
+    parts.push({ named: m.named.includes(field), context: CONTEXT.includes(field), ids, ws })
   }
   let ids, ws
   if (parts.length === 1) {
@@ -274,7 +278,13 @@ function makePosting (entry, m) {
   for (const part of parts) if (part.named) for (const d of part.ids) namedSet.add(d)
   const named = new Uint8Array(ids.length)
   for (let i = 0; i < ids.length; i++) named[i] = namedSet.has(ids[i]) ? 1 : 0
-  return { ids, ws, named }
+  const own = new Uint8Array(ids.length).fill(1)
+  if (parts.some((part) => part.context)) { // else every doc holds it in its own text
+    const ownSet = new Set()
+    for (const part of parts) if (!part.context) for (const d of part.ids) ownSet.add(d)
+    for (let i = 0; i < ids.length; i++) own[i] = ownSet.has(ids[i]) ? 1 : 0
+  }
+  return { ids, ws, named, own }
 }
 
 // Query pairs from pairs, or from words (each analysed).
@@ -387,6 +397,19 @@ export class LunrIndex {
     return this.perDoc('r', (await this.meta()).refChunk, ids)
   }
 
+  // The doc id of `ref`, or null: ids follow ref (code point) order, so a bisection (as
+  // reader.IndexReader.doc).
+  async doc (ref) {
+    const n = (await this.meta()).docs
+    let lo = 0; let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (cmp((await this.refs([mid]))[0], ref) < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo < n && (await this.refs([lo]))[0] === ref ? lo : null
+  }
+
   // Conversation numbers for doc ids (c/N.json; 0: a note or section).
   async conversations (ids) {
     return this.perDoc('c', (await this.meta()).convChunk, ids)
@@ -431,6 +454,7 @@ export class LunrIndex {
     const sums = new Float64Array(m.docs)
     const hits = new Uint16Array(m.docs)
     const nameds = new Uint16Array(m.docs)
+    const owns = new Uint16Array(m.docs) // groups held in the doc's own text (all-words rule)
     const masks = new Int32Array(m.docs) // bit per term, first 31 terms
     let ids = []
     for (let bit = 0; bit < present.length; bit++) {
@@ -438,14 +462,14 @@ export class LunrIndex {
       for (let j = 0; j < p.ids.length; j++) {
         const d = p.ids[j]
         if (hits[d] === 0) ids.push(d)
-        hits[d]++; sums[d] += c * p.ws[j]; masks[d] |= b; nameds[d] += p.named[j]
+        hits[d]++; sums[d] += c * p.ws[j]; masks[d] |= b; nameds[d] += p.named[j]; owns[d] += p.own[j]
       }
     }
     for (const d of names) if (hits[d] === 0) ids.push(d)
     for (const { c, p } of extra) {
       for (let j = 0; j < p.ids.length; j++) if (hits[p.ids[j]]) sums[p.ids[j]] += c * p.ws[j]
     }
-    if (required) ids = ids.filter((d) => hits[d] === present.length || names.has(d))
+    if (required) ids = ids.filter((d) => owns[d] === present.length || names.has(d))
     const tiers = hits // reused: per doc its tier from here on
     for (const d of ids) tiers[d] = names.has(d) ? 0 : whole && nameds[d] === groups.size ? 1 : 2
     ids.sort((x, y) => (tiers[x] - tiers[y]) || (sums[y] - sums[x]) || (x - y))

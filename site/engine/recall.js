@@ -3,6 +3,8 @@ import { invalidInput, pyRepr } from './errors.js'
 import { cut } from './excerpt.js'
 import { read } from './read.js'
 import { search } from './search.js'
+import { openStore } from './store.js'
+import { diversify, vectorOf } from './vector.js'
 import { PY_SPACE, pyStrip } from './refs.js'
 
 export const DEFAULT_BUDGET = 16000
@@ -83,6 +85,12 @@ export async function recall (site, query, { budget = DEFAULT_BUDGET, scope = nu
   const found = await search(site, query, { scope, type, path, limit: CANDIDATES, brains, mode })
   const reply = {}
   for (const [k, v] of Object.entries(found)) if (k !== 'items') reply[k] = v
-  Object.assign(reply, await pack(found.items, budget, (item) => bodyOf(site, item)))
+  let items = found.items
+  if (found.arms.includes('vector')) { // diversified by MMR first (recall.py)
+    const vectors = []
+    for (const item of items) vectors.push(await vectorOf(site, openStore(site, item.brain), item.ref))
+    items = diversify(items, vectors)
+  }
+  Object.assign(reply, await pack(items, budget, (item) => bodyOf(site, item)))
   return Object.assign(reply, { budget, candidates: found.items.length })
 }

@@ -23,7 +23,7 @@ function checkQuery (text) {
   return text
 }
 
-function checkLimit (limit) {
+export function checkLimit (limit) {
   if (typeof limit !== 'number' || !Number.isInteger(limit) || !(limit >= 1 && limit <= MAX_LIMIT)) {
     throw invalidInput('limit', `must be a whole number from 1 to ${MAX_LIMIT}, got ${pyRepr(limit)}`)
   }
@@ -46,7 +46,7 @@ export function parseQuery (text) {
   return [queryTerms(text), phrases]
 }
 
-async function openStores (site, brains) {
+export async function openStores (site, brains) {
   const [chosen] = selected(site, '', brains)
   const stores = new Map()
   const missing = []
@@ -60,7 +60,7 @@ async function openStores (site, brains) {
 
 // The index groups (records: their source; notes and sections: '') whose hits can survive the
 // scope, or null for all: see _keep in search.py.
-function keepGroups (scope, store, type, path) {
+export function keepGroups (scope, store, type, path) {
   if (NOTE_KINDS.includes(scope.kind)) return new Set([''])
   if ((scope.kind === 'source' || scope.kind === 'undated') && type === null && path === null) return new Set([scope.value])
   if (RECORD_KINDS.includes(scope.kind)) return new Set(Object.keys(store.meta.records || {}))
@@ -169,11 +169,11 @@ async function spreadRanked (stores, ranked) {
 }
 
 // Fill in the record refs candidates() left out.
-async function refsOf (stores, entries) {
+export async function refsOf (stores, entries) {
   await Promise.all(entries.filter((e) => e.ref === null).map((e) => stores.get(e.brain).withRef(e)))
 }
 
-async function itemOf (store, [entry, score, lexicalScore, similarity], terms) {
+export async function itemOf (store, [entry, score, lexicalScore, similarity], terms) {
   if (entry.kind === 'record') await store.withMeta(entry)
   const meta = entry.meta
   const item = {
@@ -198,7 +198,7 @@ async function itemOf (store, [entry, score, lexicalScore, similarity], terms) {
 }
 
 // The item of doc id `doc` (a record's ref is filled in by refsOf).
-async function entryAt (store, doc) {
+export async function entryAt (store, doc) {
   const [group, pos] = (await store.reader.grouper())(doc)
   if (group) return store.recordHit(null, doc, group, pos)
   const entry = await store.noteEntry((await store.reader.refs([doc]))[0])
@@ -236,7 +236,7 @@ export async function search (site, query, { scope = null, type = null, path = n
   let total = ranked.length
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
     [scored, total] = await fused(arm, site, stores, text, ranked.slice(0, Math.max(limit, DEPTH)), total,
-      everyWord && ranked.length > 0, sc, type,
+      everyWord && ranked.length > 0, new Set(words.map(([, f]) => f)).size, limit, sc, type,
       path, (store) => keepGroups(sc, store, type, path), entryAt)
   }
   const terms = new Set(words.flat())

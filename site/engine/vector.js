@@ -11,8 +11,8 @@ export const K = 60
 export const DEPTH = 50
 export const EXTEND = 20
 export const MIN_ADDED = 0.6 // an addition needs this similarity (vector.py)
-export const WEIGHT = 0.3 // the vector arm's weight beside an all-words lexical list
-export const WEIGHT_WEAK = 3.0 // … beside an any-word (fallback) list or none: the words missed
+export const WEIGHT = 0.2 // the vector arm's weight beside a strong lexical item (it holds the words)
+export const WEIGHT_WEAK = 100.0 // … beside a weak one, and for its additions: there the vector order leads
 const FORMAT = 'bf-vectors-1'
 
 async function fetchBytes (site, rel) {
@@ -84,6 +84,42 @@ export class BrainVectors {
     return this.blocks.get(n)
   }
 
+  // Doc ids of sections (never listed by the arm), computed once.
+  sectionSet () {
+    if (!this.sectionIds) {
+      this.sectionIds = new Set()
+      for (const [first, count] of this.meta.sections) for (let d = first; d < first + count; d++) this.sectionIds.add(d)
+    }
+    return this.sectionIds
+  }
+
+  // [doc's vector, its squared norm] (bf similar's query).
+  async row (doc) {
+    const [n, i] = this.fileOf(doc)
+    const [rows, norms] = await this.block(n)
+    const dims = this.meta.dims
+    return [Array.from(rows.subarray(i * dims, (i + 1) * dims)), norms[i]]
+  }
+
+  // How many docs of `groups` (null: all) the arm may list (a vector, not a section).
+  async count (groups) {
+    let total = 0
+    const files = this.meta.files
+    for (let n = 0; n < files.length; n++) {
+      const [group, first, count] = files[n]
+      if (groups !== null && !groups.has(group)) continue
+      const [, norms] = await this.block(n)
+      for (let i = 0; i < count; i++) if (norms[i] && !this.sectionSet().has(first + i)) total++
+    }
+    return total
+  }
+
+  async addable (doc) {
+    const [n, i] = this.fileOf(doc)
+    const [, norms] = await this.block(n)
+    return Boolean(norms[i]) && !this.sectionSet().has(doc)
+  }
+
   fileOf (doc) {
     const files = this.meta.files
     for (let n = 0; n < files.length; n++) {
@@ -104,8 +140,7 @@ export class BrainVectors {
   // [[similarity, doc]] of the nBest most similar notes and records of `groups` (null: all),
   // ties included at the cut, in vector order.
   async nearest (q, qq, groups, nBest) {
-    const sections = new Set()
-    for (const [first, count] of this.meta.sections) for (let d = first; d < first + count; d++) sections.add(d)
+    const sections = this.sectionSet()
     let found = []
     const files = this.meta.files
     for (let n = 0; n < files.length; n++) {
@@ -133,12 +168,12 @@ function dot (q, rows, at) {
   return s
 }
 
-async function table (site) {
+export async function table (site) {
   if (!site.vectorTable) site.vectorTable = new Table(site).open()
   return site.vectorTable
 }
 
-async function brainVectors (site, store) {
+export async function brainVectors (site, store) {
   if (!store.vectors) store.vectors = new BrainVectors(site, store).open()
   return store.vectors
 }
@@ -150,7 +185,7 @@ export async function checkMode (mode, site, stores) {
   }
   let has = stores.size > 0 && (await table(site)).ok()
   for (const store of stores.values()) has = has && (await brainVectors(site, store)).ok()
-  if (mode === null || mode === undefined) return ['lexical', has] // until hybrid ranks as well (vector.py)
+  if (mode === null || mode === undefined) return [has ? 'hybrid' : 'lexical', has] // as vector.py
   if (mode !== 'lexical' && !has) throw embeddingsMissing(String(site.root), mode)
   return [mode, has]
 }
@@ -163,7 +198,40 @@ const deprecated = (entry) => entry.kind !== 'record' && entry.meta && entry.met
 
 // [[[entry, score, lexical score | null, similarity | null]] in reply order, total]. `keepOf(store)`:
 // search.js keepGroups for this search. `entryAt(store, doc)`: the item of a doc id.
-export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, scope, type, path, keepOf, entryAt) {
+export const LAMBDA = 0.7 // recall's MMR (vector.py)
+
+// [vector, squared norm] of an item (recall's MMR).
+export async function vectorOf (site, store, ref) {
+  return (await brainVectors(site, store)).row(await store.reader.doc(ref))
+}
+
+// `items` reordered by maximal marginal relevance: vector.py diversify, the same doubles.
+export function diversify (items, vectors) {
+  const n = items.length
+  if (n < 3) return [...items]
+  const roots = vectors.map(([, qq]) => Math.sqrt(qq))
+  const cos = (a, b) => (roots[a] > 0 && roots[b] > 0 ? dot(vectors[a][0], vectors[b][0], 0) / (roots[a] * roots[b]) : 0.0)
+  const left = items.map((_, i) => i)
+  const best = new Array(n).fill(0.0)
+  const out = []
+  while (left.length) {
+    let pick = left[0]
+    let top = -Infinity
+    for (const i of left) {
+      const v = LAMBDA * ((n - i) / n) - (1 - LAMBDA) * best[i]
+      if (v > top) { top = v; pick = i } // the better-ranked on ties: left ascends
+    }
+    out.push(items[pick])
+    left.splice(left.indexOf(pick), 1)
+    for (const i of left) best[i] = Math.max(best[i], cos(pick, i))
+  }
+  return out
+}
+
+// How many of a query's n >= 2 words an any-word candidate must hold to be strong (vector.py).
+export function heldEnough (n) { return n === 2 ? 1 : 2 }
+
+export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, nWords, limit, scope, type, path, keepOf, entryAt) {
   const q = await (await table(site)).query(text)
   const qq = dot(q, q, 0)
   const keyOf = (entry) => JSON.stringify([entry.brain, entry.id])
@@ -176,8 +244,10 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
     keys.set(key, [entry.brain, entry.id])
     sims.set(key, qq ? await (await brainVectors(site, stores.get(entry.brain))).similarity(q, qq, entry.id) : null)
   }
-  let added = 0
-  if (qq && ownCandidates(scope, type, path) && (await table(site)).wordpiece.known(text)) {
+  const need = everyWord ? nWords : heldEnough(nWords)
+  const strong = new Set(mode === 'hybrid' ? lexical.filter((c) => c[3] < 2 || c[2] >= need).map((c) => keyOf(c[0])) : [])
+  let added = 0 // additions follow every strong item: sought only when those do not fill the reply
+  if (qq && strong.size < limit && ownCandidates(scope, type, path) && (await table(site)).wordpiece.known(text)) {
     for (const name of sortedBy([...stores.keys()], (n) => n)) {
       const store = stores.get(name)
       const near = await (await brainVectors(site, store)).nearest(q, qq, keepOf(store), mode === 'semantic' ? DEPTH : EXTEND)
@@ -194,21 +264,23 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
     }
   }
   const ranked = sortedBy([...sims.keys()].filter((k) => sims.get(k) !== null), (k) => [-sims.get(k), keys.get(k)])
-  const vrank = new Map(ranked.map((k, r) => [k, r + 1]))
+  // vector ranks within each class, so the strong items' order does not hang on the additions
+  const vrank = new Map(ranked.filter((k) => strong.has(k)).map((k, r) => [k, r + 1]))
+  ranked.filter((k) => !strong.has(k)).forEach((k, r) => vrank.set(k, r + 1))
   const lrank = new Map(lexical.map((c, r) => [keyOf(c[0]), r + 1]))
   const lscore = new Map(lexical.map((c) => [keyOf(c[0]), c[1]]))
   if (mode === 'semantic') {
     const out = ranked.map((k) => [entries.get(k), sims.get(k), null, sims.get(k)])
     return [out, out.length]
   }
-  const weight = everyWord ? WEIGHT : WEIGHT_WEAK
   const score = new Map()
   for (const k of entries.keys()) {
+    const weight = strong.has(k) ? WEIGHT : WEIGHT_WEAK
     score.set(k, (lrank.has(k) ? 1 / (K + lrank.get(k)) : 0.0) + (vrank.has(k) ? weight / (K + vrank.get(k)) : 0.0))
   }
-  const pinned = everyWord // the best item holding every query word stays first
   const unlisted = entries.size + 1
-  const order = (k) => [pinned && lrank.get(k) === 1 ? 0 : 1, pinned && !lrank.has(k) ? 1 : 0, deprecated(entries.get(k)), -score.get(k),
+  // the best item holding every word first; strong items before weak ones
+  const order = (k) => [everyWord && lrank.get(k) === 1 ? 0 : 1, strong.has(k) ? 0 : 1, deprecated(entries.get(k)), -score.get(k),
     lrank.has(k) ? lrank.get(k) : unlisted, vrank.has(k) ? vrank.get(k) : unlisted]
   const out = sortedBy([...entries.keys()], order).map((k) =>
     [entries.get(k), score.get(k), lscore.has(k) ? lscore.get(k) : null, sims.has(k) ? sims.get(k) : null])

@@ -226,7 +226,8 @@ def generated_queries(words: list[str], phrases: list[str], scopes: list, seed: 
 def compare_calls(site_dir: Path, page, name: str, calls) -> tuple[int, list]:
     from builder.query.recall import recall
     from builder.query.search import search
-    fn = {"search": search, "recall": recall}[name]
+    from builder.query.similar import similar
+    fn = {"search": search, "recall": recall, "similar": similar}[name]
     site = open_site(site_dir)
     if name == "recall":
         calls = [(q, {k: v for k, v in o.items() if k != "limit"}) for q, o in calls]
@@ -274,6 +275,23 @@ def test_every_search_mode_equals_python_in_chromium(example_site, bf_page):
     assert n > 150 and bad == [], bad[:3]
     n, bad = compare_calls(example_site, bf_page, "recall", calls[:30])
     assert bad == [], bad[:3]
+
+
+def test_similar_equals_python_in_chromium(example_site, bf_page):
+    """window.bf.similar (site/engine/similar.js): the neighbours of every note, section and
+    record of the example, some scoped or limited, and its errors, equal Python's."""
+    from builder.query.store import open_store
+    reader = open_store(open_site(example_site), "brain").reader
+    every = [reader.ref(d) for d in range(reader.n)]
+    scopes = [None, "projects", "memories", "memories/chat", "tags/website", "30d", "person:alice", "memories/breif"]
+    calls = [(ref, {"limit": (10, 3, 50)[k % 3]} | ({"scope": scopes[k % len(scopes)]} if k % 2 else {}))
+             for k, ref in enumerate(every)]
+    calls += [("bf://brain/concepts/pricing-tiers.md", {}), ("nope.md", {}), ("projects/new-website.md#", {}),
+              ("concepts/pricing-tiers.md", {"limit": 0})]
+    n, bad = compare_calls(example_site, bf_page, "similar", calls)
+    assert n > 100 and bad == [], bad[:3]
+    from builder.query.similar import similar
+    assert all(similar(open_site(example_site), ref)["items"] for ref in every[::7])   # not vacuous
 
 
 @pytest.fixture(scope="module")

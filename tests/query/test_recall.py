@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from builder.errors import InvalidInput
 from builder.query.recall import MAX_PER_ENTITY, check_budget, disclose, pack, recall
 from builder.query.search import search
 from builder.query.site import open_site
+from builder.query.vector import diversify
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
 
@@ -129,11 +131,25 @@ def ranked(reply: dict) -> list[str]:
 
 
 def test_recall_follows_search_ranking(site):
-    found = search(site, "pricing page", limit=50)
-    reply = recall(site, "pricing page", budget=3000)
+    found = search(site, "pricing page", limit=50, mode="lexical")
+    reply = recall(site, "pricing page", budget=3000, mode="lexical")
     assert ranked(reply) == [i["ref"] for i in found["items"]] and reply["candidates"] == len(found["items"])
     assert reply["budget"] == 3000 and reply["spent_chars"] <= 3000 and reply["truncated"] is True
     assert reply["query"] == "pricing page" and reply["as_of"] == "2026-12-02T12:00:00Z"
+
+
+def test_recall_diversifies_the_fused_ranking(site):
+    """Hybrid (the default with vectors): the candidates in MMR order, the first unmoved."""
+    found = [i["ref"] for i in search(site, "pricing page", limit=50)["items"]]
+    got = ranked(recall(site, "pricing page", budget=3000))
+    assert got[0] == found[0] and sorted(got) == sorted(found) and got != found
+
+
+def test_mmr_puts_a_near_duplicate_behind_a_different_item():
+    items = ["a", "a-copy", "b", "c"]
+    vectors = [(np.array(v), int(np.dot(v, v))) for v in ([9, 1, 0], [9, 1, 1], [1, 9, 0], [0, 0, 0])]
+    assert diversify(items, vectors) == ["a", "b", "a-copy", "c"]   # c: no vector, similar to nothing
+    assert diversify(items[:2], vectors[:2]) == items[:2]
 
 
 def test_default_budget_is_16000(site):

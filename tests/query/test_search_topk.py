@@ -64,3 +64,18 @@ def test_keep_groups():
     assert topk.keep_groups(parse_scope("memories/chat", stores), store, None, None) == {"chat"}
     assert topk.keep_groups(parse_scope("memories/chat", stores), store, "x", None) == set(store.meta["records"])
     assert topk.keep_groups(parse_scope("30d", stores), store, None, None) is None
+
+
+def test_warm_scoped_search_reuses_verdicts(monkeypatch):
+    """A scoped search keeps each checked hit's verdict on the store (BrainStore.checks); the
+    next search in that scope reads it instead of checking again, with the same reply."""
+    monkeypatch.setattr(store_mod, "_open", {})
+    s = site()
+    first = mod.search(s, "website", scope="30d", mode="lexical")
+    store = store_mod.open_store(s, "brain")
+    (verdicts,) = store._checks.values()
+    assert None in verdicts.values() and any(v is not None for v in verdicts.values())
+    calls = []
+    monkeypatch.setattr(mod, "admits", lambda *a: calls.append(a) or True)
+    assert mod.search(s, "website", scope="30d", mode="lexical") == first
+    assert not calls
