@@ -5,7 +5,7 @@ views, and the timeline `Nd` period reads are computed from, live in the compact
 (emit/data.py)."""
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from zoneinfo import ZoneInfo
 
 from markupsafe import Markup, escape
@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 from .. import refs
 from ..model import Brain
 from ..text import cut
+from ..times import from_rfc3339
 from ..views import View
 from .html import ref_url, render
 from .data import stored_in_files
@@ -104,12 +105,12 @@ def _bucket_url(brain: str, page: str, label: str) -> str | None:
 def when_words(as_of: str, tz: str):
     """'today', 'tomorrow', 'in 3 days', 'yesterday', '2 days ago': calendar days in the brain's zone."""
     zone = ZoneInfo(tz)
-    today = datetime.fromisoformat(as_of.replace("Z", "+00:00")).astimezone(zone).date()
+    today = from_rfc3339(as_of).astimezone(zone).date()
 
     def words(instant: str | None) -> str:
         if not instant:
             return ""
-        days = (datetime.fromisoformat(instant.replace("Z", "+00:00")).astimezone(zone).date() - today).days
+        days = (from_rfc3339(instant).astimezone(zone).date() - today).days
         if days == 0:
             return "today"
         if abs(days) == 1:
