@@ -18,7 +18,7 @@ from ..views import View
 from .html import ref_url, render
 from .data import stored_in_files
 from .pages import whole_reply, common, grouped
-from .urls import page_path, record_page_ref, relation_anchor, relative
+from .urls import crumbs, page_path, record_page_ref, relation_anchor, relative
 from .writer import Writer
 
 TEMPLATES = ("listing.html", "home.html")
@@ -119,16 +119,6 @@ def when_words(as_of: str, tz: str):
     return words
 
 
-def _crumbs(brain: str, ref: str, title: str, known: set[str]) -> list[tuple[str, str | None]]:
-    """home / each parent ref that has a page / this page's title."""
-    crumbs = [("home", page_path(brain, "home"))]
-    parts = ref.split("/")
-    for i in range(1, len(parts)):
-        parent = "/".join(parts[:i])
-        crumbs.append((parts[i - 1], page_path(brain, parent) if parent in known else None))
-    return crumbs + [(title, None)]
-
-
 class SiteViews:
     """What a page needs to know about the other views of its brain, worked out once per process:
     which refs have a page, each target's relation lists, each record's read, each source's days."""
@@ -204,7 +194,7 @@ def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_
     days = site.days.get(page.get("source"), []) if page.get("page") == "source" else []
     ctx = common(brain, view.ref, page, json=stored_in_files(view)) | {
         "relation_lists": relation_lists,
-        "crumbs": _crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
+        "crumbs": crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
         "item_url": lambda it: relative(target, ref_url(brain, it["ref"])),
         "item_list": lambda items: item_lists(items, target),
         "ref_page": lambda ref: page_path(brain.name, ref),
@@ -233,7 +223,7 @@ def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lis
     source = header["source"]
     previous, following = site.neighbours.get(view.ref, (None, None))
     ctx = common(brain, view.ref, header) | {
-        "crumbs": _crumbs(brain.name, view.ref, here, site.known),
+        "crumbs": crumbs(brain.name, view.ref, here, site.known),
         "records": shown, "listed": listed, "item_list": lambda items: item_lists(items, target),
         "source": source, "source_title": header["title"].rsplit(":", 1)[0],
         "source_path": page_path(brain.name, f"memories/{source}"),
