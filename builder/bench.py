@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import shutil
 import statistics
@@ -23,8 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .benchgen import FUNCTION_WORDS, NOW, Corpus, generate
+from .benchgen import NOW, Corpus, generate, queries
 from .benchrebuild import bench_rebuilds
+from .benchsize import dir_bytes, site_sizes
 
 PHASES = ("parse", "views", "render", "lunr", "assets", "pagefind", "swap")  # always reported; others too
 MB = 1024  # ru_maxrss and time's %M are in KiB on Linux
@@ -97,21 +97,6 @@ def _record_build(res: Result, tag: str, child: dict) -> None:
     res[f"{tag}_files_written"] = child["files"] - child["reused"]
 
 
-def queries(corpus: Corpus) -> list[tuple[str, str, str | None]]:
-    """(kind, query, scope): common, rare, multi-word, phrase and scoped queries, fixed per corpus."""
-    content = [w for w in corpus.vocab if w not in FUNCTION_WORDS]
-    qs = [("common", w, None) for w in content[:5]]
-    qs += [("rare", w, None) for w in content[3000:3005]]
-    qs += [("multi", " ".join(content[i:i + 3 * 37:37]), None) for i in range(100, 105)]
-    qs += [("multi", f"the {content[i]} of {content[i + 50]}", None) for i in range(10, 12)]
-    qs += [("phrase", f'"{p}"', None) for p in corpus.phrases[:5]]
-    tag = corpus.tags[0]
-    scopes = ["projects", f"tags/{tag}", "memories/chat", "30d", f"person:{corpus.people[0]}",
-              "memories/chat/30d", "concepts"]
-    qs += [("scoped", content[i], scope) for i, scope in enumerate(scopes)]
-    return qs
-
-
 def _latency(fn, items, reps: int) -> tuple[float, float, int]:
     """Warm p50/p95 in ms (one untimed pass, then `reps` timed passes) and how many items found nothing."""
     empty = sum(not fn(item) for item in items)
@@ -124,57 +109,6 @@ def _latency(fn, items, reps: int) -> tuple[float, float, int]:
     times.sort()
     return (round(statistics.median(times), 3), round(times[min(len(times) - 1, int(len(times) * 0.95))], 3),
             empty)
-
-
-def _dir_bytes(path: Path, skip: str | None = None) -> int:
-    total = 0
-    for dirpath, dirnames, filenames in os.walk(path):
-        if skip and Path(dirpath) == path and skip in dirnames:
-            dirnames.remove(skip)
-        total += sum(os.lstat(os.path.join(dirpath, f)).st_size for f in filenames)
-    return total
-
-
-KINDS = [   # (kind, pattern on the site-relative path), first match wins
-    ("pagefind", r"^pagefind/"), ("vectors", r"^_bf/(vectors|search/[^/]+/vectors)/"), ("index", r"^_bf/search/"), ("cards", r"^_bf/[^/]+/data/cards/"),
-    ("lists", r"^_bf/[^/]+/data/lists/"), ("record_data", r"^_bf/[^/]+/data/records/"),
-    ("section_data", r"^_bf/[^/]+/data/sections/"), ("timeline", r"^_bf/[^/]+/data/timeline/"),
-    ("assets", r"^(_bf/[^/]+\.(js|css)|_bf/(engine|vendor)/|schemas/)"),
-    ("bf_other", r"^_bf/"), ("note_pages", r"\.md\.html$"), ("note_replies", r"\.md(~~o\d+)?\.json$"),
-    ("day_pages", r"^[^/]+/memories/[^/]+/(\d{4}-\d{2}-\d{2}|undated)\.html$"),
-    ("other_replies", r"\.json$"), ("listing_pages", r"\.html$"), ("other", r""),
-]
-
-
-def site_by_kind(site: Path, notes: int) -> dict[str, dict]:
-    """Files and bytes of a built site by kind (KINDS), each also per note, so a regression in
-    one kind shows at a glance."""
-    patterns = [(kind, re.compile(p)) for kind, p in KINDS]
-    out: dict[str, dict] = {}
-    for dirpath, _, filenames in os.walk(site):
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            rel = Path(path).relative_to(site).as_posix()
-            kind = next(k for k, p in patterns if p.search(rel))
-            entry = out.setdefault(kind, {"files": 0, "bytes": 0})
-            entry["files"] += 1
-            entry["bytes"] += os.lstat(path).st_size
-    for entry in out.values():
-        entry["files_per_note"] = round(entry["files"] / notes, 3)
-        entry["bytes_per_note"] = round(entry["bytes"] / notes)
-    return dict(sorted(out.items()))
-
-
-def _lunr_dirs(site: Path) -> list[Path]:
-    """Folders of bf-lunr indexes in a built site, wherever the emitter puts them."""
-    found = []
-    for meta in site.rglob("meta.json"):
-        try:
-            if json.loads(meta.read_text("utf-8")).get("format", "").startswith("bf-lunr"):
-                found.append(meta.parent)
-        except (OSError, ValueError, AttributeError):
-            continue
-    return found
 
 
 def _words(query: str) -> list[str]:
@@ -216,7 +150,7 @@ def _compare_indexes(res: Result, corpus: Corpus, qs, reps: int, work: Path) -> 
     start = time.perf_counter()
     write_index(docs, work / "bf-index")
     res["bf_index_build_s"] = round(time.perf_counter() - start, 3)
-    res["bf_index_bytes"] = _dir_bytes(work / "bf-index")
+    res["bf_index_bytes"] = dir_bytes(work / "bf-index")
     reader = IndexReader(work / "bf-index")
     res["bf_index_p50_ms"], res["bf_index_p95_ms"], res["bf_index_empty_replies"] = _latency(
         lambda words: reader.search(words, True) or reader.search(words, False), texts, reps)
@@ -277,26 +211,6 @@ def _rss(res: Result, key: str, mb: float | None) -> None:
         res[key] = round(mb, 1)
 
 
-def _site_sizes(res: Result, out: Path, n: int) -> None:
-    res["site_bytes"] = _dir_bytes(out, skip="pagefind")
-    res["site_bytes_per_note"] = round(res["site_bytes"] / n)
-    kinds = site_by_kind(out, n)
-    res["site_by_kind"] = kinds
-    res["site_files"] = sum(k["files"] for name, k in kinds.items() if name != "pagefind")
-    res["site_files_per_note"] = round(res["site_files"] / n, 3)
-    if (out / "pagefind").is_dir():
-        res["pagefind_bytes"] = _dir_bytes(out / "pagefind")
-    else:
-        res.null("pagefind_bytes", "no pagefind/ folder in the site")
-    lunr_dirs = _lunr_dirs(out)
-    if lunr_dirs:
-        res["search_data_bytes"] = sum(_dir_bytes(d) for d in lunr_dirs)
-        res["search_data_to_raw_ratio"] = round(res["search_data_bytes"] / res["raw_text_bytes"], 3)
-    else:
-        res.null("search_data_bytes", "the site holds no bf-lunr index (not emitted by the build yet)")
-        res.null("search_data_to_raw_ratio", "no search data in the site")
-
-
 def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, reps: int) -> Result:
     res = Result()
     brain, out = work / f"brain-{n}", work / f"site-{n}"
@@ -319,7 +233,7 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
         res["pagefind_peak_rss_mb"] = round(full["pagefind_rss_mb"], 1)
     else:
         res.null("pagefind_peak_rss_mb", "run with --no-pagefind")
-    _site_sizes(res, out, n)
+    site_sizes(res, out, n)
 
     _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after each of five edits")
     again = bench_rebuilds(res, corpus, out, pagefind, _build)

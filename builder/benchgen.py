@@ -3,7 +3,8 @@
 Words follow a Zipf law over a pseudo-English vocabulary (real function words at the top
 ranks, so stop-word handling is exercised), notes have the folders, frontmatter, sections,
 wikilinks, inline tags and tasks of a real brain, and records spread over the year before
-`NOW` across five sources, some naming notes and identities.
+`NOW` across five sources, some naming notes and identities. `queries(corpus)` is the fixed
+query set the benchmark times over it.
 """
 from __future__ import annotations
 
@@ -243,3 +244,18 @@ def _write_config(root: Path, corpus: Corpus) -> None:
     lines.append("[identities]")
     lines += [f'"person:{p}" = ["{p.capitalize()} (person)"]' for p in corpus.people]
     (root / "brain.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def queries(corpus: Corpus) -> list[tuple[str, str, str | None]]:
+    """(kind, query, scope): common, rare, multi-word, phrase and scoped queries, fixed per corpus."""
+    content = [w for w in corpus.vocab if w not in FUNCTION_WORDS]
+    qs = [("common", w, None) for w in content[:5]]
+    qs += [("rare", w, None) for w in content[3000:3005]]
+    qs += [("multi", " ".join(content[i:i + 3 * 37:37]), None) for i in range(100, 105)]
+    qs += [("multi", f"the {content[i]} of {content[i + 50]}", None) for i in range(10, 12)]
+    qs += [("phrase", f'"{p}"', None) for p in corpus.phrases[:5]]
+    tag = corpus.tags[0]
+    scopes = ["projects", f"tags/{tag}", "memories/chat", "30d", f"person:{corpus.people[0]}",
+              "memories/chat/30d", "concepts"]
+    qs += [("scoped", content[i], scope) for i, scope in enumerate(scopes)]
+    return qs

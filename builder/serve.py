@@ -104,10 +104,14 @@ class Live:
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves a site under `prefix`; with `live`, HTML gets LIVE and EVENTS streams. Without it
+    (the tests' server, tests/support/httpserver.py) every file is served as built."""
+    # Pinned rather than left to the machine's mimetypes tables (/etc/mime.types).
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".json": "application/json", ".wasm": "application/wasm"}
+                      ".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json",
+                      ".wasm": "application/wasm", ".svg": "image/svg+xml", ".woff2": "font/woff2"}
 
-    def __init__(self, *args, prefix: str, live: Live, **kwargs):
+    def __init__(self, *args, prefix: str, live: Live | None, **kwargs):
         self.prefix, self.live = prefix, live
         super().__init__(*args, **kwargs)
 
@@ -140,12 +144,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def _serve(self, head: bool) -> None:
         path, sep, query = self.path.partition("?")
-        if path == EVENTS and not head:
+        if path == EVENTS and not head and self.live:
             return self._events(urllib.parse.parse_qs(query))
         status, where = self._locate(path)
         if status == 301:
             return self._redirect(where)
-        if status == 404 or where.suffix == ".html":
+        if status == 404 or (self.live and where.suffix == ".html"):
             page = self._page(path)
             body = b"404 not found\n" if page is None else self._inject(page)
             return self._send(status, body, "text/html; charset=utf-8", head)
@@ -153,6 +157,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return super().do_HEAD() if head else super().do_GET()
 
     def _inject(self, page: bytes) -> bytes:
+        if not self.live:
+            return page
         self.live.saw(read_manifest(Path(self.directory)).get("as_of"))   # read after the page: same build or newer
         config = json.dumps({"events": EVENTS, "sha": self.live.digest(page)})
         script = (LIVE % config.replace("<", "\\u003c")).encode("utf-8")
@@ -216,8 +222,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 class PreviewServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
+    live: Live | None = None
+
     def server_close(self) -> None:
-        self.live.close()   # ends every event stream
+        if self.live:
+            self.live.close()   # ends every event stream
         super().server_close()
 
 

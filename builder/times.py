@@ -20,7 +20,7 @@ def parse_instant(value, tz: str = "UTC") -> datetime | None:
             if len(text) == 10:
                 dt = datetime.combine(date.fromisoformat(text), time(0), ZoneInfo(tz))
             else:
-                dt = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+                dt = from_rfc3339(text.replace("z", "Z"))
         except ValueError:
             return None
     else:
@@ -28,6 +28,12 @@ def parse_instant(value, tz: str = "UTC") -> datetime | None:
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=ZoneInfo(tz))
     return dt.astimezone(timezone.utc).replace(microsecond=0)
+
+
+def from_rfc3339(text: str) -> datetime:
+    """An instant bf wrote ('…Z' or with an offset) → aware datetime, as written: no rounding, no
+    zone change. Strict: anything else raises ValueError (bf's own values are never wrong)."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 @lru_cache(maxsize=65536)   # the same instants are formatted for every listing they appear on

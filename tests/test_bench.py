@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from builder.bench import PHASES, queries
-from builder.benchgen import HUB_LINKERS, generate
+from builder.bench import PHASES
+from builder.benchgen import HUB_LINKERS, generate, queries
 from builder.benchrebuild import EDITS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,10 +5,11 @@ Never follows symbolic links; special files, links and ignored paths never reach
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pathspec
 
 SKIP_DIRS = {"_site", ".bf-cache", "node_modules"}
 
@@ -24,58 +25,18 @@ class Found:
 
 
 class Ignore:
-    """The subset of gitignore syntax people use: globs, '**', trailing '/', leading '/', '!' negation."""
+    """A `.bfignore`: gitignore syntax, matched by pathspec as the walk meets each entry, so a
+    folder it ignores is never entered (as in git, nothing inside can be re-included)."""
 
     def __init__(self, lines: list[str]):
-        self.rules = []
-        for raw in lines:
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            negate = line.startswith("!")
-            line = line[1:] if negate else line
-            dir_only = line.endswith("/")
-            line = line.strip("/") if dir_only else line.lstrip("/")
-            anchored = raw.strip().lstrip("!").startswith("/") or "/" in line
-            self.rules.append((_glob(line), negate, dir_only, anchored))
+        # A trailing '/**' becomes '/*': in a walk that prunes ignored folders the two ignore the
+        # same paths, but pathspec reports 'X/**' as ignoring the folder X itself, which git does
+        # not (pathspec issue 137), and that would lose a later '!X/keep.md'.
+        self.spec = pathspec.GitIgnoreSpec.from_lines(
+            line.rstrip()[:-1] if line.rstrip().endswith("/**") else line for line in lines)
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
-        result = False
-        name = rel.rsplit("/", 1)[-1]
-        for pattern, negate, dir_only, anchored in self.rules:
-            if dir_only and not is_dir:
-                continue
-            if pattern.match(rel if anchored else name):
-                result = not negate
-        return result
-
-
-def _glob(pattern: str) -> re.Pattern:
-    """A gitignore glob as a regex: '*' and '?' stay within one path segment (fnmatch's would
-    cross '/'), '**/' spans any folders, a trailing '/**' everything below."""
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
-            end = pattern.index("]", i + 2)
-            body = pattern[i + 1:end]
-            out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+        return self.spec.match_file(rel + "/" if is_dir else rel)
 
 
 def discover(root: Path, skip: set[Path] = frozenset()) -> Found:

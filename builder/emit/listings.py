@@ -5,7 +5,7 @@ views, and the timeline `Nd` period reads are computed from, live in the compact
 (emit/data.py)."""
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from zoneinfo import ZoneInfo
 
 from markupsafe import Markup, escape
@@ -13,11 +13,12 @@ from markupsafe import Markup, escape
 from .. import refs
 from ..model import Brain
 from ..text import cut
+from ..times import from_rfc3339
 from ..views import View
 from .html import ref_url, render
 from .data import stored_in_files
 from .pages import whole_reply, common, grouped
-from .urls import page_path, record_page_ref, relation_anchor, relative
+from .urls import crumbs, page_path, record_page_ref, relation_anchor, relative
 from .writer import Writer
 
 TEMPLATES = ("listing.html", "home.html")
@@ -104,28 +105,18 @@ def _bucket_url(brain: str, page: str, label: str) -> str | None:
 def when_words(as_of: str, tz: str):
     """'today', 'tomorrow', 'in 3 days', 'yesterday', '2 days ago': calendar days in the brain's zone."""
     zone = ZoneInfo(tz)
-    today = datetime.fromisoformat(as_of.replace("Z", "+00:00")).astimezone(zone).date()
+    today = from_rfc3339(as_of).astimezone(zone).date()
 
     def words(instant: str | None) -> str:
         if not instant:
             return ""
-        days = (datetime.fromisoformat(instant.replace("Z", "+00:00")).astimezone(zone).date() - today).days
+        days = (from_rfc3339(instant).astimezone(zone).date() - today).days
         if days == 0:
             return "today"
         if abs(days) == 1:
             return "tomorrow" if days > 0 else "yesterday"
         return f"in {days} days" if days > 0 else f"{-days} days ago"
     return words
-
-
-def _crumbs(brain: str, ref: str, title: str, known: set[str]) -> list[tuple[str, str | None]]:
-    """home / each parent ref that has a page / this page's title."""
-    crumbs = [("home", page_path(brain, "home"))]
-    parts = ref.split("/")
-    for i in range(1, len(parts)):
-        parent = "/".join(parts[:i])
-        crumbs.append((parts[i - 1], page_path(brain, parent) if parent in known else None))
-    return crumbs + [(title, None)]
 
 
 class SiteViews:
@@ -192,7 +183,7 @@ def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_
     days = site.days.get(page.get("source"), []) if page.get("page") == "source" else []
     ctx = common(brain, view.ref, page, json=stored_in_files(view)) | {
         "relation_lists": relation_lists,
-        "crumbs": _crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
+        "crumbs": crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
         "item_url": lambda it: relative(target, ref_url(brain, it["ref"])),
         "item_list": lambda items: item_lists(items, target),
         "ref_page": lambda ref: page_path(brain.name, ref),
@@ -221,7 +212,7 @@ def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lis
     source = header["source"]
     previous, following = site.neighbours.get(view.ref, (None, None))
     ctx = common(brain, view.ref, header) | {
-        "crumbs": _crumbs(brain.name, view.ref, here, site.known),
+        "crumbs": crumbs(brain.name, view.ref, here, site.known),
         "records": shown, "listed": listed, "item_list": lambda items: item_lists(items, target),
         "source": source, "source_title": header["title"].rsplit(":", 1)[0],
         "source_path": page_path(brain.name, f"memories/{source}"),

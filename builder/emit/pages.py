@@ -10,7 +10,7 @@ from .feeds import page_feeds
 from .days import clock, due_badge, full_date, local_day, stamp
 from .html import NoteRenderer, ref_url, render
 from .data import stored_in_files
-from .urls import attachment_path, page_path, relation_anchor, reply_path
+from .urls import attachment_path, crumbs, page_path, relation_anchor, reply_path
 from .writer import Writer
 
 
@@ -33,15 +33,6 @@ def grouped(backlinks: list[dict]) -> list[tuple[str, list[dict]]]:
     for b in backlinks:
         groups.setdefault(b["relation"], []).append(b)
     return sorted(groups.items())
-
-
-def _crumbs(brain: Brain, ref: str, title: str) -> list[tuple[str, str | None]]:
-    crumbs = [("home", page_path(brain.name, "home"))]
-    parts = ref.split("/")[:-1] if "/" in ref else []
-    for i in range(len(parts)):
-        folder = "/".join(parts[: i + 1])
-        crumbs.append((parts[i], page_path(brain.name, folder)))
-    return crumbs + [(title, None)]
 
 
 def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = False) -> dict:
@@ -80,7 +71,7 @@ def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
             continue
         page = page_path(brain.name, view.ref)
         whole = whole_reply(view)
-        ctx = common(brain, view.ref, whole, json=True) | {"crumbs": _crumbs(brain, view.ref, whole["title"]),
+        ctx = common(brain, view.ref, whole, json=True) | {"crumbs": crumbs(brain.name, view.ref, whole["title"]),
                                                           "backlinks": grouped(whole.get("backlinks", []))}
         note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",

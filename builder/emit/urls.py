@@ -1,6 +1,7 @@
 """Where each page and reply lives in the site, and relative URLs between them."""
 from __future__ import annotations
 
+from collections.abc import Container
 from functools import lru_cache
 from urllib.parse import quote
 
@@ -13,6 +14,17 @@ def reply_path(brain: str, ref: str, *variant: str) -> str:
 
 def page_path(brain: str, ref: str, *variant: str) -> str:
     return refs.ref_file(brain, ref, *variant)[: -len(".json")] + ".html"
+
+
+def crumbs(brain: str, ref: str, title: str, known: Container[str] | None = None) -> list[tuple[str, str | None]]:
+    """A page's breadcrumbs: home / each parent ref of `ref`, linked when it has a page (every
+    parent, unless `known` holds the refs that do) / `title`, unlinked."""
+    trail = [("home", page_path(brain, "home"))]
+    parts = ref.split("/")
+    for i in range(1, len(parts)):
+        parent = "/".join(parts[:i])
+        trail.append((parts[i - 1], page_path(brain, parent) if known is None or parent in known else None))
+    return trail + [(title, None)]
 
 
 def attachment_path(brain: str, rel: str) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import _count_elements
+from collections import Counter
 
 from .stemmer import stem
 from .unitable import MN, WORD, char_class, decode
@@ -186,8 +186,7 @@ def term_counts(text: str) -> tuple[dict[str, int], int]:
     """({term: frequency}, positions) of *text* as an index field holds it: per position its
     exact term and, where it differs, its folded term. Counts words first (most repeat)."""
     words = _words(text)
-    wc: dict[str, int] = {}
-    _count_elements(wc, words)
+    wc = Counter(words)
     memo = _cmemo
     if len(memo) > _MEMO_MAX:
         memo.clear()

@@ -8,11 +8,10 @@
 """
 from __future__ import annotations
 
-from datetime import datetime
 
 from ..listing import PAGE_ITEMS, newest_first, page_at, paged, period_pages, source_period_base
 from ..periods import parse_period
-from ..times import rfc3339
+from ..times import from_rfc3339, rfc3339
 from .site import Site
 
 LISTINGS = {"folder", "tag", "period", "source", "undated", "identity", "memories", "relation"}
@@ -23,7 +22,7 @@ def period_reply(site: Site, brain: str, ref: str, offset: int) -> dict | None:
     """The page at `offset` of a period read with no stored reply, or None when `ref` is not a
     period: a brain's period, or a calendar period of a source with no record in it."""
     info = site.brain(brain) or {}
-    as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
+    as_of = from_rfc3339(site.as_of)
     source, key = source_period(ref)
     period = parse_period(key, info.get("timezone", "UTC"), as_of)
     if period is None:

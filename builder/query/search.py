@@ -26,12 +26,12 @@ rather than one item per hit); _candidates is the reference both runtimes share.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 
 from .. import refs
 from ..errors import IndexMissing, InvalidInput
 from ..lunrjs import FormatError, analyze, query_terms
 from ..text import join_pieces   # the same join the build used
+from ..times import from_rfc3339
 from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
 from .read import finish, selected
@@ -219,7 +219,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     type_, path = _check_text("type", type), _check_text("path", path)
     stores, missing = _stores(site, brains)
     sc = parse_scope(scope, stores)
-    as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
+    as_of = from_rfc3339(site.as_of)
     words, phrases = parse_query(text)
     mode, has_vectors = vector.check_mode(mode, site, stores)
     depth = limit if mode == "lexical" else max(limit, vector.DEPTH)

@@ -1,9 +1,8 @@
 """Computed views (SPEC §4): home, listings, periods and relation pages, in one pass over the brain."""
 from __future__ import annotations
 
-from datetime import datetime
-
 from ..model import Brain
+from ..times import from_rfc3339
 from .coverage import all_coverage, records_by_source
 from .graph import Graph
 from .home import home_view
@@ -13,17 +12,13 @@ from .relations import relation_views
 from .signals import all_reviews
 
 
-def _instant(as_of: str) -> datetime:
-    return datetime.fromisoformat(as_of.replace("Z", "+00:00"))
-
-
 def review_signals(brain: Brain, g: Graph, as_of: str) -> dict[str, dict]:
     """note ref → review signal fields, for every note that gets reminders (SPEC §4.3)."""
-    return all_reviews(brain, g, _instant(as_of))
+    return all_reviews(brain, g, from_rfc3339(as_of))
 
 
 def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict]) -> list:
-    now = _instant(as_of)
+    now = from_rfc3339(as_of)
     ctx = Ctx(brain=brain, g=g, as_of=as_of, now=now, reviews=reviews, coverage=all_coverage(brain, now))
     entries = timeline(ctx)
     by_source = records_by_source(brain)

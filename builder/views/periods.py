@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from ..listing import newest_first, paged, period_pages, source_period_base
 from ..periods import parse_period
-from ..times import rfc3339
+from ..times import from_rfc3339, rfc3339
 from .view import View
 from .listings import TEMPLATE, Ctx, item, placed
 
@@ -52,7 +52,7 @@ def period_keys(local: date) -> dict[str, str]:
 def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: ZoneInfo) -> list[tuple[str, int]]:
     """Counts per bucket for the HTML activity chart: months of a year, hours of a day, else days."""
     def local(text: str) -> datetime:
-        return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(tz)
+        return from_rfc3339(text).astimezone(tz)
     if kind == "year":
         labels = [f"{start.astimezone(tz).year:04d}-{m:02d}" for m in range(1, 13)]
         key = lambda e: local(e["placed"]).strftime("%Y-%m")
@@ -90,7 +90,7 @@ def period_views(ctx: Ctx, entries: list[dict]) -> list[View]:
     views = [_period_view(ctx, ref, entries, tz) for ref in RELATIVE]
     by_day: dict[str, list[dict]] = {}
     for e in entries:
-        day = datetime.fromisoformat(e["placed"].replace("Z", "+00:00")).astimezone(tz).date().isoformat()
+        day = from_rfc3339(e["placed"]).astimezone(tz).date().isoformat()
         by_day.setdefault(day, []).append(e)
     held: dict[str, dict[str, list[str]]] = {k: {} for k in KINDS}   # kind → period → its days
     for day in by_day:

@@ -84,6 +84,16 @@ def test_dot_files_site_folder_and_bfignore_are_ignored(make_brain, tmp_path):
     assert [l.status for l in brain.links] == ["broken"]
 
 
+def test_bfignore_follows_git_on_escapes_and_contents_of_a_folder(make_brain, tmp_path):
+    # The .bfignore of docs/brain.md: 'X/**' ignores what X holds, not X, so '!' can re-include;
+    # a folder ignored as a whole ('scratch/') cannot be re-entered. '\#' and '\!' are names.
+    root = make_brain(tmp_path, {
+        ".bfignore": "scratch/\n!scratch/keep.md\n/drafts/**\n!drafts/keep.md\n\\#tag.md\n\\!bang.md\n",
+        "scratch/keep.md": "x", "drafts/keep.md": "x", "drafts/new.md": "x", "drafts/sub/keep.md": "x",
+        "#tag.md": "x", "!bang.md": "x", "a.md": "x"})
+    assert sorted(load(root).notes) == ["a.md", "drafts/keep.md"]
+
+
 def test_brain_toml_is_not_an_attachment(make_brain, tmp_path):
     root = make_brain(tmp_path, {"brain.toml": 'title = "x"\n', "a.md": "x", "img.png": b"\x89PNG"})
     assert load(root).attachments == ("img.png",)

@@ -55,6 +55,8 @@ def test_server_serves_only_under_the_prefix(tmp_path):
         assert get(server.origin + "/my-repo") == 200  # redirected to /my-repo/
         assert get(server.url("nope.html")) == 404
         assert ("GET", "/my-repo", 301) in server.requests
+        with urllib.request.urlopen(server.url("notes/a.html")) as resp:   # bf serve's handler, without
+            assert resp.read() == (root / "notes" / "a.html").read_bytes()  # its live-preview script
     with StaticServer(root) as server:  # at the root too
         assert get(server.origin + "/notes/a.html") == 200
 
