@@ -119,7 +119,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
             phases.run("vectors", emit_table, writer)
         if pagefind:
             from .emit.pagefind import emit_pagefind
-            phases.run("pagefind", emit_pagefind, writer, brains, report.as_of)
+            phases.run("pagefind", emit_pagefind, writer, brains)
         manifest = _manifest(brains, report, writer, base_url)
         writer.write_json(MANIFEST, manifest, "manifest")
         report.build_id = manifest["build_id"]

@@ -50,6 +50,9 @@ if (document.querySelector('[data-bf-more], [data-bf-json], [data-bf-moved]')) {
   import('./page.js').then((page) => page.wire(bf))
 }
 
+// An instant's relative form ("3 days ago") comes from the reader's clock, never the build's (dates.js).
+if (document.querySelector('time[datetime*="T"]')) import('./dates.js').then((dates) => dates.relativize())
+
 // Ctrl/Cmd-K, and "/" outside a field, open the search dialog (quicksearch.js, imported on first
 // use). The key focuses the header's search box at once, so what is typed while the dialog
 // loads lands there and the dialog takes it over (or stays there, a plain form to search.html,

@@ -16,6 +16,7 @@ from ..text import cut
 from ..views import View
 from .html import ref_url, render
 from .data import stored_in_files
+from .days import stamp
 from .pages import whole_reply, common, grouped
 from .urls import page_path, record_page_ref, relation_anchor, relative
 from .writer import Writer
@@ -57,12 +58,13 @@ def _containing(ref: str) -> list[str]:
 LISTED_EXCERPT = 160
 
 
-def _item_fragment(it: dict) -> tuple[str, str]:
+def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
     """An item's <li> split around its link URL (the only part that depends on the page)."""
     meta = ""
     if it.get("source"):
-        when = (f' · <time datetime="{it["time"]}">{it["time"]}</time>' if it.get("time")
-                else f' · observed {it["observed"]}' if it.get("observed") else "")
+        when = (f' · <time datetime="{it["time"]}">{stamp(it["time"], tz)}</time>' if it.get("time")
+                else f' · observed <time datetime="{it["observed"]}">{stamp(it["observed"], tz)}</time>'
+                if it.get("observed") else "")
         meta = f' <span class="meta">{escape(it["source"])}{when}</span>'
     if it.get("fields"):
         meta += (' <span class="fields">' + "".join(f'<span class="field">{escape(k)}: {escape(v)}</span>'
@@ -89,7 +91,7 @@ class ItemLists:
             key = (it["ref"], it.get("excerpt"), it.get("review"))
             parts = self.fragments.get(key)
             if parts is None:
-                parts = self.fragments[key] = _item_fragment(it)
+                parts = self.fragments[key] = _item_fragment(it, self.brain.config.timezone)
             out += (parts[0], escape(relative(target, ref_url(self.brain, it["ref"]))), parts[1])
         out.append("</ul>\n")
         return Markup("".join(out))
