@@ -53,6 +53,19 @@ if (document.querySelector('[data-bf-more], [data-bf-json], [data-bf-moved]')) {
 // An instant's relative form ("3 days ago") comes from the reader's clock, never the build's (dates.js).
 if (document.querySelector('time[datetime*="T"]')) import('./dates.js').then((dates) => dates.relativize())
 
+// Link previews where the reader can hover (never on touch-only devices): preview.js is imported
+// on the first hover or focus of a link in the page's main part, and takes the events from there.
+if (window.matchMedia('(hover: hover)').matches) {
+  const first = (event) => {
+    if (!(event.target instanceof Element) || !event.target.closest('#main a[href]')) return
+    document.removeEventListener('mouseover', first)
+    document.removeEventListener('focusin', first)
+    import('./preview.js').then((preview) => preview.wire(bf, event))
+  }
+  document.addEventListener('mouseover', first)
+  document.addEventListener('focusin', first)
+}
+
 // Ctrl/Cmd-K, and "/" outside a field, open the search dialog (quicksearch.js, imported on first
 // use). The key focuses the header's search box at once, so what is typed while the dialog
 // loads lands there and the dialog takes it over (or stays there, a plain form to search.html,

@@ -3,14 +3,10 @@
 absolute form (site/dates.js stamp) equals the build's (builder/emit/days.py stamp)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from builder.emit.days import stamp
-
-NOW = "2026-12-02T12:00:00Z"
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
+from example import EXAMPLE_NOW, opened
 
 pytestmark = pytest.mark.browser
 
@@ -19,17 +15,8 @@ INSTANTS = ["2026-11-10T09:00:00Z", "2026-03-29T00:59:59Z", "2026-03-29T01:00:00
 ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Pacific/Kiritimati"]
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    from builder.build import build
-    out = tmp_path_factory.mktemp("dates") / "site"
-    build([EXAMPLE], out, now=NOW, pagefind=False)
-    return out
-
-
-def test_the_browser_writes_dates_as_the_build_does(page, site, serve_site):
-    page.goto(serve_site(site, "/") + "brain/home.html")
-    page.wait_for_function("window.bf !== undefined")
+def test_the_browser_writes_dates_as_the_build_does(page, example_site, serve_site):
+    opened(page, serve_site(example_site, "/") + "brain/home.html")
     said = page.evaluate("""async ([instants, zones]) => {
         const { stamp } = await import(bf.root + '_bf/dates.js')
         return zones.map((tz) => instants.map((t) => stamp(t, tz)))
@@ -38,8 +25,8 @@ def test_the_browser_writes_dates_as_the_build_does(page, site, serve_site):
     assert said[1][0] == "10 Nov 2026, 10:00"
 
 
-def test_a_note_shows_its_date_absolute_then_relative(page, site, serve_site):
-    page.goto(serve_site(site, "/") + "brain/projects/new-website.md.html")
+def test_a_note_shows_its_date_absolute_then_relative(page, example_site, serve_site):
+    page.goto(serve_site(example_site, "/") + "brain/projects/new-website.md.html")
     modified = page.locator(".note .meta time")
     assert modified.get_attribute("datetime") == "2026-11-10T09:00:00Z"
     assert modified.inner_text() == "10 Nov 2026, 10:00"             # Europe/Berlin, the brain's zone
@@ -50,11 +37,11 @@ def test_a_note_shows_its_date_absolute_then_relative(page, site, serve_site):
     assert relative.endswith("ago") and ago.inner_text().strip() == "· " + relative      # the reader's clock, not NOW
     assert modified.get_attribute("title") == "2026-11-10T09:00:00Z"
     footer = page.locator("footer time")
-    assert footer.inner_text() == "2 Dec 2026, 13:00" and footer.get_attribute("datetime") == NOW
+    assert footer.inner_text() == "2 Dec 2026, 13:00" and footer.get_attribute("datetime") == EXAMPLE_NOW
 
 
-def test_scoped_search_results_show_human_dates(page, site, serve_site):
-    page.goto(serve_site(site, "/") + "search.html?q=standup&mode=scoped")
+def test_scoped_search_results_show_human_dates(page, example_site, serve_site):
+    page.goto(serve_site(example_site, "/") + "search.html?q=standup&mode=scoped")
     first = page.locator("li.result.kind-record time").first
     first.wait_for()
     instant = first.get_attribute("datetime")
