@@ -16,6 +16,7 @@ from .times import parse_instant, rfc3339
 from .config import site_urls
 from .emit.data import emit_data
 from .emit.feeds import emit_feeds
+from .emit.navigation import emit_navigation
 from .emit.assets import emit_assets, emit_attachments
 from .emit.pages import emit_item_pages, emit_replies
 from .emit.listings import emit_listing_pages
@@ -114,6 +115,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
             report.problems.extend(p.to_json() for p in brain.problems)
         phases.run("render", emit_site_pages, writer, brains, report.as_of, base_url)
         phases.run("feeds", emit_feeds, writer, brains, report.as_of)
+        phases.run("render", emit_navigation, writer, brains)
         phases.run("assets", emit_assets, writer)
         if embeddings:
             phases.run("vectors", emit_table, writer)

@@ -66,6 +66,22 @@ if (window.matchMedia('(hover: hover)').matches) {
   document.addEventListener('focusin', first)
 }
 
+// The table of contents marks the section being read (contents.js).
+if (document.querySelector('nav.toc')) import('./contents.js').then((contents) => contents.wire())
+
+// The explorer's button (base.html) shows once bf.js runs; explorer.js builds the tree on first use.
+// On wide screens, where it is a column beside the page (bf.css), it opens by itself when the reader left it open.
+export const EXPLORER_KEY = 'bf-explorer' // localStorage: "open" or "closed", written by explorer.js
+const explorerButton = document.querySelector('[data-bf-explorer]')
+if (explorerButton) {
+  const explorer = (open) => import('./explorer.js').then((m) => m.toggle(bf, explorerButton, open))
+  explorerButton.hidden = false
+  explorerButton.addEventListener('click', () => explorer())
+  let left = null
+  try { left = localStorage.getItem(EXPLORER_KEY) } catch { left = null }
+  if (left === 'open' && window.matchMedia('(min-width: 75rem)').matches) explorer(true)
+}
+
 // Ctrl/Cmd-K, and "/" outside a field, open the search dialog (quicksearch.js, imported on first
 // use). The key focuses the header's search box at once, so what is typed while the dialog
 // loads lands there and the dialog takes it over (or stays there, a plain form to search.html,
