@@ -69,6 +69,20 @@ if (window.matchMedia('(hover: hover)').matches) {
 // The table of contents marks the section being read (contents.js).
 if (document.querySelector('nav.toc')) import('./contents.js').then((contents) => contents.wire())
 
+// A note's local graph is drawn when it nears the window (graph.js fetches the link data then);
+// graph.html's whole graph at once.
+const whole = document.querySelector('[data-bf-graph-whole]')
+if (whole) import('./graph.js').then((graph) => graph.draw(bf, whole))
+const local = document.querySelector('[data-bf-graph]')
+if (local) {
+  const near = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return
+    near.disconnect()
+    import('./graph.js').then((graph) => graph.draw(bf, local))
+  }, { rootMargin: '400px' })
+  near.observe(local.parentElement) // the section itself is hidden (no box) until drawn
+}
+
 // The explorer's button (base.html) shows once bf.js runs; explorer.js builds the tree on first use.
 // On wide screens, where it is a column beside the page (bf.css), it opens by itself when the reader left it open.
 export const EXPLORER_KEY = 'bf-explorer' // localStorage: "open" or "closed", written by explorer.js
