@@ -114,8 +114,8 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
             _emit_fingerprint(writer, brain)
             report.problems.extend(p.to_json() for p in brain.problems)
         phases.run("render", emit_site_pages, writer, brains, report.as_of, base_url)
+        phases.run("render", emit_navigation, writer, brains, report.as_of)   # before the sitemap lists pages
         phases.run("feeds", emit_feeds, writer, brains, report.as_of)
-        phases.run("render", emit_navigation, writer, brains, report.as_of)
         phases.run("assets", emit_assets, writer)
         if embeddings:
             phases.run("vectors", emit_table, writer)

@@ -40,7 +40,7 @@ def chart_svg(buckets: list[tuple[str, int]], link=None) -> Markup:
         url = link(label) if link and count else None
         bars.append(f'<a href="{escape(url)}">{bar}</a>' if url else bar)
     total = sum(count for _, count in buckets)
-    return Markup(f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="img" '
+    return Markup(f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="group" '
                   f'aria-label="activity: {total} item(s) over {len(buckets)} bucket(s)">{"".join(bars)}</svg>')
 
 
