@@ -41,6 +41,7 @@ export function linkTarget (root, href, here = location.href) {
 export function opening (text) {
   const body = text.replace(/^---\n[\s\S]*?\n---\n/, '')
   const lines = body.split('\n').filter((line) => line.trim() && !/^\s*(#|```|%%|\|)/.test(line))
+    .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '')) // list and task markers
   const plain = lines.join(' ')
     .replace(/!?\[\[([^\]|]*)\|?([^\]]*)\]\]/g, (_, target, label) => label || target)
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
