@@ -1,9 +1,11 @@
-// Graphs of the links between notes (issue 19, item 2), drawn in the browser into SVG from the
-// per-site files navdata.js fetches (titles from the folder tree, links from the packed edge
-// file): no page holds graph data.
-// - local: a note, the notes it links to and those linking to it, up to 2 hops, at most CAP
-//   nodes, on two rings (a layout that costs O(nodes), so it stays far under 100 ms of main-thread
-//   work at 10k notes: docs/site.md has the figures); each relation has its own line style;
+// Graphs of the links between notes (issue 19, item 2), drawn in the browser into SVG; no page
+// holds graph data.
+// - local: a note and what it links to and what links to it (1 step, read from the page's own
+//   Links and Backlinks lists, so the first view downloads no graph data); "Show 2 steps" adds
+//   their neighbours from the per-site files navdata.js fetches (titles from the folder tree,
+//   links from the packed edge file); at most CAP nodes, on two rings (a layout that costs
+//   O(nodes): far under 100 ms of main-thread work at 10k notes, docs/site.md has the figures);
+//   each relation has its own line style;
 // - whole: every note of a brain on a sunflower spiral in tree order (a folder's notes sit
 //   together), its links one <path> per relation, so 10k notes make a handful of DOM nodes; a
 //   click opens the nearest note, the pointer names it.
@@ -54,7 +56,8 @@ export function rings (chosen) {
   const first = [...chosen].filter(([, [hop]]) => hop === 1).map(([n]) => n)
   const slot = (2 * Math.PI) / Math.max(first.length, 1)
   for (const [n, [hop]] of chosen) if (hop === 0) at.set(n, [0, 0])
-  first.forEach((n, i) => at.set(n, [Math.cos(i * slot) * 1.1, Math.sin(i * slot) * 1.1]))
+  const inner = first.length < chosen.size - 1 ? 1.1 : 2 // without a second ring the first takes its room
+  first.forEach((n, i) => at.set(n, [Math.cos(i * slot) * inner, Math.sin(i * slot) * inner]))
   first.forEach((parent, i) => {
     const kids = [...chosen].filter(([, [hop, p]]) => hop === 2 && p === parent).map(([n]) => n)
     kids.forEach((n, k) => {
@@ -80,38 +83,82 @@ function legend (relations, used) {
   return list
 }
 
-// The local graph of note `ref`: an <svg> and its legend, or null when the note has no links.
+// An <svg> of the `chosen` nodes (Map id → [hop, parent]) on two rings, with the `edges`
+// ([a, b, relation index], …) among them, and its legend; `nodes` maps an id to {title, href}.
+function picture (nodes, chosen, edges, relations, center, steps) {
+  const at = rings(chosen)
+  const scale = (p) => [(p[0] * 95 + 250).toFixed(1), (p[1] * 95 + 250).toFixed(1)]
+  const lines = svg('g', { class: 'edges' })
+  const used = new Set()
+  for (const [a, b, r] of edges) {
+    const [x1, y1] = scale(at.get(a))
+    const [x2, y2] = scale(at.get(b))
+    used.add(r)
+    const far = a !== center && b !== center ? ' far' : '' // links among the neighbours: fainter
+    lines.append(svg('line', { x1, y1, x2, y2, class: 'rel-' + (r % STYLES) + far }, svg('title', {}, `${nodes.get(a).title} → ${relations[r]} → ${nodes.get(b).title}`)))
+  }
+  const dots = svg('g', { class: 'nodes' })
+  for (const [n, [hop]] of chosen) {
+    const [x, y] = scale(at.get(n))
+    const label = svg('text', { x, y: (Number(y) - 9).toFixed(1), 'text-anchor': 'middle' })
+    label.textContent = short(nodes.get(n).title)
+    dots.append(svg('a', { href: nodes.get(n).href, class: 'hop-' + hop, 'aria-label': nodes.get(n).title },
+      svg('circle', { cx: x, cy: y, r: hop === 0 ? 7 : 5 }), label))
+  }
+  const label = `Links of ${nodes.get(center).title}, ${steps === 1 ? '1 step' : 'up to 2 steps'} away`
+  return [svg('svg', { viewBox: '0 0 500 500', class: 'graph-svg', role: 'group', 'aria-label': label }, lines, dots),
+    legend(relations, used)]
+}
+
+// Relation names the commonest first, then by name (navigation.py `edges` orders them so), so a
+// relation keeps its line style from the 1-step graph to the 2-step one.
+function byUse (edges, relations) {
+  const count = relations.map((_, r) => edges.filter((e) => e[2] === r).length)
+  const order = relations.map((_, r) => r).sort((a, b) => count[b] - count[a] || (relations[a] < relations[b] ? -1 : 1))
+  const place = new Map(order.map((r, i) => [r, i]))
+  return [edges.map(([a, b, r]) => [a, b, place.get(r)]), order.map((r) => relations[r])]
+}
+
+// The 1-step graph of this page's note from its own lists (Links, and Backlinks by relation):
+// nothing to download, so it costs the first view nothing. Null when the note has no links.
+export function pageGraph (title) {
+  const nodes = new Map([[0, { title, href: location.href.split('#')[0] }]])
+  const ids = new Map()
+  const relations = []
+  const edges = []
+  const add = (a, relation, outgoing) => {
+    if (!ids.has(a.href)) { ids.set(a.href, nodes.size); nodes.set(nodes.size, { title: a.textContent, href: a.href }) }
+    if (!relations.includes(relation)) relations.push(relation)
+    const ends = [0, ids.get(a.href)]
+    if (!outgoing) ends.reverse()
+    edges.push([...ends, relations.indexOf(relation)])
+  }
+  for (const li of document.querySelectorAll('section.links li')) {
+    const a = li.querySelector(':scope > a')
+    if (a) add(a, li.querySelector(':scope > .badge').textContent, true)
+  }
+  for (const h3 of document.querySelectorAll('section.backlinks h3')) {
+    for (const a of h3.nextElementSibling.querySelectorAll(':scope > li > a')) add(a, h3.firstChild.textContent.trim(), false)
+  }
+  const chosen = new Map([...nodes.keys()].slice(0, CAP).map((n) => [n, n === 0 ? [0, 0] : [1, 0]]))
+  if (chosen.size < 2) return null
+  const [kept, names] = byUse(edges.filter(([a, b]) => chosen.has(a) && chosen.has(b)), relations)
+  return picture(nodes, chosen, kept, names, 0, 1)
+}
+
+// The 2-step graph of note `ref` from the site's files; null when the note has no links.
 export function localGraph (tree, graph, ref, href) {
   const all = notes(tree)
   const center = all.findIndex((n) => n.ref === ref)
   const near = adjacency(all.length, graph.edges)
   if (center < 0 || !near.degree(center)) return null
   const chosen = neighbourhood(near, center)
-  const at = rings(chosen)
-  const scale = (p) => [(p[0] * 95 + 250).toFixed(1), (p[1] * 95 + 250).toFixed(1)]
-  const lines = svg('g', { class: 'edges' })
-  const used = new Set()
+  const edges = []
   for (let j = 0; j < graph.edges.length; j += 3) {
-    const a = graph.edges[j]
-    const b = graph.edges[j + 1]
-    const r = graph.edges[j + 2]
-    if (!chosen.has(a) || !chosen.has(b)) continue
-    const [x1, y1] = scale(at.get(a))
-    const [x2, y2] = scale(at.get(b))
-    used.add(r)
-    const far = a !== center && b !== center ? ' far' : '' // links among the neighbours: fainter
-    lines.append(svg('line', { x1, y1, x2, y2, class: 'rel-' + (r % STYLES) + far }, svg('title', {}, `${all[a].title} → ${graph.relations[r]} → ${all[b].title}`)))
+    if (chosen.has(graph.edges[j]) && chosen.has(graph.edges[j + 1])) edges.push([graph.edges[j], graph.edges[j + 1], graph.edges[j + 2]])
   }
-  const nodes = svg('g', { class: 'nodes' })
-  for (const [n, [hop]] of chosen) {
-    const [x, y] = scale(at.get(n))
-    const label = svg('text', { x, y: (Number(y) - 9).toFixed(1), 'text-anchor': 'middle' })
-    label.textContent = short(all[n].title)
-    nodes.append(svg('a', { href: href(all[n].ref), class: 'hop-' + hop, 'aria-label': all[n].title },
-      svg('circle', { cx: x, cy: y, r: hop === 0 ? 7 : 5 }), label))
-  }
-  const picture = svg('svg', { viewBox: '0 0 500 500', class: 'graph-svg', role: 'group', 'aria-label': `Links of ${all[center].title}, up to 2 steps away` }, lines, nodes)
-  return [picture, legend(graph.relations, used)]
+  const nodes = new Map([...chosen.keys()].map((n) => [n, { title: all[n].title, href: href(all[n].ref) }]))
+  return picture(nodes, chosen, edges, graph.relations, center, 2)
 }
 
 // Every note of the brain on a sunflower spiral (tree order, so folders stay together).
@@ -145,25 +192,42 @@ export function wholeGraph (tree, graph, href, status) {
   return [picture, legend(graph.relations, new Set(graph.relations.map((_, i) => i)))]
 }
 
-// Draws the graph into `box` ([data-bf-graph] on a note page, [data-bf-graph-whole] on graph.html).
+// Draws the graph into `box`: on a note page ([data-bf-graph]) the 1-step graph from the page,
+// and a button that widens it to 2 steps from the site's files (fetched then, and cached);
+// on graph.html ([data-bf-graph-whole]) the whole brain.
 export async function draw (bf, box) {
   const brain = new URLSearchParams(location.search).get('brain') || document.body.dataset.brain
   const href = (ref) => new URL(pagePath(brain, ref), bf.root).href
-  try {
-    const [tree, graph] = await Promise.all([folderTree(bf.root, brain), noteGraph(bf.root, brain)])
-    if (box.hasAttribute('data-bf-graph-whole')) {
-      const status = document.createElement('p')
-      status.className = 'meta graph-status'
-      status.setAttribute('aria-live', 'polite')
-      box.append(...wholeGraph(tree, graph, href, status), status)
-      return
-    }
-    const drawn = localGraph(tree, graph, currentRef(bf.root, brain), href)
-    if (!drawn) return // a note without links: the section stays hidden
-    box.append(...drawn)
-    box.hidden = false
-  } catch (err) {
+  const fail = (err) => {
     box.append(Object.assign(document.createElement('p'), { className: 'error', textContent: 'Could not draw the graph: ' + (err.message || String(err)) }))
     box.hidden = false
   }
+  const files = () => Promise.all([folderTree(bf.root, brain), noteGraph(bf.root, brain)])
+  if (box.hasAttribute('data-bf-graph-whole')) {
+    try {
+      const [tree, graph] = await files()
+      const status = Object.assign(document.createElement('p'), { className: 'meta graph-status' })
+      status.setAttribute('aria-live', 'polite')
+      box.append(...wholeGraph(tree, graph, href, status), status)
+    } catch (err) { fail(err) }
+    return
+  }
+  const first = pageGraph(document.querySelector('h1').textContent)
+  if (!first) return // a note without links: the section stays hidden
+  const wider = Object.assign(document.createElement('button'), { type: 'button', className: 'graph-wider', textContent: 'Show 2 steps' })
+  box.append(...first, wider)
+  box.hidden = false
+  wider.addEventListener('click', async () => {
+    wider.disabled = true
+    try {
+      const [tree, graph] = await files()
+      const drawn = localGraph(tree, graph, currentRef(bf.root, brain), href)
+      if (drawn) {
+        box.querySelectorAll('.graph-svg, .graph-legend').forEach((old) => old.remove())
+        wider.before(...drawn)
+        drawn[0].querySelector('a.hop-0').focus() // keyboard readers carry on in the new picture
+      }
+      wider.remove()
+    } catch (err) { wider.disabled = false; fail(err) }
+  })
 }

@@ -97,11 +97,12 @@ class Previews {
   }
 
   summaryOf (a) {
-    if (!this.replies.has(a.href)) {
-      const target = linkTarget(this.bf.root, a.href)
-      this.replies.set(a.href, target && this.read(target))
+    const href = new URL(a.getAttribute('href'), location.href).href // an SVG link's (graph.js) too
+    if (!this.replies.has(href)) {
+      const target = linkTarget(this.bf.root, href)
+      this.replies.set(href, target && this.read(target))
     }
-    return this.replies.get(a.href)
+    return this.replies.get(href)
   }
 
   async read ({ brain, ref }) {

@@ -27,25 +27,36 @@ def _local_graph(page):
     return graph
 
 
+def _hrefs(graph, hop: str) -> set[str]:
+    return set(graph.locator(f"a.{hop}").evaluate_all("as => as.map((a) => a.href.baseVal)"))
+
+
 def test_a_note_shows_its_links_and_backlinks_as_a_graph(page, example_site, serve_site):
     base = serve_site(example_site, "/my-repo/")
     opened(page, base + NOTE)
-    assert not [r for r in serve_site.servers[-1].requests if "graph.json" in r[1]]   # fetched only when near
     graph = _local_graph(page)
+    # 1 step, from the page's own Links and Backlinks: no graph data downloaded
+    assert not [r for r in serve_site.servers[-1].requests if "graph.json" in r[1] or "explorer.json" in r[1]]
+    listed = set(page.locator("section.links li > a, section.backlinks li > a").evaluate_all("as => as.map((a) => a.href)"))
+    assert _hrefs(graph, "hop-1") == listed
+    assert graph.locator("a.hop-0").get_attribute("aria-label") == "New website"
+    legend = [t.strip() for t in page.locator("section.graph .graph-legend li").all_inner_texts()]
+    relations = set(page.locator("section.links li > .badge:first-of-type").all_inner_texts())
+    assert legend[0] == "links" and set(legend) >= relations and len(legend) >= 2   # typed relations, named
+    styles = {page.evaluate("(c) => { const l = document.querySelector('section.graph line.' + c); return l && getComputedStyle(l).strokeDasharray }", f"rel-{i}")
+              for i in range(len(legend))}
+    assert len(styles) == len(legend)                                    # each drawn its own way
+
+    page.locator("section.graph button.graph-wider").click()             # 2 steps, from the site's files
+    page.wait_for_function("document.querySelector('section.graph a.hop-2') !== null")
+    graph = page.locator("section.graph svg.graph-svg")
     reply = python_read(open_site(example_site), "projects/new-website.md", {})
     near = {l["ref"] for l in reply["links"] if (l["ref"] or "").endswith(".md")}
     near |= {b["ref"] for b in reply["backlinks"] if b["ref"].endswith(".md")}
     near.discard("projects/new-website.md")
-    hop1 = {a.split("/my-repo/brain/", 1)[1][:-len(".html")]
-            for a in graph.locator("a.hop-1").evaluate_all("as => as.map((a) => a.href.baseVal)")}
-    assert hop1 == {page_path("brain", r).split("/", 1)[1][:-len(".html")] for r in near}
-    assert graph.locator("a.hop-0").get_attribute("aria-label") == "New website"
-    assert 1 + len(near) < graph.locator("a").count() <= 40              # second hops too, capped
-    legend = page.locator("section.graph .graph-legend li").all_inner_texts()
-    assert [t.strip() for t in legend][0] == "links" and len(legend) >= 2    # typed relations, named
-    styles = {page.evaluate("(c) => { const l = document.querySelector('section.graph line.' + c); return l && getComputedStyle(l).strokeDasharray }", f"rel-{i}")
-              for i in range(len(legend))}
-    assert len(styles) == len(legend)                                    # each drawn its own way
+    assert {h.split("/my-repo/", 1)[1] for h in _hrefs(graph, "hop-1")} == {page_path("brain", r) for r in near}
+    assert 1 + len(near) < graph.locator("a").count() <= 40              # second steps too, capped
+    assert page.evaluate("document.activeElement.getAttribute('class')") == "hop-0"
     node = graph.locator("a.hop-1").first
     target = node.evaluate("a => a.href.baseVal")
     node.focus()

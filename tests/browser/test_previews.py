@@ -47,7 +47,7 @@ def test_hovering_a_note_link_previews_the_note(page, example_site, serve_site):
 
 def test_focusing_a_record_link_previews_the_record_and_escape_dismisses(page, example_site, serve_site):
     opened(page, serve_site(example_site, "/") + NOTE)
-    link, box, want = _previewed(page, example_site, '#main a[href$="#chat~3a2026-11-12-relaunch-scope"]',
+    link, box, want = _previewed(page, example_site, 'section.backlinks a[href$="#chat~3a2026-11-12-relaunch-scope"]',
                                  "chat:2026-11-12-relaunch-scope", "focus")
     when = stamp(want["record"]["time"], "Europe/Berlin")
     assert box.locator(".meta").inner_text() == f"record · chat · {when} · person:alice"
@@ -97,3 +97,11 @@ def test_touch_only_devices_get_no_previews(chromium, example_site, serve_site):
         assert page.locator("#bf-preview").count() == 0
     finally:
         context.close()
+
+
+def test_graph_nodes_preview_their_notes(page, example_site, serve_site):
+    opened(page, serve_site(example_site, "/") + NOTE)
+    page.locator("aside.side").scroll_into_view_if_needed()
+    node = page.locator('section.graph a.hop-1[href$="/concepts/style-guide.md.html"]')
+    node.hover()                                   # an SVG link: its href is no string
+    assert _preview(page).locator(".preview-title").inner_text() == "Style guide"
