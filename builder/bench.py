@@ -25,6 +25,7 @@ from pathlib import Path
 from .benchgen import NOW, Corpus, generate, queries
 from .benchrebuild import bench_rebuilds
 from .benchsize import dir_bytes, site_sizes
+from .benchview import first_view
 
 PHASES = ("parse", "views", "render", "lunr", "assets", "pagefind", "swap")  # always reported; others too
 MB = 1024  # ru_maxrss and time's %M are in KiB on Linux
@@ -234,6 +235,7 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
     else:
         res.null("pagefind_peak_rss_mb", "run with --no-pagefind")
     site_sizes(res, out, n)
+    res.update(first_view(out, corpus.notes[0]["ref"]))
 
     _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after each of five edits")
     again = bench_rebuilds(res, corpus, out, pagefind, _build)

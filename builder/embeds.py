@@ -16,7 +16,7 @@ def page_assets(body: str) -> dict:
     return {"katex": MATH_MARK in body, "mermaid": MERMAID_MARK in body}
 
 
-ANCHOR_LINK = re.compile(r'<a class="anchor" href="#[^"]*" aria-hidden="true">§</a> ')
+ANCHOR_LINK = re.compile(r'<a class="anchor" href="#[^"]*" aria-hidden="true" tabindex="-1">§</a> ')
 ID_ATTR = re.compile(r'(<[A-Za-z][A-Za-z0-9]*\b[^>]*?) id="[^"]*"')
 
 

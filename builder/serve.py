@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import http.server
 import json
+import re
 import sys
 import threading
 import urllib.parse
@@ -64,6 +65,11 @@ def site_prefix(out: Path) -> str:
     return "/" + base.strip("/") + "/" if base.strip("/") else "/"
 
 
+# base.html's footer: the build instant in words ("as of 2 Dec 2026, 13:00"), which masking the
+# instants alone leaves in.
+AS_OF = re.compile(rb'<span data-bf-asof>as of <time datetime="[^"]*">[^<]*</time></span>')
+
+
 class Live:
     """What open pages follow: a generation bumped by every build outcome, the last failure
     (None after a good build), and the build instants seen. Every page shows its build's
@@ -100,7 +106,7 @@ class Live:
             instants = list(self.instants)
         for instant in instants:
             page = page.replace(instant, b"")
-        return hashlib.sha256(page).hexdigest()[:32]
+        return hashlib.sha256(AS_OF.sub(b"", page)).hexdigest()[:32]
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):

@@ -57,6 +57,52 @@ if (document.querySelector('[data-bf-more], [data-bf-json], [data-bf-moved]')) {
   import('./page.js').then((page) => page.wire(bf))
 }
 
+// An instant's relative form ("3 days ago") comes from the reader's clock, never the build's (dates.js).
+if (document.querySelector('time[datetime*="T"]')) import('./dates.js').then((dates) => dates.relativize())
+
+// Link previews where the reader can hover (never on touch-only devices): preview.js is imported
+// on the first hover or focus of a link in the page's main part, and takes the events from there.
+if (window.matchMedia('(hover: hover)').matches) {
+  const first = (event) => {
+    if (!(event.target instanceof Element) || !event.target.closest('#main a[href]')) return
+    document.removeEventListener('mouseover', first)
+    document.removeEventListener('focusin', first)
+    import('./preview.js').then((preview) => preview.wire(bf, event))
+  }
+  document.addEventListener('mouseover', first)
+  document.addEventListener('focusin', first)
+}
+
+// The table of contents marks the section being read (contents.js).
+if (document.querySelector('nav.toc')) import('./contents.js').then((contents) => contents.wire())
+
+// A note's local graph is drawn when it nears the window (graph.js fetches the link data then);
+// graph.html's whole graph at once.
+const whole = document.querySelector('[data-bf-graph-whole]')
+if (whole) import('./graph.js').then((graph) => graph.draw(bf, whole))
+const local = document.querySelector('[data-bf-graph]')
+if (local) {
+  const near = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return
+    near.disconnect()
+    import('./graph.js').then((graph) => graph.draw(bf, local))
+  }, { rootMargin: '400px' })
+  near.observe(local.parentElement) // the section itself is hidden (no box) until drawn
+}
+
+// The explorer's button (base.html) shows once bf.js runs; explorer.js builds the tree on first use.
+// On wide screens, where it is a column beside the page (bf.css), it opens by itself when the reader left it open.
+export const EXPLORER_KEY = 'bf-explorer' // localStorage: "open" or "closed", written by explorer.js
+const explorerButton = document.querySelector('[data-bf-explorer]')
+if (explorerButton) {
+  const explorer = (open) => import('./explorer.js').then((m) => m.toggle(bf, explorerButton, open))
+  explorerButton.hidden = false
+  explorerButton.addEventListener('click', () => explorer())
+  let left = null
+  try { left = localStorage.getItem(EXPLORER_KEY) } catch { left = null }
+  if (left === 'open' && window.matchMedia('(min-width: 75rem)').matches) explorer(true)
+}
+
 // Ctrl/Cmd-K, and "/" outside a field, open the search dialog (quicksearch.js, imported on first
 // use). The key focuses the header's search box at once, so what is typed while the dialog
 // loads lands there and the dialog takes it over (or stays there, a plain form to search.html,

@@ -8,6 +8,7 @@
 import { escapeSegment, isRecordLike, unescapeSegment, uri } from './engine/refs.js'
 import { cut } from './engine/excerpt.js'
 import { cmp } from './engine/order.js'
+import { timeNode } from './dates.js'
 import { itemPath, pagePath, recordPath } from './links.js'
 
 const LISTED_EXCERPT = 160 // listings.py LISTED_EXCERPT
@@ -30,9 +31,10 @@ export function itemNode (site, root, it) {
     el('span', { class: 'badge' }, it.kind + (it.type ? ' · ' + it.type : '')))
   if (it.review) li.append(' ', el('span', { class: 'badge review', title: 'asks for review' }, 'review'))
   if (it.source) {
+    const tz = (site.brain(it.brain) || {}).timezone || 'UTC'
     const meta = el('span', { class: 'meta' }, it.source)
-    if (it.time) meta.append(' · ', el('time', { datetime: it.time }, it.time))
-    else if (it.observed) meta.append(' · observed ' + it.observed)
+    if (it.time) meta.append(' · ', timeNode(it.time, tz))
+    else if (it.observed) meta.append(' · observed ', timeNode(it.observed, tz))
     li.append(' ', meta)
   }
   const fields = Object.entries(it.fields || {}).sort((a, b) => cmp(a[0], b[0]))

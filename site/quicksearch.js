@@ -6,22 +6,10 @@
 // Everything from an index is rendered as text nodes or <mark> (never innerHTML).
 import { mergedIndexes } from './fulltext.js'
 import { el } from './page.js'
+import { relativeTime } from './dates.js'
 
 const SHOWN = 8 // a quick look; the search page has the rest, with filters
 const WAIT_MS = 120 // pagefind's debounce: a keystroke in that time replaces the search
-const UNITS = [['year', 31536000], ['month', 2592000], ['week', 604800], ['day', 86400], ['hour', 3600], ['minute', 60]]
-
-// "3 days ago" / "in 2 hours": `instant` against the reader's clock `now` (ms), so a hosted
-// page never shows a stale relative date.
-export function relativeTime (instant, now = Date.now()) {
-  const seconds = (Date.parse(instant) - now) / 1000
-  if (Number.isNaN(seconds)) return ''
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' })
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit)
-  }
-  return 'just now'
-}
 
 // pagefind, with every other (bundle, language) index merged; null when the build has none.
 async function loadPagefind (root) {

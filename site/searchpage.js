@@ -3,6 +3,7 @@
 import bf from './bf.js'
 import { mergedIndexes } from './fulltext.js'
 import { itemPath } from './links.js'
+import { timeNode } from './dates.js'
 import { stem, tokenize, trim } from './engine/lunrindex.js'
 
 const $ = (sel) => document.querySelector(sel)
@@ -108,14 +109,16 @@ function highlighted (text, query) {
 
 function renderItem (site, item, query) {
   const badge = el('span', { class: 'badge kind-' + item.kind }, item.kind + (item.type ? ' · ' + item.type : ''))
-  const meta = []
-  if (item.source) meta.push(item.source)
-  if (item.time) meta.push(item.time.slice(0, 10))
-  else if (item.observed) meta.push('observed ' + item.observed.slice(0, 10))
-  if (item.path && item.kind !== 'record') meta.push(item.path)
+  const tz = (site.brain(item.brain) || {}).timezone || 'UTC'
+  const line = el('span', { class: 'meta' })
+  const add = (...parts) => line.append(line.childNodes.length ? ' · ' : ' ', ...parts)
+  if (item.source) add(item.source)
+  if (item.time) add(timeNode(item.time, tz))
+  else if (item.observed) add('observed ', timeNode(item.observed, tz))
+  if (item.path && item.kind !== 'record') add(item.path)
   return el('li', { class: 'result kind-' + item.kind },
     el('a', { dir: 'auto', href: pageUrl(site, item) }, item.title || item.ref), ' ', badge,
-    meta.length ? el('span', { class: 'meta' }, ' ' + meta.join(' · ')) : null,
+    line.childNodes.length ? line : null,
     item.excerpt ? el('p', { class: 'excerpt' }, highlighted(item.excerpt, query)) : null)
 }
 

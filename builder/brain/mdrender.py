@@ -47,8 +47,12 @@ CHECKBOX = re.compile(r'^<input class="task-list-item-checkbox"( checked="checke
 
 def _render_html(self, tokens, idx, options, env):
     content = tokens[idx].content
-    # The task-list plugin's own checkbox is the one tag we emit through html_inline.
-    if env.get("allow_html") or CHECKBOX.match(content):
+    # The task-list plugin's own checkbox is the one tag we emit through html_inline; it gets a
+    # name, as every form control needs one (axe-core: label), from its state.
+    box = CHECKBOX.match(content)
+    if box:
+        return content[:-1] + (' aria-label="done">' if box.group(1) else ' aria-label="to do">')
+    if env.get("allow_html"):
         return content
     return sanitize_html(content)
 
@@ -107,7 +111,7 @@ def _render_image(self, tokens, idx, options, env):
 def _render_heading_open(self, tokens, idx, options, env):
     token = tokens[idx]
     anchor = token.attrGet("id")
-    return f'<{token.tag} id="{html.escape(anchor)}"><a class="anchor" href="#{html.escape(anchor)}" aria-hidden="true">§</a> '
+    return f'<{token.tag} id="{html.escape(anchor)}"><a class="anchor" href="#{html.escape(anchor)}" aria-hidden="true" tabindex="-1">§</a> '
 
 
 def render_tokens(md: MarkdownIt, tokens: list, env: dict) -> tuple[str, list[int]]:

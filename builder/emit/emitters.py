@@ -23,6 +23,7 @@ from .data import emit_data
 from .feeds import emit_feeds
 from .fingerprint import emit_fingerprint
 from .listings import SiteViews, emit_listing_pages
+from .navigation import emit_navigation
 from .pagefind import emit_pagefind
 from .pages import emit_item_pages, emit_replies
 from .search_index import emit_index, emit_store
@@ -97,9 +98,10 @@ EMITTERS = (
     Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(c.writer, c.brain, c.as_of, c.pieces))),
     Emitter("fingerprint", "brain", "fingerprint", _paths(lambda c: emit_fingerprint(c.writer, c.brain))),
     Emitter("site pages", "site", "render", _paths(lambda c: emit_site_pages(c.writer, list(c.brains), c.as_of, c.base_url))),
+    Emitter("navigation", "site", "render", _paths(lambda c: emit_navigation(c.writer, list(c.brains), c.as_of))),
     Emitter("feeds", "site", "feeds", _paths(lambda c: emit_feeds(c.writer, list(c.brains), c.as_of))),
     Emitter("assets", "site", "assets", _paths(lambda c: emit_assets(c.writer))),
     Emitter("token table", "site", "vectors", _paths(lambda c: emit_table(c.writer)), lambda c: c.embeddings),
-    Emitter("pagefind", "site", "pagefind", _paths(lambda c: emit_pagefind(c.writer, list(c.brains), c.as_of)),
+    Emitter("pagefind", "site", "pagefind", _paths(lambda c: emit_pagefind(c.writer, list(c.brains))),
             lambda c: c.pagefind),
 )

@@ -17,6 +17,7 @@ from ..times import from_rfc3339
 from ..views import View
 from .html import ref_url, render
 from .data import stored_in_files
+from .days import stamp
 from .pages import whole_reply, common, grouped
 from .urls import crumbs, page_path, record_page_ref, relation_anchor, relative
 from .writer import Writer
@@ -40,7 +41,7 @@ def chart_svg(buckets: list[tuple[str, int]], link=None) -> Markup:
         url = link(label) if link and count else None
         bars.append(f'<a href="{escape(url)}">{bar}</a>' if url else bar)
     total = sum(count for _, count in buckets)
-    return Markup(f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="img" '
+    return Markup(f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="group" '
                   f'aria-label="activity: {total} item(s) over {len(buckets)} bucket(s)">{"".join(bars)}</svg>')
 
 
@@ -59,12 +60,13 @@ def _containing(ref: str) -> list[str]:
 LISTED_EXCERPT = 160
 
 
-def _item_fragment(it: dict) -> tuple[str, str]:
+def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
     """An item's <li> split around its link URL (the only part that depends on the page)."""
     meta = ""
     if it.get("source"):
-        when = (f' · <time datetime="{it["time"]}">{it["time"]}</time>' if it.get("time")
-                else f' · observed {it["observed"]}' if it.get("observed") else "")
+        when = (f' · <time datetime="{it["time"]}">{stamp(it["time"], tz)}</time>' if it.get("time")
+                else f' · observed <time datetime="{it["observed"]}">{stamp(it["observed"], tz)}</time>'
+                if it.get("observed") else "")
         meta = f' <span class="meta">{escape(it["source"])}{when}</span>'
     if it.get("fields"):
         meta += (' <span class="fields">' + "".join(f'<span class="field">{escape(k)}: {escape(v)}</span>'
@@ -91,7 +93,7 @@ class ItemLists:
             key = (it["ref"], it.get("excerpt"), it.get("review"))
             parts = self.fragments.get(key)
             if parts is None:
-                parts = self.fragments[key] = _item_fragment(it)
+                parts = self.fragments[key] = _item_fragment(it, self.brain.config.timezone)
             out += (parts[0], escape(relative(target, ref_url(self.brain, it["ref"]))), parts[1])
         out.append("</ul>\n")
         return Markup("".join(out))

@@ -27,8 +27,9 @@ one index of the first bundle and merges the others (``mergeIndex``; merged inde
 the first one's wasm, and their filters are merged).
 
 Incremental: bundles.json records, per bundle, a hash of its input — the bytes of its
-pages (without the footer's ``as_of`` instant, which is on every page, outside what pagefind
-indexes; the same instant anywhere else, say in a note's text, is indexed and stays in), the
+pages (without the spans marked ``data-bf-asof``: the footer's build instant, which is on every
+page, and due badges, all outside what pagefind indexes; the same instant anywhere else, say in
+a note's text, is indexed and stays in), the
 pagefind version, `FORMAT` and `CODE`. A bundle whose input hash
 equals the previous site's is copied from it through the Writer (which hard-links the
 identical files) instead of re-running pagefind.
@@ -156,14 +157,13 @@ def _content_groups(brains, written) -> tuple[dict[str, list[str]], dict[str, in
 # --- the build phase ----------------------------------------------------------------------
 
 
-def emit_pagefind(writer: Writer, brains, as_of: str) -> list[Bundle]:
+def emit_pagefind(writer: Writer, brains) -> list[Bundle]:
     """Index the staged content pages of `brains` into pagefind bundles, through `writer`."""
     groups, caps = _content_groups(brains, writer.written)
     bundles = plan_bundles(groups, caps)
     engine = version(ENGINE)
-    strip = f'<time datetime="{as_of}">{as_of}</time></footer>'.encode("utf-8")   # base.html's footer
     for bundle in bundles:
-        bundle.input = _input_hash(writer.stage, bundle.pages, strip, engine)
+        bundle.input = _input_hash(writer.stage, bundle.pages, engine)
     previous = _previous(writer.previous, engine)
     entries: dict[str, dict] = {}   # folder → {"files": n}
     stale = []
@@ -203,14 +203,15 @@ def _languages(bundle: Path) -> dict[str, int]:
     return {lang: index["page_count"] for lang, index in entry["languages"].items()}
 
 
-#: Words that follow the build instant (due badges: "tomorrow"), outside what pagefind indexes.
+#: Words that follow the build instant (due badges: "tomorrow"; the footer's "as of"), outside
+#: what pagefind indexes.
 ASOF_SPANS = re.compile(rb"<span [^>]*data-bf-asof[^>]*>.*?</span>", re.S)
 
 
-def _input_hash(stage: Path, pages: list[str], strip: bytes, engine: str) -> str:
+def _input_hash(stage: Path, pages: list[str], engine: str) -> str:
     digest = hashlib.sha256(f"{FORMAT}\0{CODE}\0{engine}\0".encode("utf-8"))
     for page in pages:
-        data = ASOF_SPANS.sub(b"", (stage / page).read_bytes().replace(strip, b""))
+        data = ASOF_SPANS.sub(b"", (stage / page).read_bytes())
         digest.update(f"{page}\0{len(data)}\0".encode("utf-8"))
         digest.update(data)
     return digest.hexdigest()

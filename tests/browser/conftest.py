@@ -7,6 +7,8 @@ Fixtures
   object is `serve_site.servers[-1]` (its `.requests` log).
 - `chromium` (session): a Playwright `Browser` on /usr/bin/chromium.
 - `browser_context` / `page`: a fresh context and page per test.
+- `example_site` (module): examples/brain built at EXAMPLE_NOW without pagefind;
+  `opened(page, url)` goes there and waits for bf.js.
 Helpers in tests/support: `crawl(page, start_url, prefix)`,
 `screenshot(page, name)`, `StaticServer`. Tests here are skipped, with the
 reason, when /usr/bin/chromium is missing, and fail instead when CI=true
@@ -27,6 +29,7 @@ if str(SUPPORT) not in sys.path:
 
 from httpserver import StaticServer  # noqa: E402
 from tools import need  # noqa: E402
+from example import EXAMPLE, EXAMPLE_NOW  # noqa: E402
 
 CHROMIUM = os.environ.get("BF_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -82,3 +85,13 @@ def page(browser_context):
     page.set_default_timeout(15_000)
     yield page
     page.close()
+
+
+
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory):
+    """examples/brain built at EXAMPLE_NOW, without pagefind: for tests of the pages' own behaviour."""
+    from builder.build import build
+    out = tmp_path_factory.mktemp("example") / "site"
+    build([EXAMPLE], out, now=EXAMPLE_NOW, pagefind=False)
+    return out

@@ -54,14 +54,14 @@ def test_ctrl_k_type_arrow_enter_opens_the_note(watched, site, serve_site):
     page = watched
     dialog = _open_dialog(page, base, "Control+K")
     assert page.evaluate("document.activeElement.getAttribute('role')") == "combobox"
-    page.keyboard.type("salary")
+    page.keyboard.type("careers")
     first = dialog.locator("li[role=option]").first
     first.wait_for()
     assert first.locator("a").inner_text() == "Careers page"
     assert first.locator(".meta").inner_text().startswith("note · project · ")
     time = first.locator("time")
     assert time.get_attribute("datetime") == "2026-12-02T09:30:00Z" and time.inner_text() == "2 Dec 2026"
-    relative = page.evaluate("async (t) => (await import(bf.root + '_bf/quicksearch.js')).relativeTime(t)",
+    relative = page.evaluate("async (t) => (await import(bf.root + '_bf/dates.js')).relativeTime(t)",
                              "2026-12-02T09:30:00Z")
     assert relative and f"({relative})" in first.locator(".meta").inner_text()   # against the reader's clock
     assert first.get_attribute("aria-selected") == "false"
@@ -112,7 +112,7 @@ def test_relative_time_reads_the_clock_it_is_given(page, site, serve_site):
     base = serve_site(site, "/")
     page.goto(base + NOTE)
     said = page.evaluate("""async () => {
-        const { relativeTime } = await import(bf.root + '_bf/quicksearch.js')
+        const { relativeTime } = await import(bf.root + '_bf/dates.js')
         const now = Date.parse('2026-12-05T12:00:00Z')
         return [relativeTime('2026-12-02T09:30:00Z', now), relativeTime('2026-12-05T11:59:30Z', now),
                 relativeTime('2026-12-05T14:00:00Z', now), relativeTime('not a date', now)]

@@ -31,7 +31,7 @@ def base(site, serve_site):
 def test_header_links_and_breadcrumbs(page, base):
     page.goto(base + "brain/projects/new-website.md.html")
     nav = page.locator("header.top nav a")
-    assert nav.all_inner_texts() == ["Home", "Search", "Memories"]
+    assert nav.all_inner_texts() == ["Home", "Search", "Memories", "Graph"]
     crumbs = page.locator("nav.crumbs a").all_inner_texts()
     assert crumbs[:2] == ["home", "projects"]
     page.locator("nav.crumbs a", has_text="projects").click()

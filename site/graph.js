@@ -1,0 +1,233 @@
+// Graphs of the links between notes (issue 19, item 2), drawn in the browser into SVG; no page
+// holds graph data.
+// - local: a note and what it links to and what links to it (1 step, read from the page's own
+//   Links and Backlinks lists, so the first view downloads no graph data); "Show 2 steps" adds
+//   their neighbours from the per-site files navdata.js fetches (titles from the folder tree,
+//   links from the packed edge file); at most CAP nodes, on two rings (a layout that costs
+//   O(nodes): far under 100 ms of main-thread work at 10k notes, docs/site.md has the figures);
+//   each relation has its own line style;
+// - whole: every note of a brain on a sunflower spiral in tree order (a folder's notes sit
+//   together), its links one <path> per relation, so 10k notes make a handful of DOM nodes; a
+//   click opens the nearest note, the pointer names it.
+// Nodes are links (keyboard and mouse alike). Titles are rendered as text nodes, never markup.
+import { pagePath } from './links.js'
+import { currentRef, folderTree, noteGraph, notes } from './navdata.js'
+
+const SVG = 'http://www.w3.org/2000/svg'
+export const CAP = 40 // more than this is not legible in a side column
+const STYLES = 6 // relation line styles in bf.css (.rel-0 … .rel-5); more relations reuse them
+const LABEL = 22 // characters of a node's label
+
+function svg (tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag)
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v)
+  node.append(...children)
+  return node
+}
+
+// Undirected neighbour lists of every node, packed: node n's are list[start[n] … start[n + 1]).
+export function adjacency (count, edges) {
+  const start = new Int32Array(count + 1)
+  for (let j = 0; j < edges.length; j += 3) { start[edges[j] + 1]++; start[edges[j + 1] + 1]++ }
+  for (let n = 0; n < count; n++) start[n + 1] += start[n]
+  const list = new Int32Array(start[count])
+  const fill = start.slice(0, count)
+  for (let j = 0; j < edges.length; j += 3) { list[fill[edges[j]]++] = edges[j + 1]; list[fill[edges[j + 1]]++] = edges[j] }
+  return { of: (n) => list.subarray(start[n], start[n + 1]), degree: (n) => start[n + 1] - start[n] }
+}
+
+// The nodes within 2 hops of `center`, at most `cap`: Map node → [hop, parent]; nearer first,
+// and among equals the better linked (then the lower id), so the cap drops the least connected.
+export function neighbourhood (near, center, cap = CAP) {
+  const chosen = new Map([[center, [0, center]]])
+  const ranked = (ids) => [...new Set(ids)].sort((a, b) => near.degree(b) - near.degree(a) || a - b)
+  const first = ranked(near.of(center)).filter((n) => n !== center)
+  for (const n of first) if (chosen.size < cap) chosen.set(n, [1, center])
+  for (const n of first) {
+    if (!chosen.has(n)) continue
+    for (const m of ranked(near.of(n))) if (chosen.size < cap && !chosen.has(m)) chosen.set(m, [2, n])
+  }
+  return chosen
+}
+
+// Positions on two rings: hop 1 evenly around the centre, hop 2 fanned out beside its parent.
+export function rings (chosen) {
+  const at = new Map()
+  const first = [...chosen].filter(([, [hop]]) => hop === 1).map(([n]) => n)
+  const slot = (2 * Math.PI) / Math.max(first.length, 1)
+  for (const [n, [hop]] of chosen) if (hop === 0) at.set(n, [0, 0])
+  const inner = first.length < chosen.size - 1 ? 1.1 : 2 // without a second ring the first takes its room
+  first.forEach((n, i) => at.set(n, [Math.cos(i * slot) * inner, Math.sin(i * slot) * inner]))
+  first.forEach((parent, i) => {
+    const kids = [...chosen].filter(([, [hop, p]]) => hop === 2 && p === parent).map(([n]) => n)
+    kids.forEach((n, k) => {
+      const angle = i * slot + (k - (kids.length - 1) / 2) * (slot / Math.max(kids.length, 1)) * 0.9
+      at.set(n, [Math.cos(angle) * 2.1, Math.sin(angle) * 2.1])
+    })
+  })
+  return at
+}
+
+const short = (text) => text.length > LABEL ? text.slice(0, LABEL - 1) + '…' : text
+
+function legend (relations, used) {
+  const items = [...used].sort((a, b) => a - b).map((r) => {
+    const sample = svg('svg', { width: 24, height: 8, 'aria-hidden': 'true' }, svg('line', { x1: 0, y1: 4, x2: 24, y2: 4, class: 'rel-' + (r % STYLES) }))
+    const li = document.createElement('li')
+    li.append(sample, ' ' + relations[r])
+    return li
+  })
+  const list = document.createElement('ul')
+  list.className = 'graph-legend'
+  list.append(...items)
+  return list
+}
+
+// An <svg> of the `chosen` nodes (Map id → [hop, parent]) on two rings, with the `edges`
+// ([a, b, relation index], …) among them, and its legend; `nodes` maps an id to {title, href}.
+function picture (nodes, chosen, edges, relations, center, steps) {
+  const at = rings(chosen)
+  const scale = (p) => [(p[0] * 95 + 250).toFixed(1), (p[1] * 95 + 250).toFixed(1)]
+  const lines = svg('g', { class: 'edges' })
+  const used = new Set()
+  for (const [a, b, r] of edges) {
+    const [x1, y1] = scale(at.get(a))
+    const [x2, y2] = scale(at.get(b))
+    used.add(r)
+    const far = a !== center && b !== center ? ' far' : '' // links among the neighbours: fainter
+    lines.append(svg('line', { x1, y1, x2, y2, class: 'rel-' + (r % STYLES) + far }, svg('title', {}, `${nodes.get(a).title} → ${relations[r]} → ${nodes.get(b).title}`)))
+  }
+  const dots = svg('g', { class: 'nodes' })
+  for (const [n, [hop]] of chosen) {
+    const [x, y] = scale(at.get(n))
+    const label = svg('text', { x, y: (Number(y) - 9).toFixed(1), 'text-anchor': 'middle' })
+    label.textContent = short(nodes.get(n).title)
+    dots.append(svg('a', { href: nodes.get(n).href, class: 'hop-' + hop, 'aria-label': nodes.get(n).title },
+      svg('circle', { cx: x, cy: y, r: hop === 0 ? 7 : 5 }), label))
+  }
+  const label = `Links of ${nodes.get(center).title}, ${steps === 1 ? '1 step' : 'up to 2 steps'} away`
+  return [svg('svg', { viewBox: '0 0 500 500', class: 'graph-svg', role: 'group', 'aria-label': label }, lines, dots),
+    legend(relations, used)]
+}
+
+// Relation names the commonest first, then by name (navigation.py `edges` orders them so), so a
+// relation keeps its line style from the 1-step graph to the 2-step one.
+function byUse (edges, relations) {
+  const count = relations.map((_, r) => edges.filter((e) => e[2] === r).length)
+  const order = relations.map((_, r) => r).sort((a, b) => count[b] - count[a] || (relations[a] < relations[b] ? -1 : 1))
+  const place = new Map(order.map((r, i) => [r, i]))
+  return [edges.map(([a, b, r]) => [a, b, place.get(r)]), order.map((r) => relations[r])]
+}
+
+// The 1-step graph of this page's note from its own lists (Links, and Backlinks by relation):
+// nothing to download, so it costs the first view nothing. Null when the note has no links.
+export function pageGraph (title) {
+  const nodes = new Map([[0, { title, href: location.href.split('#')[0] }]])
+  const ids = new Map()
+  const relations = []
+  const edges = []
+  const add = (a, relation, outgoing) => {
+    if (!ids.has(a.href)) { ids.set(a.href, nodes.size); nodes.set(nodes.size, { title: a.textContent, href: a.href }) }
+    if (!relations.includes(relation)) relations.push(relation)
+    const ends = [0, ids.get(a.href)]
+    if (!outgoing) ends.reverse()
+    edges.push([...ends, relations.indexOf(relation)])
+  }
+  for (const li of document.querySelectorAll('section.links li')) {
+    const a = li.querySelector(':scope > a')
+    if (a) add(a, li.querySelector(':scope > .badge').textContent, true)
+  }
+  for (const h3 of document.querySelectorAll('section.backlinks h3')) {
+    for (const a of h3.nextElementSibling.querySelectorAll(':scope > li > a')) add(a, h3.firstChild.textContent.trim(), false)
+  }
+  const chosen = new Map([...nodes.keys()].slice(0, CAP).map((n) => [n, n === 0 ? [0, 0] : [1, 0]]))
+  if (chosen.size < 2) return null
+  const [kept, names] = byUse(edges.filter(([a, b]) => chosen.has(a) && chosen.has(b)), relations)
+  return picture(nodes, chosen, kept, names, 0, 1)
+}
+
+// The 2-step graph of note `ref` from the site's files; null when the note has no links.
+export function localGraph (tree, graph, ref, href) {
+  const all = notes(tree)
+  const center = all.findIndex((n) => n.ref === ref)
+  const near = adjacency(all.length, graph.edges)
+  if (center < 0 || !near.degree(center)) return null
+  const chosen = neighbourhood(near, center)
+  const edges = []
+  for (let j = 0; j < graph.edges.length; j += 3) {
+    if (chosen.has(graph.edges[j]) && chosen.has(graph.edges[j + 1])) edges.push([graph.edges[j], graph.edges[j + 1], graph.edges[j + 2]])
+  }
+  const nodes = new Map([...chosen.keys()].map((n) => [n, { title: all[n].title, href: href(all[n].ref) }]))
+  return picture(nodes, chosen, edges, graph.relations, center, 2)
+}
+
+// Every note of the brain on a sunflower spiral (tree order, so folders stay together).
+export function wholeGraph (tree, graph, href, status) {
+  const all = notes(tree)
+  const golden = Math.PI * (3 - Math.sqrt(5))
+  const at = all.map((_, i) => { const r = Math.sqrt(i + 0.5) * 10; return [500 + r * Math.cos(i * golden), 500 + r * Math.sin(i * golden)] })
+  const size = Math.sqrt(all.length + 0.5) * 10 + 20
+  const paths = graph.relations.map(() => [])
+  for (let j = 0; j < graph.edges.length; j += 3) {
+    const a = graph.edges[j]
+    const b = graph.edges[j + 1]
+    const r = graph.edges[j + 2]
+    paths[r].push(`M${at[a][0].toFixed(1)} ${at[a][1].toFixed(1)}L${at[b][0].toFixed(1)} ${at[b][1].toFixed(1)}`)
+  }
+  const dots = at.map(([x, y]) => `M${x.toFixed(1)} ${y.toFixed(1)}h0.1`).join('') // round caps: a dot each
+  const picture = svg('svg', { viewBox: `${500 - size} ${500 - size} ${2 * size} ${2 * size}`, class: 'graph-svg whole', role: 'img', 'aria-label': `Links between the ${all.length} notes of this brain` },
+    ...paths.map((d, r) => svg('path', { d: d.join(''), class: 'rel-' + (r % STYLES), 'vector-effect': 'non-scaling-stroke' })),
+    svg('path', { d: dots, class: 'dots', 'vector-effect': 'non-scaling-stroke' }))
+  const nearest = (event) => {
+    const box = picture.getBoundingClientRect()
+    const x = 500 - size + ((event.clientX - box.left) / box.width) * 2 * size
+    const y = 500 - size + ((event.clientY - box.top) / box.height) * 2 * size
+    let best = -1
+    let bestDistance = Infinity
+    at.forEach(([px, py], i) => { const d = (px - x) ** 2 + (py - y) ** 2; if (d < bestDistance) { bestDistance = d; best = i } })
+    return best
+  }
+  picture.addEventListener('click', (event) => { const n = nearest(event); if (n >= 0) location.assign(href(all[n].ref)) })
+  picture.addEventListener('mousemove', (event) => { const n = nearest(event); status.textContent = n >= 0 ? all[n].title : '' })
+  return [picture, legend(graph.relations, new Set(graph.relations.map((_, i) => i)))]
+}
+
+// Draws the graph into `box`: on a note page ([data-bf-graph]) the 1-step graph from the page,
+// and a button that widens it to 2 steps from the site's files (fetched then, and cached);
+// on graph.html ([data-bf-graph-whole]) the whole brain.
+export async function draw (bf, box) {
+  const brain = new URLSearchParams(location.search).get('brain') || document.body.dataset.brain
+  const href = (ref) => new URL(pagePath(brain, ref), bf.root).href
+  const fail = (err) => {
+    box.append(Object.assign(document.createElement('p'), { className: 'error', textContent: 'Could not draw the graph: ' + (err.message || String(err)) }))
+    box.hidden = false
+  }
+  const files = () => Promise.all([folderTree(bf.root, brain), noteGraph(bf.root, brain)])
+  if (box.hasAttribute('data-bf-graph-whole')) {
+    try {
+      const [tree, graph] = await files()
+      const status = Object.assign(document.createElement('p'), { className: 'meta graph-status' })
+      status.setAttribute('aria-live', 'polite')
+      box.append(...wholeGraph(tree, graph, href, status), status)
+    } catch (err) { fail(err) }
+    return
+  }
+  const first = pageGraph(document.querySelector('h1').textContent)
+  if (!first) return // a note without links: the section stays hidden
+  const wider = Object.assign(document.createElement('button'), { type: 'button', className: 'graph-wider', textContent: 'Show 2 steps' })
+  box.append(...first, wider)
+  box.hidden = false
+  wider.addEventListener('click', async () => {
+    wider.disabled = true
+    try {
+      const [tree, graph] = await files()
+      const drawn = localGraph(tree, graph, currentRef(bf.root, brain), href)
+      if (drawn) {
+        box.querySelectorAll('.graph-svg, .graph-legend').forEach((old) => old.remove())
+        wider.before(...drawn)
+        drawn[0].querySelector('a.hop-0').focus() // keyboard readers carry on in the new picture
+      }
+      wider.remove()
+    } catch (err) { wider.disabled = false; fail(err) }
+  })
+}

@@ -1,0 +1,98 @@
+"""Accessibility (issue 19, item 7): axe-core (vendored: tests/vendor/axe-core-*.min.js, its
+licence beside it) finds no serious or critical violation on any page kind of the example site,
+in light and in dark, with the explorer, the local graph, a link preview and the search dialog
+open; and the home page and a note page work by keyboard alone."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from example import opened
+
+AXE = next((Path(__file__).resolve().parents[1] / "vendor").glob("axe-core-*.min.js"))
+NOTE = "brain/projects/new-website.md.html"
+PAGES = {   # one of each kind SPEC §10 lists
+    "home": "index.html", "note": NOTE, "day (records)": "brain/memories/chat/2026-11-12.html",
+    "undated": "brain/memories/chat/undated.html", "folder": "brain/projects.html", "tag": "brain/tags/website.html",
+    "identity": "brain/person~3aalice.html", "source": "brain/memories/chat.html", "memories": "brain/memories.html",
+    "period": "brain/2026-W48.html", "rolling period": "brain/7d.html", "search": "search.html?q=launch&mode=scoped",
+    "graph": "graph.html", "not found": "404.html",
+}
+SERIOUS = ("serious", "critical")
+
+pytestmark = pytest.mark.browser
+
+
+def violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now, one line each."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document, { resultTypes: ['violations'] })).violations")
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in SERIOUS]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_violations_on_any_page_kind(chromium, example_site, serve_site, scheme):
+    base = serve_site(example_site, "/")
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        found = {}
+        for kind, path in PAGES.items():
+            opened(page, base + path)
+            found[kind] = violations(page)
+        assert found == {kind: [] for kind in PAGES}
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_violations_with_everything_open(chromium, example_site, serve_site, scheme):
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    try:
+        page = opened(context.new_page(), serve_site(example_site, "/") + NOTE)
+        page.locator("[data-bf-explorer]").click()
+        page.locator("#bf-explorer ul.tree").wait_for()
+        page.locator("aside.side").scroll_into_view_if_needed()
+        page.locator("section.graph svg.graph-svg").wait_for()
+        page.locator('.body a.internal[href="../concepts/style-guide.md.html"]').first.hover()
+        page.locator("#bf-preview").wait_for()
+        assert violations(page) == []
+    finally:
+        context.close()
+
+
+def test_home_and_a_note_by_keyboard_alone(page, example_site, serve_site):
+    base = serve_site(example_site, "/")
+    opened(page, base + "index.html")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"           # first stop: skip to content
+    page.keyboard.press("Enter")
+    reached = []
+    for _ in range(12):                                                          # into the page's own links
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate("document.activeElement.closest('#main') !== null"))
+    assert any(reached)
+    page.keyboard.press("Control+k")
+    page.locator("dialog.quick-search-dialog").wait_for(state="visible")
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "combobox"
+    page.keyboard.press("Escape")
+    page.locator("dialog.quick-search-dialog").wait_for(state="hidden")
+
+    opened(page, base + NOTE)
+    for _ in range(60):                                                          # tab to the first link in the text
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('.body a.internal')"):
+            break
+    else:
+        pytest.fail("no link in the note's text is reachable by Tab")
+    preview = page.locator("#bf-preview")
+    preview.wait_for(state="visible")                                            # focus opens its preview
+    page.keyboard.press("Escape")
+    preview.wait_for(state="hidden")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    preview.wait_for(state="visible")
+    page.keyboard.press("/")                                                     # and the search dialog
+    page.locator("dialog.quick-search-dialog").wait_for(state="visible")

@@ -1,0 +1,109 @@
+"""Graphs (issue 19, item 2; site/graph.js): a note's local graph — the note, its links and
+backlinks, up to 2 hops, at most CAP nodes, typed relations told apart — drawn when it nears the
+window from the per-site files; nodes are links; graph.html draws the whole brain."""
+from __future__ import annotations
+
+import json
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from builder.emit.navigation import edges, folder_tree, note_ids
+from builder.emit.urls import page_path
+from builder.query.site import open_site
+from example import opened
+from test_parity import python_read   # tests/browser is on sys.path (rootdir-less imports)
+
+NOTE = "brain/projects/new-website.md.html"
+
+pytestmark = pytest.mark.browser
+
+
+def _local_graph(page):
+    page.locator("aside.side").scroll_into_view_if_needed()
+    graph = page.locator("section.graph svg.graph-svg")
+    graph.wait_for()
+    return graph
+
+
+def _hrefs(graph, hop: str) -> set[str]:
+    return set(graph.locator(f"a.{hop}").evaluate_all("as => as.map((a) => a.href.baseVal)"))
+
+
+def test_a_note_shows_its_links_and_backlinks_as_a_graph(page, example_site, serve_site):
+    base = serve_site(example_site, "/my-repo/")
+    opened(page, base + NOTE)
+    graph = _local_graph(page)
+    # 1 step, from the page's own Links and Backlinks: no graph data downloaded
+    assert not [r for r in serve_site.servers[-1].requests if "graph.json" in r[1] or "explorer.json" in r[1]]
+    listed = set(page.locator("section.links li > a, section.backlinks li > a").evaluate_all("as => as.map((a) => a.href)"))
+    assert _hrefs(graph, "hop-1") == listed
+    assert graph.locator("a.hop-0").get_attribute("aria-label") == "New website"
+    legend = [t.strip() for t in page.locator("section.graph .graph-legend li").all_inner_texts()]
+    relations = set(page.locator("section.links li > .badge:first-of-type").all_inner_texts())
+    assert legend[0] == "links" and set(legend) >= relations and len(legend) >= 2   # typed relations, named
+    styles = {page.evaluate("(c) => { const l = document.querySelector('section.graph line.' + c); return l && getComputedStyle(l).strokeDasharray }", f"rel-{i}")
+              for i in range(len(legend))}
+    assert len(styles) == len(legend)                                    # each drawn its own way
+
+    page.locator("section.graph button.graph-wider").click()             # 2 steps, from the site's files
+    page.wait_for_function("document.querySelector('section.graph a.hop-2') !== null")
+    graph = page.locator("section.graph svg.graph-svg")
+    reply = python_read(open_site(example_site), "projects/new-website.md", {})
+    near = {l["ref"] for l in reply["links"] if (l["ref"] or "").endswith(".md")}
+    near |= {b["ref"] for b in reply["backlinks"] if b["ref"].endswith(".md")}
+    near.discard("projects/new-website.md")
+    assert {h.split("/my-repo/", 1)[1] for h in _hrefs(graph, "hop-1")} == {page_path("brain", r) for r in near}
+    assert 1 + len(near) < graph.locator("a").count() <= 40              # second steps too, capped
+    assert page.evaluate("document.activeElement.getAttribute('class')") == "hop-0"
+    node = graph.locator("a.hop-1").first
+    target = node.evaluate("a => a.href.baseVal")
+    node.focus()
+    page.keyboard.press("Enter")                                         # nodes are links
+    page.wait_for_url(target)
+
+
+def test_the_whole_graph_opens_a_note_on_click(page, example_site, serve_site):
+    base = serve_site(example_site, "/")
+    opened(page, base + "graph.html")
+    whole = page.locator(".graph-svg.whole")
+    whole.wait_for()
+    box = whole.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    name = page.locator(".graph-status").inner_text()
+    assert name
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_url("**/brain/**.md.html")
+    assert page.locator("h1").inner_text() == name
+
+
+def _synthetic_brain(n: int, per_note: int, relations: list[str]):
+    """A brain-like object of `n` notes in 100 folders, each linking `per_note` others (seeded)."""
+    rng = random.Random(19)
+    refs = [f"f{i % 100:02d}/note-{i:05d}.md" for i in range(n)]
+    notes = {r: SimpleNamespace(title=f"Note {i}") for i, r in enumerate(refs)}
+    links = [SimpleNamespace(source=r, ref=rng.choice(refs), status="resolved",
+                             relation=relations[min(int(rng.expovariate(1.5)), len(relations) - 1)])
+             for r in refs for _ in range(per_note)]
+    return SimpleNamespace(notes=notes, links=links)
+
+
+def test_at_10k_notes_the_local_graph_stays_capped(page, example_site, serve_site):
+    brain = _synthetic_brain(10_000, 5, ["links", "cites", "depends-on", "part-of", "supersedes"])
+    tree = folder_tree(brain)
+    packed = edges(brain, {r: i for i, r in enumerate(note_ids(tree))})
+    opened(page, serve_site(example_site, "/") + NOTE)
+    said = page.evaluate("""async ([treeText, graphText, ref]) => {
+        const graph = await import(bf.root + '_bf/graph.js')
+        const { unpackGraph } = await import(bf.root + '_bf/navdata.js')
+        const start = performance.now()
+        const drawn = graph.localGraph(JSON.parse(treeText), unpackGraph(JSON.parse(graphText)), ref, (r) => r)
+        document.body.append(...drawn)
+        const ms = performance.now() - start
+        const svg = drawn[0]
+        return { ms, nodes: svg.querySelectorAll('a').length, hops: [...svg.querySelectorAll('a')].map((a) => a.getAttribute('class')) }
+    }""", [json.dumps(tree), json.dumps(packed), "f07/note-00007.md"])
+    print(f"local graph at 10k notes, {len(packed['edges']) // 2} links: {said['ms']:.1f} ms main thread")
+    assert said["nodes"] == 40 and said["hops"].count("hop-0") == 1
+    assert set(said["hops"]) <= {"hop-0", "hop-1", "hop-2"}
