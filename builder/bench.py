@@ -127,7 +127,7 @@ STOCK_KEYS = ("stock_lunr_build_s", "stock_lunr_bytes", "stock_lunr_p50_ms", "st
 
 def _compare_indexes(res: Result, corpus: Corpus, qs, reps: int, work: Path) -> None:
     """Stock lunr.py next to bf's own index writer/reader, same docs and query words."""
-    from .lunrjs import FIELD_BOOSTS, IndexReader, write_index
+    from .bm25 import FIELD_BOOSTS, IndexReader, write_index
     docs, texts = _note_docs(corpus), [_words(q) for _, q, _ in qs]
     try:
         import lunr   # lunr.py is a test dependency (the [test] extra), never a runtime one

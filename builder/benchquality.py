@@ -25,7 +25,7 @@ import yaml
 from . import MODES, benchconv
 from .benchgen import generate
 from .build import build
-from .lunrjs import name_key
+from .bm25 import name_key
 from .query.search import search
 from .query.site import open_site
 

@@ -20,7 +20,7 @@ from .emit.writer import Writer, recover
 from .errors import InvalidInput
 from .views import compute
 from .views.graph import graph
-from .views.search import index_input
+from .views.documents import index_input
 
 
 @dataclass

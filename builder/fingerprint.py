@@ -106,3 +106,18 @@ def changed_since(root: Path, before: dict, records_of) -> int:
 def changed(before: dict[str, str], now: dict[str, str]) -> int:
     """How many files were added, removed or modified."""
     return sum(1 for k in before.keys() | now.keys() if before.get(k) != now.get(k))
+
+
+def write_fingerprint(writer, brain) -> None:
+    """Through `writer` (emit/writer.py): what staleness compares against, the brain's files and
+    each source folder's files apart (read only when that folder changed).
+    A site built inside its brain (`--out docs`) is not the brain's: the previous site must not count."""
+    root = Path(brain.root)
+    try:
+        skip = [writer.out.resolve().relative_to(root).as_posix()]
+    except ValueError:
+        skip = []
+    main, records = recorded(root, skip)
+    writer.write_json(f"_bf/{brain.name}/fingerprint.json", main, brain.name)
+    for folder, files in records.items():
+        writer.write_json(fingerprint_records(brain.name, folder), files, brain.name)

@@ -1,6 +1,6 @@
 // Page behaviour bf.js loads when a page asks for it (SPEC §10):
 // - "Show more" under a listing's first page of items: reads the next page with bf.read and
-//   appends its items, rendered like the static ones (builder/emit/listings.py _item_fragment);
+//   appends its items, rendered like the static ones (builder/emit/listing_pages.py _item_fragment);
 // - "JSON reply" on pages whose reply has no file of its own: shows the reply bf.read gives;
 // - 404.html: an address of an older build (a record's own page, a listing's later page, a
 //   relation page) is sent to where that item is shown now.

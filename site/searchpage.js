@@ -4,7 +4,10 @@ import bf from './bf.js'
 import { mergedIndexes } from './fulltext.js'
 import { itemPath } from './links.js'
 import { timeNode } from './dates.js'
-import { stem, tokenize, trim } from './engine/lunrindex.js'
+import { stem } from './engine/bm25/stemmer.js'
+import { tokenize } from './engine/bm25/tokenizer.js'
+import { trim } from './engine/bm25/trimmer.js'
+import { escapeSegment } from './engine/refs.js'
 
 const $ = (sel) => document.querySelector(sel)
 const params = new URLSearchParams(location.search)
@@ -146,6 +149,28 @@ function renderSources (reply) {
   box.hidden = !shown.length
 }
 
+// The vector arm reads every vector of the groups it ranks (issue 17): on a big brain that is
+// megabytes. The page then searches by words first and offers the semantic arm as a choice
+// naming its download; bf.search's own default (hybrid) is unchanged, so replies stay Python's.
+const FIRST_DOWNLOAD = 1000000
+
+async function vectorBytes (site) {
+  let bytes = 0
+  for (const brain of site.brainNames()) {
+    const url = new URL(`_bf/search/${escapeSegment(brain)}/vectors/meta.json`, bf.root)
+    const meta = await fetch(url).then((r) => (r.ok ? r.json() : null)).catch(() => null)
+    for (const [, , count] of (meta && meta.files) || []) bytes += count * meta.dims
+  }
+  return bytes
+}
+
+function meaningButton (bytes) {
+  const button = el('button', { type: 'button', class: 'meaning' },
+    `Also search by meaning (downloads ${(bytes / 1e6).toFixed(1)} MB once)`)
+  button.addEventListener('click', () => { params.set('arm', 'hybrid'); runScoped() })
+  return button
+}
+
 async function runScoped (event) {
   if (event) event.preventDefault()
   const query = $('#scoped-q').value
@@ -158,6 +183,7 @@ async function runScoped (event) {
   if (scope) next.set('scope', scope)
   if (type) next.set('type', type)
   if (limit !== 10) next.set('limit', String(limit))
+  if (params.get('arm')) next.set('arm', params.get('arm'))
   history.replaceState(null, '', '?' + next)
   status.textContent = 'Searching…'
   status.classList.remove('error')
@@ -165,9 +191,13 @@ async function runScoped (event) {
     const options = { limit }
     if (scope) options.scope = scope
     if (type) options.type = type
-    const [site, reply] = await Promise.all([bf.site(), bf.search(query, options)])
+    const site = await bf.site()
+    const bytes = params.get('arm') === 'hybrid' ? 0 : await vectorBytes(site)
+    if (bytes > FIRST_DOWNLOAD) options.mode = 'lexical'
+    const reply = await bf.search(query, options)
     results.replaceChildren(...reply.items.map((item) => renderItem(site, item, query)))
-    status.textContent = summary(reply, query, scope)
+    status.replaceChildren(summary(reply, query, scope))
+    if (options.mode === 'lexical') status.append(' ', meaningButton(bytes))
     renderSources(reply)
   } catch (err) {
     results.replaceChildren()

@@ -120,7 +120,7 @@ def computed(notes: dict[str, dict], view: View) -> bool:
 
 
 def timeline_rows(views: list[View], cards: Cards) -> list[list]:
-    """The home view's timeline (views/periods.timeline, newest first) as rows."""
+    """The home view's timeline (views/calendar.timeline, newest first) as rows."""
     home = next((v for v in views if "timeline" in v.extra), None)
     entries = home.extra["timeline"] if home else []
     return [[e["placed"], e["source"], int(e["low"]), cards.id_of(e["item"])] for e in entries]

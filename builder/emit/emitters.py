@@ -15,14 +15,14 @@ from functools import wraps
 from pathlib import Path
 from typing import Callable
 
+from ..fingerprint import write_fingerprint
 from ..model import Brain
 from ..parallel import cores, fork_map
 from ..views import View
 from .assets import emit_assets, emit_attachments
 from .data import emit_data
 from .feeds import emit_feeds
-from .fingerprint import emit_fingerprint
-from .listings import SiteViews, emit_listing_pages
+from .listing_pages import SiteViews, emit_listing_pages
 from .navigation import emit_navigation
 from .pagefind import emit_pagefind
 from .pages import emit_item_pages, emit_replies
@@ -96,7 +96,7 @@ EMITTERS = (
     Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(c.writer, c.brain.name, list(c.docs))),
             lambda c: c.embeddings),
     Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(c.writer, c.brain, c.as_of, c.pieces))),
-    Emitter("fingerprint", "brain", "fingerprint", _paths(lambda c: emit_fingerprint(c.writer, c.brain))),
+    Emitter("fingerprint", "brain", "fingerprint", _paths(lambda c: write_fingerprint(c.writer, c.brain))),
     Emitter("site pages", "site", "render", _paths(lambda c: emit_site_pages(c.writer, list(c.brains), c.as_of, c.base_url))),
     Emitter("navigation", "site", "render", _paths(lambda c: emit_navigation(c.writer, list(c.brains), c.as_of))),
     Emitter("feeds", "site", "feeds", _paths(lambda c: emit_feeds(c.writer, list(c.brains), c.as_of))),

@@ -64,7 +64,7 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
 
 
 def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
-    """Note pages. Records have no page of their own: emit/listings.py shows each on its day page."""
+    """Note pages. Records have no page of their own: emit/listing_pages.py shows each on its day page."""
     renderer = NoteRenderer(brain)
     for view in views:
         if view.template != "note.html":

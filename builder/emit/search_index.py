@@ -2,7 +2,7 @@
 
 Files (JSON, fetched lazily by the browser as well as by builder/query/store.py; every file but
 the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/packs.py):
-  index/…                  the BM25 index (builder/lunrjs, format in its FORMAT.md); a
+  index/…                  the BM25 index (builder/bm25, format in its FORMAT.md); a
                            record's index group is its source
   meta.json                {format, brain, notes, records: {SOURCE: n}, record_chunks: {SOURCE:
                             [first ref of each chunk]}, sources: {SOURCE: coverage}, types: {TYPE: n},
@@ -17,14 +17,14 @@ SRC is the source name escaped like a ref segment (builder.refs.escape_segment).
 split from metadata, and both into chunks of TEXT_CHUNK items, because only the items a reply
 shows (and phrase and period checks) need them: a search scoped to one source ranks its
 hits from the index alone, then reads the chunks of the items it returns. Empty values are
-omitted (see views/search._compact).
+omitted (see views/documents._compact).
 """
 from __future__ import annotations
 
-from ..lunrjs import index_files
+from ..bm25 import index_files
 from ..model import Brain
 from ..refs import escape_segment
-from ..views.search import store
+from ..views.documents import store
 from .writer import Writer, canonical_json
 
 STORE_FORMAT = "bf-search-2"
@@ -60,7 +60,7 @@ def _record_chunks(writer: Writer, folder: str, meta: dict, text: dict, owner: s
 
 
 def emit_index(writer: Writer, brain: str, docs) -> None:
-    """The BM25 index of `docs` (views/search.index_input)."""
+    """The BM25 index of `docs` (views/documents.index_input)."""
     for rel, data in index_files(docs).items():
         writer.write(f"{search_dir(brain)}/index/{rel}", data, f"search:{brain}")
 

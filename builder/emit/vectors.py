@@ -52,7 +52,7 @@ def _vector(_, doc: dict) -> bytes:
 
 
 def emit_doc_vectors(writer: Writer, brain: str, docs: list[dict]) -> None:
-    """`docs`: the brain's index documents (views/search.documents), in any order."""
+    """`docs`: the brain's index documents (views/documents.documents), in any order."""
     base, owner = brain_dir(brain), f"vectors:{brain}"
     docs = sorted(docs, key=itemgetter("ref"))
     files, sections = [], []

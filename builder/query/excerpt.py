@@ -2,7 +2,7 @@
 
 Lengths count Unicode code points (JS: iterate with Array.from / for…of), so a cut never splits
 a character. A text's tokens are the runs between lunr's separators (white space and "-");
-a token matches when its lunr term (builder.lunrjs.analyze) is one of the query's terms.
+a token matches when its lunr term (builder.bm25.analyze) is one of the query's terms.
 
 Window (when some token matches):
 1. For each matching token i, in text order, the candidate window starts LEAD code points before
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from ..lunrjs import analyze
-from ..lunrjs.tokenizer import SEPARATOR_RE
+from ..bm25 import analyze
+from ..bm25.tokenizer import SEPARATOR_RE
 from ..text import EXCERPT_CHARS, cut
 
 LEAD = 40

@@ -14,7 +14,7 @@ Parsing, in order (every refusal is InvalidInput("scope", why)):
    source), `tags/TAG`, a note (`….md`), else a folder. An unknown source is refused, naming
    the closest known one; a folder, note or identity naming nothing admits nothing.
 Periods place records by event time, else observation, and notes by their event time, else
-modification time (views/listings.placed, stored as `placed`); an item is in a period when
+modification time (views/lists.placed, stored as `placed`); an item is in a period when
 start ≤ placed < end and placed ≤ as_of, as on period pages.
 """
 from __future__ import annotations

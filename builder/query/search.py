@@ -3,19 +3,19 @@ JS twin: site/engine/search.js — port it line by line; every order below is sp
 Without phrases, Python ranks through query/topk.py (same results, one check per note
 rather than one item per hit); _candidates is the reference both runtimes share.
 
-1. The query is prose. Its words are analysed like documents (lunrjs.query_terms: Unicode
+1. The query is prose. Its words are analysed like documents (bm25.query_terms: Unicode
    words, CJK/Thai/… bigrams, stemmed English, a diacritic-folded twin per term); nothing in it
    is lunr syntax. A double-quoted span is a phrase: its terms must also occur in that order
    in the item's stored text (excerpt.has_phrase).
 2. All-words: the index's documents holding every (folded) term in their own text (BM25,
-   lunrjs/reader.py; a record's neighbour field adds to its score but holds no word for this
+   bm25/reader.py; a record's neighbour field adds to its score but holds no word for this
    rule). When no item survives the filters (kind, scope, --type, --path, phrases) in any
    selected brain, any-word: documents holding at least one term (neighbour fields included),
    ranked by how many they hold first.
 3. Tiers (the index gives each hit one): 0 when the whole query is a note's title, alias or
    file stem (after analysis; such a note is a hit even when no indexed text holds a file
    stem's words), 1 when every term is in the item's title or aliases, else 2.
-   A section's heading is not its title (views/search indexes it as a heading).
+   A section's heading is not its title (views/documents indexes it as a heading).
 4. One item per note: among a note and its sections, the best by (tier, more terms, higher
    score, the note before a section, ref); a section therefore replaces its note only when
    it outranks it.
@@ -29,7 +29,7 @@ import re
 
 from .. import refs
 from ..errors import IndexMissing, InvalidInput
-from ..lunrjs import FormatError, analyze, query_terms
+from ..bm25 import FormatError, analyze, query_terms
 from ..text import join_pieces   # the same join the build used
 from ..times import from_rfc3339
 from .coverage import coverage_fields

@@ -12,7 +12,7 @@ import json
 from bisect import bisect_right
 
 from .. import packs
-from ..lunrjs import IndexReader
+from ..bm25 import IndexReader
 from ..refs import escape_segment
 from .site import Site
 

@@ -6,8 +6,8 @@ from ..times import from_rfc3339
 from .coverage import all_coverage, records_by_source
 from .graph import Graph
 from .home import home_view
-from .listings import Ctx, folder_views, identity_views, source_views, tag_views
-from .periods import period_views, source_period_views, timeline
+from .lists import Ctx, folder_views, identity_views, source_views, tag_views
+from .calendar import period_views, source_period_views, timeline
 from .relations import relation_views
 from .signals import all_reviews
 

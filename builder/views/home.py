@@ -9,8 +9,8 @@ from .. import refs
 from ..listing import PAGE_ITEMS, period_pages
 from ..times import parse_instant, rfc3339
 from .view import View
-from .listings import Ctx, base, item
-from .periods import is_low
+from .lists import Ctx, base, item
+from .calendar import is_low
 
 # A project or action with one of these statuses is closed; any other status (or none) is open.
 CLOSED = {"done", "closed", "cancelled", "canceled", "archived", "complete", "completed", "dropped", "abandoned"}

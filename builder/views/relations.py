@@ -7,7 +7,7 @@ from .. import refs
 from ..listing import newest_first, paged
 from .items import title_of
 from .view import View
-from .listings import TEMPLATE, Ctx, item
+from .lists import TEMPLATE, Ctx, item
 from .reads import backlinks
 
 

@@ -1,6 +1,6 @@
 // Excerpts and phrase checks over an item's stored text (SPEC §5): twin of builder/query/excerpt.py
 // (read its docstring for the window rules). Lengths and positions count code points.
-import { analyze } from './lunrindex.js'
+import { analyze } from './bm25/pipeline.js'
 import { pyRstrip, pyStrip } from './refs.js'
 
 export const EXCERPT_CHARS = 320

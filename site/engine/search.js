@@ -2,7 +2,8 @@
 // and orders). Same items, order, fields and scores as Python for the same built site.
 import * as refs from './refs.js'
 import { indexMissing, invalidInput, pyRepr } from './errors.js'
-import { FormatError, analyze, queryTerms } from './lunrindex.js'
+import { FormatError } from './bm25/reader.js'
+import { analyze, queryTerms } from './bm25/pipeline.js'
 import { coverageFields } from './coverage.js'
 import { excerpt, hasPhrase } from './excerpt.js'
 import { finish, selected } from './read.js'
@@ -77,7 +78,7 @@ async function entryOf (store, ref, id, group, pos, scope) {
 // admits() reads a record's meta only for these scopes.
 const needsMeta = (scope, bounds) => scope.kind === 'undated' || scope.kind === 'identity' || bounds !== null
 
-const joinPieces = (pieces) => pieces.filter(Boolean).join(' ') // views/search.join_pieces
+const joinPieces = (pieces) => pieces.filter(Boolean).join(' ') // text.join_pieces
 
 async function textOf (store, entry) {
   const data = await store.text(entry)

@@ -1,6 +1,6 @@
 // Lazy reader of one brain's search files (`_bf/search/BRAIN/`): twin of builder/query/store.py.
 // Every file is fetched at most once, and only when a search needs it.
-import { LunrIndex } from './lunrindex.js'
+import { IndexReader } from './bm25/reader.js'
 import { escapeSegment } from './refs.js'
 import { cmp, sortedBy } from './order.js'
 
@@ -16,7 +16,7 @@ export class BrainStore {
     this.files = new Map()
     this.sections = new Map()
     this.meta = {}
-    this.reader = new LunrIndex(new URL(this.base + '/index/', site.root).href)
+    this.reader = new IndexReader(new URL(this.base + '/index/', site.root).href)
   }
 
   async load (rel) {

@@ -11,7 +11,7 @@ import pytest
 
 from builder.brain import load
 from builder.emit.html import ref_url
-from builder.emit.listings import _item_fragment
+from builder.emit.listing_pages import _item_fragment
 from builder.emit.urls import page_path, record_page_ref, relative
 
 pytestmark = pytest.mark.browser

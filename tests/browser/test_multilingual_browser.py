@@ -10,22 +10,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "lunrjs"))
+sys.path.insert(0, str(ROOT / "tests" / "bm25"))
 
 from builder.emit.urls import page_path  # noqa: E402
-from builder.lunrjs import analyze_pairs, unitable  # noqa: E402
+from builder.bm25 import analyze_pairs, unitable  # noqa: E402
 from builder.query.site import open_site  # noqa: E402
 from builder.query.search import search  # noqa: E402
-from lunrjs_corpus import MULTILINGUAL  # noqa: E402
+from bm25_corpus import MULTILINGUAL  # noqa: E402
 from test_analysis_parity import CORPUS  # noqa: E402
 from test_multilingual import BRAIN, NOW, known_items, mixed_queries  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.parity]
 
 ANALYZE = """async (strings) => {
-  const m = await import(window.bf.root + '_bf/engine/lunrindex.js')
+  const m = {...await import(window.bf.root + '_bf/engine/bm25/pipeline.js'), ...await import(window.bf.root + '_bf/engine/bm25/unitable.js')}
   const every = []
-  for (const [a, b] of m.decodeTable(m.WORD_TABLE)) for (let cp = a; cp <= b; cp++) every.push(m.analyzePairs(String.fromCodePoint(cp)))
+  for (const [a, b] of m.decode(m.WORD_TABLE)) for (let cp = a; cp <= b; cp++) every.push(m.analyzePairs(String.fromCodePoint(cp)))
   return { pairs: strings.map(m.analyzePairs), every }
 }"""
 SEARCH = """async (calls) => {

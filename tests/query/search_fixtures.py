@@ -19,7 +19,7 @@ def site_dir() -> Path:
     tmp = Path(tempfile.mkdtemp(prefix="bf-search-"))
     atexit.register(shutil.rmtree, tmp, True)
     out = tmp / "site"
-    # the lexical arm's rules are tested alone; hybrid search: tests/lunrjs/test_hybrid_parity.py
+    # the lexical arm's rules are tested alone; hybrid search: tests/bm25/test_hybrid_parity.py
     build([ROOT / "examples" / "brain"], out, now=NOW, pagefind=False, embeddings=False)
     return out
 

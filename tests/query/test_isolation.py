@@ -29,7 +29,7 @@ RULES = [
     ("builder.brain",  ("builder.views", "builder.emit", "builder.query")),  # parse + resolve → model
     ("builder.views",  ("builder.brain", "builder.emit", "builder.query")),  # model + as_of → data
     ("builder.emit",   ("builder.brain",)),                                  # writes views; may call query/
-    ("builder.lunrjs", LAYERS),                                              # a library of its own
+    ("builder.bm25", LAYERS),                                              # a library of its own
     ("kernel",         LAYERS + SHELLS),                                     # shared by all: depends on none
 ]
 # module → the only modules that may import it.
@@ -150,7 +150,7 @@ def test_rules_name_real_modules():
         assert any(_under(m, prefix) for m in graph), prefix
     assert all(c <= set(graph) for c in KNOWN_CYCLES)
     assert {"builder", "builder.model", "builder.errors", "builder.scrub"} <= kernel_modules()
-    assert not kernel_modules() & {"builder.cli", "builder.build", "builder.views", "builder.lunrjs"}
+    assert not kernel_modules() & {"builder.cli", "builder.build", "builder.views", "builder.bm25"}
 
 
 def test_query_engine_never_imports_brain_or_views():
@@ -165,3 +165,21 @@ def test_a_lexical_search_does_not_import_numpy():
     code = ("import sys; import builder.cli, builder.query.search, builder.query.vector, builder.vectors; "
             "sys.exit('numpy' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent).returncode == 0
+
+
+# Module names two packages share, each pair the two sides of one thing (issue 20: otherwise one
+# name, one module). Python↔JS twins are checked in test_twins.py.
+SHARED_NAMES = {
+    "coverage": "views/ computes each source's coverage at build time; query/ reports it in search replies",
+    "data": "emit/ writes the compact data (docs/data.md); query/ reads it",
+    "vectors": "builder/vectors/ is the token table and embedder; emit/vectors.py writes a site's vectors",
+}
+
+
+def test_no_two_modules_share_a_name_unless_listed():
+    names: dict[str, list[str]] = {}
+    for name, (path, package) in modules().items():
+        if name != "builder":
+            names.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    shared = {n: sorted(where) for n, where in names.items() if len(where) > 1}
+    assert set(shared) == set(SHARED_NAMES), shared

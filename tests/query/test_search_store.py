@@ -4,7 +4,7 @@ from __future__ import annotations
 import gzip
 import json
 
-from builder.lunrjs import analyze_query_word
+from builder.bm25 import analyze_query_word
 from builder.query.excerpt import excerpt, has_phrase
 from search_fixtures import site_dir
 

@@ -1,0 +1,246 @@
+"""Sharded BM25 index writer (format bf-lunr-4, see FORMAT.md; readers: reader.py here and
+site/engine/bm25/).
+
+Postings hold integers only — per field, doc id gaps, term frequencies and field lengths — so
+nothing corpus-wide (document count, document frequency, average lengths) is baked into them:
+readers compute BM25 at query time from those and meta.json's totals, with arithmetic both
+runtimes evaluate identically (scoring.py). A one-note edit therefore changes only the postings
+of the terms that note holds, plus meta.json.
+"""
+from __future__ import annotations
+
+import json
+import re
+from operator import itemgetter
+from pathlib import Path
+
+from ..packs import pack, packed_name
+from ..parallel import cores, fork_each
+from .pipeline import analyze_pairs, term_counts
+from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
+
+FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
+WEIGHTS = {f: PARAMS[f].get("weights", (1,)) for f in FIELDS}
+REF_CHUNK = 1000          # refs per r/N.json
+CONV_CHUNK = 5000         # conversation numbers per c/N.json
+SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (SPEC §11 caps files)
+BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
+_MASK = (1 << 24) - 1     # lengths and frequencies are capped at 16,777,215
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
+
+__all__ = ["FIELD_BOOSTS", "FORMAT", "index_files", "write_index", "name_key", "fnv1a"]
+
+
+def _dumps(obj) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"),
+                      sort_keys=True).encode("utf-8")
+
+
+def name_key(text: str) -> str:
+    """The name-index key of a title, alias, file stem or query: its folded terms joined by " "."""
+    return " ".join(f for _, f in analyze_pairs(text))
+
+
+def _postings(docs, first: int = 0):
+    """Per field: term -> [doc << 48 | len << 24 | tf, ...] (docs ascending, numbered from
+    *first*), and the field's total length."""
+    post = [dict() for _ in FIELDS]
+    totals = [0] * len(FIELDS)
+    # a field with b = 0 ignores length: its codes store length 0, one digit instead of four
+    keeps_length = [PARAMS[f]["b"] != 0 for f in FIELDS]
+    for d, doc in enumerate(docs, first):
+        base = d << 48
+        for fi, field in enumerate(FIELDS):
+            text = doc.get(field)
+            if not text:  # records have no aliases or headings: skip the pipeline
+                continue
+            counts, n = term_counts(text) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field])
+            if not n:
+                continue
+            totals[fi] += n
+            pf = post[fi]
+            at = base | (min(n, _MASK) << 24 if keeps_length[fi] else 0)
+            for term, tf in counts.items():
+                entry = at | min(tf, _MASK)
+                try:
+                    pf[term].append(entry)
+                except KeyError:
+                    pf[term] = [entry]
+    return post, totals
+
+
+def _weighted_counts(texts, weights) -> tuple[dict[str, int], int]:
+    """term_counts of a weighted field: texts[k] (a list of texts) counted weights[k] times."""
+    out: dict[str, int] = {}
+    total = 0
+    for group, w in zip(texts, weights):
+        for text in group:
+            counts, n = term_counts(text)
+            total += n * w
+            for term, tf in counts.items():
+                out[term] = out.get(term, 0) + tf * w
+    return out, total
+
+
+def _postings_part(docs, span):
+    return _postings(docs[span[0]:span[1]], span[0])
+
+
+def _all_postings(docs, parallel: bool):
+    """_postings of all docs, the docs split into contiguous runs of about equal text over the
+    cores; concatenating the runs' lists in order keeps every list ascending."""
+    k = cores() if parallel else 1
+    cuts, size, total = [0], 0, sum(len(d.get("body") or "") + 64 for d in docs)
+    for i, doc in enumerate(docs):
+        size += len(doc.get("body") or "") + 64  # 64: a doc's other fields, roughly
+        if size * k >= total * len(cuts) and len(cuts) < k:
+            cuts.append(i + 1)
+    spans = list(zip(cuts, cuts[1:] + [len(docs)]))
+    parts = fork_each(_postings_part, spans, docs, parallel)
+    post, totals = parts[0]
+    for more, more_totals in parts[1:]:
+        for pf, mf in zip(post, more):
+            for term, entries in mf.items():
+                have = pf.get(term)
+                if have is None:
+                    pf[term] = entries
+                else:
+                    have.extend(entries)
+        totals = [a + b for a, b in zip(totals, more_totals)]
+    return post, totals
+
+
+def _term_entry(post, term):
+    """(postings, [[field, gaps, codes], ...] by field, shard hash) of one term."""
+    out, count = [], 0
+    for fi, pf in enumerate(post):
+        entries = pf.get(term)
+        if not entries:
+            continue
+        ids = [e >> 48 for e in entries]
+        out.append([fi, [ids[0]] + [b - a for a, b in zip(ids, ids[1:])],
+                    [code(e & _MASK, e >> 24 & _MASK) for e in entries]])
+        count += len(entries)
+    return count, out, fnv1a(term)
+
+
+def code(tf: int, length: int) -> int:
+    """One integer for a (term frequency, field length) pair: length * 16 + tf when tf < 16,
+    else -(tf * 2**24 + length) (FORMAT.md; both below 2**53, exact in JS)."""
+    return length * 16 + tf if tf < 16 else -(tf * 16777216 + length)
+
+
+def _names(docs) -> dict[str, list[int]]:
+    """name key -> doc ids (ascending) of the documents naming it (their `names`)."""
+    out: dict[str, list[int]] = {}
+    for d, doc in enumerate(docs):
+        keys = {name_key(n) for n in doc.get("names") or ()}
+        for key in sorted(keys - {""}):
+            if not _LONE_SURROGATE.search(key):
+                out.setdefault(key, []).append(d)
+    return out
+
+
+def _group_runs(docs) -> list[list]:
+    """[[group, count], ...]: runs of equal `group` (default "") in doc id order."""
+    runs: list[list] = []
+    for doc in docs:
+        g = str(doc.get("group") or "")
+        if runs and runs[-1][0] == g:
+            runs[-1][1] += 1
+        else:
+            runs.append([g, 1])
+    return runs
+
+
+def _shards_for(est: int) -> int:
+    shards = 1
+    while shards * SHARD_TARGET < est:
+        shards *= 2
+    return shards
+
+
+PARALLEL_DOCS = 5000  # fewer docs are indexed faster than workers start
+
+
+def index_files(docs) -> dict[str, bytes]:
+    """The index of *docs* (dicts with ref/title/aliases/headings/body, optionally group, names,
+    neighbours — a list per distance of texts — and conversation, a number ≥ 1):
+    {relative path: bytes}. Bytes depend only on docs."""
+    docs = sorted(docs, key=itemgetter("ref"))
+    refs = [str(doc["ref"]) for doc in docs]
+    if len(set(refs)) != len(refs):
+        raise ValueError("duplicate refs in index input")
+    parallel = len(docs) > PARALLEL_DOCS
+    post, totals = _all_postings(docs, parallel)
+    # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
+    terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
+    weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
+    total = sum(count for count, _, _ in weights.values())
+    # a shard holds its terms and their postings, except those of big terms (in b/ files)
+    shards = _shards_for(sum(count * 9 for count, _, _ in weights.values() if count <= BIG_POSTINGS)
+                         + sum(len(t) + 8 for t in weights))
+
+    files: dict[str, object] = {}
+    tables: list[dict] = [dict() for _ in range(shards)]
+    nbig = 0
+    for term, (count, entry, h) in weights.items():  # sorted: big numbers are stable
+        if count > BIG_POSTINGS:
+            files[f"b/{nbig}.json"] = entry
+            entry = nbig
+            nbig += 1
+        tables[h & (shards - 1)][term] = entry
+    for i, table in enumerate(tables):
+        files[f"t/{i}.json"] = table
+    names = _names(docs)
+    nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
+    name_tables: list[dict] = [dict() for _ in range(nshards)]
+    for key, ids in names.items():
+        name_tables[fnv1a(key) & (nshards - 1)][key] = ids
+    for i, table in enumerate(name_tables):
+        files[f"n/{i}.json"] = table
+    nchunks = (len(refs) + REF_CHUNK - 1) // REF_CHUNK
+    for i in range(nchunks):
+        files[f"r/{i}.json"] = refs[i * REF_CHUNK:(i + 1) * REF_CHUNK]
+    convs = [int(doc.get("conversation") or 0) for doc in docs]
+    nconv = (len(convs) + CONV_CHUNK - 1) // CONV_CHUNK
+    for i in range(nconv):
+        files[f"c/{i}.json"] = convs[i * CONV_CHUNK:(i + 1) * CONV_CHUNK]
+    files["meta.json"] = {
+        "format": FORMAT, "docs": len(refs), "fields": list(FIELDS),
+        "params": {f: PARAMS[f] for f in FIELDS}, "named": ["title", "aliases"],
+        "lengths": dict(zip(FIELDS, totals)), "terms": len(weights),
+        "postings": total, "shards": shards, "big": nbig, "names": nshards,
+        "refChunk": REF_CHUNK, "refChunks": nchunks, "convChunk": CONV_CHUNK, "convChunks": nconv,
+        "groups": _group_runs(docs),
+    }
+    names_ = sorted(files)
+    return dict(zip(map(_stored_name, names_), fork_each(_dump_file, names_, files, parallel)))
+
+
+def _stored_name(rel: str) -> str:
+    return rel if rel == "meta.json" else packed_name(rel)
+
+
+def _dump_file(files, rel):
+    """meta.json as JSON, every other file a pack (builder/packs.py), compressed in the workers."""
+    return _dumps(files[rel]) if rel == "meta.json" else pack(_dumps(files[rel]))
+
+
+def write_index(docs, out_dir) -> list[str]:
+    """Write index_files(docs) under *out_dir*; return the written paths."""
+    files = index_files(docs)
+    out = Path(out_dir)
+    for sub in ("t", "b", "r", "n", "c"):  # drop files of a previous, larger index
+        d = out / sub
+        if d.is_dir():
+            for f in d.glob("*.json*"):
+                if f"{sub}/{f.name}" not in files:
+                    f.unlink()
+        d.mkdir(parents=True, exist_ok=True)
+    written = []
+    for rel, data in files.items():
+        path = out / rel
+        path.write_bytes(data)
+        written.append(str(path))
+    return written

@@ -1,0 +1,355 @@
+"""Python reader of the sharded index (twin of site/engine/bm25/; format in FORMAT.md).
+
+A query is a list of (exact, folded) term pairs (pipeline.query_terms). Its *groups* are the
+distinct folded terms in first-seen order, each with c = how many positions give it; its
+*bonus* terms the distinct exact terms that differ from their folded twin, with their counts.
+A document matches a group when it holds the folded term; all groups are required, or any.
+A term held only in a CONTEXT field (a record's neighbours) adds to the score and counts as held
+in the any-word pass, but does not satisfy the all-words rule: the document must hold every
+term in its own text (scoring.CONTEXT says why).
+
+    score = sum over groups (query order) of c * w(folded)  +  sum over bonus terms of c * w(exact)
+    w(t, doc) = sum over fields (field order) holding t of
+                idf * ((k1 + 1) * tf) / (k1 * (1 - b + b * (len / avg)) + tf) * boost
+    idf = scoring.idf(N, df), df = postings of t over all fields, avg = lengths[f] / N
+
+evaluated in exactly that order in both runtimes (scoring.py says why that gives equal doubles).
+Each hit also has a *tier*: 0 when the query's name key (index.name_key) names the document
+(n/K.json), 1 when every group occurs in the document's title or aliases, else 2.
+Hits are ordered by tier, score descending, doc id (= ref order).
+"""
+from __future__ import annotations
+
+import json
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from itertools import accumulate, compress
+
+from .. import packs
+from .pipeline import analyze_pairs
+from .scoring import CONTEXT, FORMAT, fnv1a, idf
+
+try:  # orjson parses the shards ~2x faster; json gives the same values
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = json.loads
+
+
+class FormatError(ValueError):
+    """The folder holds no index of this format (an older site, or none)."""
+
+
+def _decode(code: int) -> tuple[int, int]:
+    """(tf, field length) of a posting code (index.code)."""
+    if code >= 0:
+        return code & 15, code >> 4
+    length = -code & 16777215
+    return -code >> 24, length
+
+
+class _Posting:
+    """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
+    per doc, ``named`` the set of docs holding it in a NAMED field, ``own`` the set of docs
+    holding it outside CONTEXT fields, or None when that is every doc."""
+    __slots__ = ("ids", "ws", "named", "own", "_map", "_ranked", "_by_weight", "_docs")
+
+    def __init__(self, entry, reader):
+        n, avg, params, named_fields = reader.n, reader.avg, reader.params, reader.named_fields
+        df = sum(len(e[1]) for e in entry)   # (document, field) postings
+        w_idf = idf(n, df)
+        named: set[int] = set()
+        own: set[int] | None = None
+        parts = []
+        for fi, gaps, codes in entry:
+            k1, b, boost, a, scale = params[fi]
+            k1p1 = k1 + 1
+            ids = list(accumulate(gaps))
+            pairs = map(_decode, codes)
+            if scale != 1:   # a weighted field stores tf * scale: divide back (FORMAT.md)
+                pairs = ((tf / scale, ln) for tf, ln in pairs)
+            ws = [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
+                  for tf, ln in pairs]
+            parts.append((ids, ws))
+            if fi in named_fields:
+                named.update(ids)
+        context = [fi in reader.context_fields for fi, _, _ in entry]
+        if any(context):   # else every doc holds it in its own text
+            own = set().union(*(ids for (ids, _), c in zip(parts, context) if not c))
+        if len(parts) == 1:
+            self.ids, self.ws = parts[0]
+        else:
+            acc: dict[int, float] = {}
+            get = acc.get
+            for ids, ws in parts:   # field order: the same additions as JS
+                for d, w in zip(ids, ws):
+                    acc[d] = get(d, 0.0) + w
+            self.ids = sorted(acc)
+            self.ws = [acc[d] for d in self.ids]
+        self.named = named
+        self.own = own
+        self._map = None
+        self._ranked = None
+        self._by_weight = None
+        self._docs = [None, None, None]
+
+    def map(self):
+        if self._map is None:
+            self._map = dict(zip(self.ids, self.ws))
+        return self._map
+
+    def ranked(self, own: bool = False):
+        """Positions ordered by (not named, weight descending, id); `own`: only those of docs
+        holding the term in their own text."""
+        if self._ranked is None:
+            ids, named, held = self.ids, self.named, self.own
+            ranked = sorted(self.by_weight(), key=lambda i: ids[i] not in named)   # stable
+            self._ranked = (ranked, ranked if held is None else [i for i in ranked if ids[i] in held])
+        return self._ranked[own]
+
+    def docs(self, order: int) -> list[int]:
+        """Doc ids in by_weight() (0), ranked() (1) or ranked(own=True) (2) order."""
+        if self._docs[order] is None:
+            ids = self.ids
+            self._docs[order] = [ids[i] for i in (self.ranked(order == 2) if order else self.by_weight())]
+        return self._docs[order]
+
+    def by_weight(self):
+        """Positions ordered by (weight descending, id)."""
+        if self._by_weight is None:
+            ws = self.ws
+            self._by_weight = sorted(range(len(ws)), key=lambda i: -ws[i])   # stable: ids ascending
+        return self._by_weight
+
+
+class Hits(Sequence):
+    """search_ids' result: ``hits[i]`` is ``(doc, score, matched, tier)``, ``docs`` the doc ids
+    in that order. One-term hits (the long lists of common words) make their tuples on demand."""
+
+    def __init__(self, docs, at):
+        self.docs, self._at = docs, at
+
+    @classmethod
+    def of(cls, rows):
+        return cls([r[0] for r in rows], rows.__getitem__)
+
+    def __len__(self):
+        return len(self.docs)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._at(k) for k in range(len(self.docs))[i]]
+        return self._at(range(len(self.docs))[i])   # IndexError past the end, negatives count back
+
+    def __iter__(self):
+        return map(self._at, range(len(self.docs)))
+
+
+def as_pairs(terms) -> list[tuple[str, str]]:
+    """Query (exact, folded) pairs from pairs, or from words (each analysed)."""
+    out = []
+    for t in terms:
+        if isinstance(t, str):
+            out += analyze_pairs(t)
+        else:
+            out.append(tuple(t))
+    return out
+
+
+class IndexReader:
+    """Lazy reader: loads meta.json, then shards/refs as queries need them."""
+
+    def __init__(self, directory):
+        self.dir = str(directory)
+        try:
+            self.meta = self._load("meta.json")
+        except (OSError, ValueError):
+            raise FormatError(f"no readable index in {self.dir}") from None
+        if not isinstance(self.meta, dict) or self.meta.get("format") != FORMAT:
+            found = self.meta.get("format") if isinstance(self.meta, dict) else None
+            raise FormatError(f"index format {found!r}, need {FORMAT!r}")
+        meta = self.meta
+        self.n = meta["docs"]
+        fields = meta["fields"]
+        self.avg = [meta["lengths"][f] / self.n if self.n else 0.0 for f in fields]
+        self.params = [(meta["params"][f]["k1"], meta["params"][f]["b"], meta["params"][f]["boost"], a,
+                        meta["params"][f].get("scale", 1)) for f, a in zip(fields, self.avg)]
+        self.named_fields = {fields.index(f) for f in meta["named"]}
+        self.context_fields = {fields.index(f) for f in CONTEXT if f in fields}
+        self._shards: dict[tuple, dict] = {}
+        self._terms: dict[str, _Posting | None] = {}
+        self._names: dict[str, frozenset] = {}
+        self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json or c/N.json
+        self._group_starts, self._group_names, start = [], [], 0
+        for name, count in meta["groups"]:
+            self._group_starts.append(start)
+            self._group_names.append(name)
+            start += count
+
+    def _load(self, rel):
+        """meta.json, or the pack file (builder/packs.py) of any other index file."""
+        return _loads(packs.read(self.dir, rel, rel != "meta.json"))
+
+    def _per_doc(self, kind: str, size: int, doc: int):
+        """Doc `doc`'s value in the chunk files `kind`/N.json of `size` docs each."""
+        chunk = self._chunks.get((kind, doc // size))
+        if chunk is None:
+            chunk = self._chunks[(kind, doc // size)] = self._load(f"{kind}/{doc // size}.json")
+        return chunk[doc % size]
+
+    def ref(self, doc: int) -> str:
+        """The ref of doc id `doc`; loads only its r/N.json chunk."""
+        return self._per_doc("r", self.meta["refChunk"], doc)
+
+    def doc(self, ref: str) -> int | None:
+        """The doc id of `ref`, or None: ids follow ref (code point) order, so a bisection
+        (loading only the r/N.json chunks it probes)."""
+        lo, hi = 0, self.n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.ref(mid) < ref:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.n and self.ref(lo) == ref else None
+
+    def conversation(self, doc: int) -> int:
+        """The conversation number of doc id `doc` (0: a note or section; FORMAT.md c/)."""
+        return self._per_doc("c", self.meta["convChunk"], doc)
+
+    def group(self, doc: int) -> str:
+        """The group of doc id `doc` (meta.json `groups` runs)."""
+        return self._group_names[bisect_right(self._group_starts, doc) - 1]
+
+    def _table(self, kind: str, key: str, count: int) -> dict:
+        shard = fnv1a(key) & (count - 1)
+        table = self._shards.get((kind, shard))
+        if table is None:
+            table = self._shards[(kind, shard)] = self._load(f"{kind}/{shard}.json")
+        return table
+
+    def postings(self, term: str) -> _Posting | None:
+        if term in self._terms:
+            return self._terms[term]
+        entry = self._table("t", term, self.meta["shards"]).get(term)
+        if isinstance(entry, int):
+            entry = self._load(f"b/{entry}.json")
+        p = self._terms[term] = None if entry is None else _Posting(entry, self)
+        return p
+
+    def named(self, key: str) -> frozenset:
+        """Doc ids whose title, an alias or file stem has name key `key`."""
+        if key not in self._names:
+            ids = self._table("n", key, self.meta["names"]).get(key, []) if key else []
+            self._names[key] = frozenset(ids)
+        return self._names[key]
+
+    def search(self, terms, required: bool, limit: int | None = None):
+        """[(ref, score, matched, tier)]: search_ids with refs."""
+        return [(self.ref(d), score, m, tier) for d, score, m, tier in self.search_ids(terms, required, limit)]
+
+    def search_ids(self, terms, required: bool, limit: int | None = None) -> Hits:
+        """Hits of the query *terms* ((exact, folded) pairs, or words): ``(doc, score, matched,
+        tier)`` with ``matched`` the frozenset of folded terms the doc holds."""
+        pairs = as_pairs(terms)
+        groups: dict[str, int] = {}
+        bonus: dict[str, int] = {}
+        for e, f in pairs:
+            groups[f] = groups.get(f, 0) + 1
+            if e != f:
+                bonus[e] = bonus.get(e, 0) + 1
+        # Named documents are hits of tier 0 even when the name is only their file stem, whose
+        # words no indexed text may hold (then with score 0.0 and no matched term).
+        names = self.named(" ".join(f for _, f in pairs))
+        present, missing = [], False
+        for f, c in groups.items():
+            p = self.postings(f)
+            if p is None:
+                missing = True
+            else:
+                present.append((c, f, p))
+        if (required and missing) or not present:
+            docs = sorted(names)[:limit] if limit is not None else sorted(names)
+            return Hits.of([(d, 0.0, frozenset(), 0) for d in docs])
+        extra = [(c, p) for e, c in bonus.items() if (p := self.postings(e)) is not None]
+        whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
+        if len(present) == 1 and not extra:
+            return self._one(present[0], whole, names, limit, required)
+        if required:
+            ids = _intersect([p for _, _, p in present])
+        else:
+            ids = sorted(set().union(*(p.ids for _, _, p in present)))
+        if names:
+            have = set(ids)
+            added = [d for d in names if d not in have]
+            if added:
+                ids = sorted(ids + added)
+                required = False   # matched sets per document from here on
+        sums = [0.0] * len(ids)
+        masks = [0] * len(ids)
+        nameds = [0] * len(ids)
+        for bit, (c, _, p) in enumerate(present):
+            m, named = p.map(), p.named
+            sums = [s + c * m[d] if d in m else s for s, d in zip(sums, ids)]
+            if not required:
+                masks = [k | (1 << bit) if d in m else k for k, d in zip(masks, ids)]
+            nameds = [k + 1 if d in named else k for k, d in zip(nameds, ids)]
+        for c, p in extra:
+            m = p.map()
+            sums = [s + c * m[d] if d in m else s for s, d in zip(sums, ids)]
+        need = len(groups) if whole else -1
+        tiers = [0 if d in names else 1 if k == need else 2 for d, k in zip(ids, nameds)]
+        # (tier, score descending, id): ids ascend and both sorts are stable
+        order = sorted(range(len(ids)), key=sums.__getitem__, reverse=True)
+        if need in nameds or names:
+            order.sort(key=tiers.__getitem__)
+        if limit is not None:
+            order = order[:limit]
+        if required:
+            s = frozenset(f for _, f, _ in present)
+            return Hits.of([(ids[i], sums[i], s, tiers[i]) for i in order])
+        sets = {k: frozenset(f for b, (_, f, _) in enumerate(present) if k >> b & 1) for k in set(masks)}
+        return Hits.of([(ids[i], sums[i], sets[masks[i]], tiers[i]) for i in order])
+
+    def _one(self, entry, whole: bool, names: frozenset, limit: int | None, required: bool) -> Hits:
+        """One group, no bonus term: the posting's cached order, named documents moved first.
+        (`required` implies `whole`: a missing group returned no hits before.)"""
+        c, f, p = entry
+        s = frozenset([f])
+        ids, ws, named = p.ids, p.ws, p.named
+        ranked = p.ranked(required) if whole else p.by_weight()
+        head: list[tuple] = []   # tier 0: named documents holding the term, then the others
+        if names:   # few: found by bisection, in by_weight() order (weight descending, id)
+            at_ = {d: i for d in names if (i := bisect_left(ids, d)) < len(ids) and ids[i] == d}
+            front = sorted(at_.values(), key=lambda i: (-ws[i], i))
+            head = [(ids[i], c * ws[i], s, 0) for i in front]
+            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
+        if head:
+            skip = set(front)
+            order = [i for i in ranked if i not in skip]
+            docs = [h[0] for h in head] + [ids[i] for i in order]
+        else:
+            order = ranked
+            docs = p.docs(2 if required else 1 if whole else 0)
+        if limit is not None:
+            docs = docs[:limit]
+        n = len(head)
+
+        def at(k):
+            if k < n:
+                return head[k]
+            i = order[k - n]
+            d = ids[i]
+            return (d, c * ws[i], s, 1 if whole and d in named else 2)
+        return Hits(docs, at)
+
+
+def _intersect(posts) -> list[int]:
+    """Docs holding every posting's term in their own text, ascending."""
+    posts = sorted(posts, key=lambda p: len(p.ids))
+    ids = posts[0].ids if posts[0].own is None else sorted(posts[0].own)
+    for p in posts[1:]:
+        if not ids:
+            break
+        m = p.map() if p.own is None else p.own
+        ids = [d for d in ids if d in m]
+    return ids

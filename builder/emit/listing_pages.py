@@ -1,0 +1,238 @@
+"""Emit the HTML of computed views: home, listings and periods (their first page of items; bf.js
+loads the rest), each source's day pages and undated page (every record in full, the only place
+a record is shown), and the site root `index.html` (the first brain's home). Replies of these
+views, and the timeline `Nd` period reads are computed from, live in the compact data
+(emit/data.py)."""
+from __future__ import annotations
+
+from datetime import date
+from zoneinfo import ZoneInfo
+
+from markupsafe import Markup, escape
+
+from .. import refs
+from ..model import Brain
+from ..text import cut
+from ..times import from_rfc3339
+from ..views import View
+from .html import ref_url, render
+from .data import stored_in_files
+from .days import stamp
+from .pages import whole_reply, common, grouped
+from .urls import crumbs, page_path, record_page_ref, relation_anchor, relative
+from .writer import Writer
+
+TEMPLATES = ("listing.html", "home.html")
+DAY_TEMPLATE = "day.html"        # a source's day: each of its records in full (views/calendar.py)
+
+
+def chart_svg(buckets: list[tuple[str, int]], link=None) -> Markup:
+    """A bar per bucket, scaled to the largest; each bar's <title> names its bucket and count.
+    `link(label)` gives a URL for a bucket (a day or month page) or None; bars with items link there."""
+    if not buckets:
+        return Markup("")
+    top = max(count for _, count in buckets) or 1
+    width, height = 10 * len(buckets), 40
+    bars = []
+    for i, (label, count) in enumerate(buckets):
+        h = max(count * height / top, 1 if count else 0)
+        bar = (f'<rect x="{i * 10 + 1}" y="{height - h:.1f}" width="8" height="{h:.1f}">'
+               f'<title>{escape(label)}: {count}</title></rect>')
+        url = link(label) if link and count else None
+        bars.append(f'<a href="{escape(url)}">{bar}</a>' if url else bar)
+    total = sum(count for _, count in buckets)
+    return Markup(f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="group" '
+                  f'aria-label="activity: {total} item(s) over {len(buckets)} bucket(s)">{"".join(bars)}</svg>')
+
+
+def _containing(ref: str) -> list[str]:
+    """The calendar periods holding a calendar period: a day's year, month and ISO week; a week's or month's year."""
+    if len(ref) == 10:
+        day = date.fromisoformat(ref)
+        iso = day.isocalendar()
+        return [ref[:4], ref[:7], f"{iso.year:04d}-W{iso.week:02d}"]
+    return [ref[:4]] if len(ref) > 4 else []
+
+
+# Listing pages show a shorter excerpt than the JSON item (which keeps up to 320 characters):
+# the same item appears on ~7 listings, and its page and reply hold the rest. None at all when the
+# title is the excerpt's start (a record without a title of its own is named by its first words).
+LISTED_EXCERPT = 160
+
+
+def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
+    """An item's <li> split around its link URL (the only part that depends on the page)."""
+    meta = ""
+    if it.get("source"):
+        when = (f' · <time datetime="{it["time"]}">{stamp(it["time"], tz)}</time>' if it.get("time")
+                else f' · observed <time datetime="{it["observed"]}">{stamp(it["observed"], tz)}</time>'
+                if it.get("observed") else "")
+        meta = f' <span class="meta">{escape(it["source"])}{when}</span>'
+    if it.get("fields"):
+        meta += (' <span class="fields">' + "".join(f'<span class="field">{escape(k)}: {escape(v)}</span>'
+                                                   for k, v in sorted(it["fields"].items())) + "</span>")
+    text, lead = it.get("excerpt") or "", it["title"].removesuffix("…")
+    if text and not (lead and text.startswith(lead)):      # a record titled by its own first words
+        meta += f'<p class="excerpt" dir="auto">{escape(cut(text, LISTED_EXCERPT))}</p>'
+    badge = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
+    review = ' <span class="badge review" title="asks for review">review</span>' if it.get("review") else ""
+    return (f'<li class="item kind-{escape(it["kind"])}"><a dir="auto" href="',
+            f'">{escape(it["title"])}</a> <span class="badge">{badge}</span>{review}{meta}</li>\n')
+
+
+class ItemLists:
+    """Renders listed items as HTML: each item's fragment once per process (an item sits on
+    many listings; the per-item Jinja macro was the largest cost of rendering listings)."""
+
+    def __init__(self, brain: Brain):
+        self.brain, self.fragments = brain, {}
+
+    def __call__(self, items: list[dict], target: str) -> Markup:
+        out = ['<ul class="items">\n']
+        for it in items:
+            key = (it["ref"], it.get("excerpt"), it.get("review"))
+            parts = self.fragments.get(key)
+            if parts is None:
+                parts = self.fragments[key] = _item_fragment(it, self.brain.config.timezone)
+            out += (parts[0], escape(relative(target, ref_url(self.brain, it["ref"]))), parts[1])
+        out.append("</ul>\n")
+        return Markup("".join(out))
+
+
+def _bucket_url(brain: str, page: str, label: str) -> str | None:
+    """Chart buckets that are periods (days, months) link to their page; hours do not."""
+    return relative(page, page_path(brain, label)) if len(label) >= 7 else None
+
+
+def when_words(as_of: str, tz: str):
+    """'today', 'tomorrow', 'in 3 days', 'yesterday', '2 days ago': calendar days in the brain's zone."""
+    zone = ZoneInfo(tz)
+    today = from_rfc3339(as_of).astimezone(zone).date()
+
+    def words(instant: str | None) -> str:
+        if not instant:
+            return ""
+        days = (from_rfc3339(instant).astimezone(zone).date() - today).days
+        if days == 0:
+            return "today"
+        if abs(days) == 1:
+            return "tomorrow" if days > 0 else "yesterday"
+        return f"in {days} days" if days > 0 else f"{-days} days ago"
+    return words
+
+
+class SiteViews:
+    """What a page needs to know about the other views of its brain, worked out once per build
+    (before the page workers fork): which refs have a page, each target's relation lists, each
+    record's read, each source's days."""
+
+    def __init__(self, views: list[View]):
+        self.known: set[str] = set()
+        self.relations: dict[str, list[View]] = {}      # target ref → its relation views
+        self.records: dict[str, View] = {}               # record ref → its read
+        days: dict[str, list[str]] = {}                  # source → its day refs
+        for v in views:
+            if v.variant[:1] == ("r",):
+                self.relations.setdefault(v.ref, []).append(v)
+            elif v.template == "record.html":
+                self.records[v.ref] = v
+            elif v.template == DAY_TEMPLATE:
+                days.setdefault(v.pages[0]["source"], []).append(v.ref)
+            if v.template in TEMPLATES + (DAY_TEMPLATE,) and not v.variant:
+                self.known.add(v.ref)
+        self.days = {source: sorted(refs) for source, refs in days.items()}
+        self.neighbours: dict[str, tuple[str | None, str | None]] = {}
+        for refs in self.days.values():
+            for i, ref in enumerate(refs):
+                self.neighbours[ref] = (refs[i - 1] if i else None, refs[i + 1] if i + 1 < len(refs) else None)
+
+
+def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], site: SiteViews, as_of: str,
+                       root: bool = False) -> None:
+    """Pages of the listing `views` (their first page of items: bf.js loads the rest), and the
+    day and undated pages showing records in full; `site` knows every view of the brain.
+    Relation lists have no page of their own: they are shown on their target's page."""
+    words = when_words(as_of, brain.config.timezone)
+    item_lists = ItemLists(brain)
+    for view in views:
+        if view.variant:
+            continue
+        if view.template == DAY_TEMPLATE or (view.template == "listing.html" and view.pages[0].get("page") == "undated"):
+            target = page_path(brain.name, view.ref)
+            writer.write(target, _render_day(brain, view, target, site, item_lists), view.ref)
+        elif view.template in TEMPLATES:
+            targets = [page_path(brain.name, view.ref)]
+            if root and view.ref == "home":
+                targets.append("index.html")
+            for target in targets:
+                writer.write(target, _render(brain, view, target, site, words, item_lists), view.ref)
+
+
+def _source_link(brain: str, ref: str, known: set[str]):
+    """A source in a period's counts links to the source's page of that period (its day page), else the source."""
+    def link(source: str) -> str:
+        day = f"memories/{source}/{ref}"
+        return page_path(brain, day if day in known else f"memories/{source}")
+    return link
+
+
+def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_lists: ItemLists) -> str:
+    page = view.pages[0]
+    if page.get("page") == "memories":      # a few sources: all of them, in one table
+        page = dict(page, items=[i for p in view.pages for i in p["items"]], next_offset=None)
+    relation_lists = [(v.variant[1], relation_anchor(v.variant[1]), v.pages[0])
+                      for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant)]
+    days = site.days.get(page.get("source"), []) if page.get("page") == "source" else []
+    ctx = common(brain, view.ref, page, json=stored_in_files(view)) | {
+        "relation_lists": relation_lists,
+        "crumbs": crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
+        "item_url": lambda it: relative(target, ref_url(brain, it["ref"])),
+        "item_list": lambda items: item_lists(items, target),
+        "ref_page": lambda ref: page_path(brain.name, ref),
+        "source_page": _source_link(brain.name, view.ref, site.known),
+        "newest_day": days[-1] if days else None,
+        "chart": chart_svg(view.extra.get("chart", []), lambda label: _bucket_url(brain.name, target, label)),
+        "previous_period": view.extra.get("previous"), "next_period": view.extra.get("next"),
+        "up_periods": _containing(view.ref) if view.extra.get("previous") or view.extra.get("next") else [],
+        "when": words,
+    }
+    return render(view.template, target, **ctx)
+
+
+def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lists: ItemLists) -> str:
+    """A source's day (or its undated records): every record placed there, in full, uncapped."""
+    header = view.pages[0]
+    items = [i for p in view.pages for i in p["items"]]
+    here = view.ref.rsplit("/", 1)[1]
+    shown, listed = [], []
+    for it in items:
+        rec = brain.records.get(it["ref"])
+        if rec is not None and record_page_ref(rec, brain.config.timezone) == view.ref:
+            shown.append(_record(brain, site.records[it["ref"]], target))
+        else:
+            listed.append(it)         # undated page: placed by observation, shown on its day page
+    source = header["source"]
+    previous, following = site.neighbours.get(view.ref, (None, None))
+    ctx = common(brain, view.ref, header) | {
+        "crumbs": crumbs(brain.name, view.ref, here, site.known),
+        "records": shown, "listed": listed, "item_list": lambda items: item_lists(items, target),
+        "source": source, "source_title": header["title"].rsplit(":", 1)[0],
+        "source_path": page_path(brain.name, f"memories/{source}"),
+        "period_path": page_path(brain.name, here) if here in site.known else None,
+        "previous_day": previous, "next_day": following,
+        "ref_page": lambda ref: page_path(brain.name, ref),
+        "is_day": here != "undated",
+    }
+    return render(DAY_TEMPLATE, target, **ctx)
+
+
+def _record(brain: Brain, view: View, target: str) -> dict:
+    """What day.html shows of one record: its whole read, split into paragraphs, backlinks by relation."""
+    reply = whole_reply(view)
+    rec = reply["record"]
+    author = rec.get("author")
+    return {"reply": reply, "record": rec, "anchor": refs.record_anchor(reply["ref"]),
+            "author_path": ref_url(brain, author) if author in brain.identities else None,
+            "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
+            "backlinks": [(relation, relation_anchor(relation, reply["ref"]), links)
+                          for relation, links in grouped(reply.get("backlinks", []))]}

@@ -1,0 +1,147 @@
+"""What search needs from a brain, computed once at build time (SPEC §5). Pure: no I/O.
+
+Two products:
+- `documents`: one index document per note, per section and per record, with the fields
+  title, aliases, headings and body (builder/bm25 weighs them), and a record's source
+  as its index `group` (notes and sections: none); a record also has `neighbours` (the texts
+  around it in its conversation, views/conversations.py) and its conversation's number. A section's own heading goes in its
+  headings field, not its title: only a note's title and aliases (and a record's given title)
+  name an item. A note's `names` (title, each alias, file stem) feed the index's name table,
+  which puts the note first for a query that is one of them. Refs are the items' own
+  refs (`x.md`, `x.md#id`, `SOURCE:ID`), never integer-like.
+- `store`: the compact document store the query engine filters, ranks and excerpts from
+  (builder/query/store.py reads it; site/engine reads the same files). Small metadata is
+  kept apart from text, and records are split by source, so a scoped search loads only
+  what it needs. See `builder/emit/search_index.py` for the files.
+
+Text of a note is kept once, in *pieces*: piece 0 is the lead (body before the first
+heading, without the H1 that titles the note), then one piece per section from its heading
+line to the next heading of any level. A section's text is the join of pieces
+[first, end) — its own piece and those of the sections nested in it. Pieces are joined
+with one space, empty ones skipped (`builder.text.join_pieces`, shared with the query engine).
+"""
+from __future__ import annotations
+
+from ..bm25.scoring import PARAMS
+from ..model import Brain, Note
+from ..parallel import fork_each
+from .conversations import neighbourhood
+from ..times import parse_instant, rfc3339
+from .coverage import all_coverage
+from .lists import placed
+from ..text import join_pieces, plain, preview_title
+
+
+def note_pieces(note: Note) -> list[str]:
+    data = note.text.encode("utf-8")
+    starts = [s.start for s in note.sections]
+    lead = data[note.body_offset:starts[0] if starts else len(data)].decode("utf-8")
+    if note.title_from_h1:
+        lines = lead.lstrip().splitlines()
+        lead = "\n".join(lines[1:]) if lines and lines[0].startswith("#") else lead
+    bounds = zip(starts, starts[1:] + [len(data)])
+    return [plain(lead)] + [plain(data[a:b].decode("utf-8")) for a, b in bounds]
+
+
+def section_spans(note: Note) -> list[tuple[int, int]]:
+    """[first, end) piece indexes of each section: itself and the sections nested in it."""
+    spans = []
+    for k, s in enumerate(note.sections):
+        end = len(note.sections)
+        for j in range(k + 1, len(note.sections)):
+            if note.sections[j].start >= s.end:
+                end = j
+                break
+        spans.append((k + 1, end + 1))
+    return spans
+
+
+def _linked_identities(brain: Brain, ref: str, links_by_source: dict) -> list[str]:
+    return sorted({l.ref for l in links_by_source.get(ref, ()) if l.status == "resolved" and l.ref in brain.identities})
+
+
+def _entities(brain: Brain, ref: str, own: tuple[str, ...], links_by_source: dict) -> list[str]:
+    """Identities an item names: those it claims (in order), then those it links to (sorted)."""
+    out = list(own)
+    out += [i for i in _linked_identities(brain, ref, links_by_source) if i not in out]
+    return out
+
+
+def _compact(entry: dict) -> dict:
+    """Drop empty values: readers default a missing key to null / [] / {} / false."""
+    return {k: v for k, v in entry.items() if v not in (None, "", [], {}, False)}
+
+
+PARALLEL_NOTES = 1000  # fewer notes are cut faster than workers start
+
+
+def _pieces(brain: Brain, ref: str) -> list[str]:
+    return note_pieces(brain.notes[ref])
+
+
+def index_input(brain: Brain) -> tuple[dict, list[dict]]:
+    """({note ref: its pieces}, the index documents): pieces are cut once, for the index, the
+    store and the vectors."""
+    refs = list(brain.notes)
+    pieces = dict(zip(refs, fork_each(_pieces, refs, brain, len(refs) > PARALLEL_NOTES)))
+    return pieces, documents(brain, pieces)
+
+
+def documents(brain: Brain, pieces_of: dict | None = None) -> list[dict]:
+    """`pieces_of`: {note ref: note_pieces(note)} when the caller has them already."""
+    docs = []
+    for note in brain.notes.values():
+        pieces = pieces_of[note.ref] if pieces_of is not None else note_pieces(note)
+        stem = note.ref.rsplit("/", 1)[-1].removesuffix(".md")
+        docs.append({"ref": note.ref, "title": note.title, "aliases": " ".join(note.aliases),
+                     "headings": " ".join(s.heading for s in note.sections), "body": join_pieces(pieces),
+                     "names": [note.title, *note.aliases, stem]})
+        for s, (first, end) in zip(note.sections, section_spans(note)):
+            nested = note.sections[first - 1:end - 1]   # this section and those nested in it
+            docs.append({"ref": s.ref, "title": "", "aliases": "",
+                         "headings": " ".join(n.heading for n in nested), "body": join_pieces(pieces[first:end])})
+    around = neighbourhood(brain, len(PARAMS["neighbours"]["weights"]))
+    for rec in brain.records.values():
+        given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""
+        number, near = around[rec.ref]
+        # A title made from the text would count the text twice, ten times over.
+        # group: the index knows each hit's source without its ref, so a scoped search drops hits early
+        docs.append({"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text,
+                     "group": rec.source, "neighbours": near, "conversation": number})
+    return docs
+
+
+def store(brain: Brain, as_of: str, pieces_of: dict | None = None) -> dict:
+    """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
+        "records": {source: {ref: meta}}, "record_text": {source: {ref: text}},
+        "sources": {source: coverage}, "types": {type: count}}
+    `pieces_of` as for `documents`."""
+    links_by_source: dict = {}
+    for link in brain.links:
+        links_by_source.setdefault(link.source, []).append(link)
+    notes, note_text, types = {}, {}, {}
+    for ref in sorted(brain.notes):
+        note = brain.notes[ref]
+        if note.type is not None:
+            types[note.type] = types.get(note.type, 0) + 1
+        sections = [[s.id, preview_title(s.title), first, end] for s, (first, end) in zip(note.sections, section_spans(note))]
+        notes[ref] = _compact({
+            "title": preview_title(note.title), "type": note.type, "tags": list(note.tags),
+            "fields": dict(note.fields), "entities": _entities(brain, ref, note.entities, links_by_source),
+            "modified": rfc3339(brain.modified[ref]), "placed": rfc3339(placed(brain, ref)),
+            "deprecated": note.deprecated, "sections": sections,
+        })
+        note_text[ref] = _compact({"summary": note.summary, "pieces": pieces_of[ref] if pieces_of is not None else note_pieces(note)})
+    records: dict[str, dict] = {name: {} for name in brain.sources}
+    record_text: dict[str, dict] = {name: {} for name in brain.sources}
+    for ref in sorted(brain.records):
+        rec = brain.records[ref]
+        records.setdefault(rec.source, {})[ref] = _compact({
+            "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
+            "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
+            "entities": _entities(brain, ref, (), links_by_source),
+        })
+        record_text.setdefault(rec.source, {})[ref] = " ".join(rec.text.split())
+    coverage = all_coverage(brain, parse_instant(as_of))
+    return {"notes": notes, "note_text": note_text, "records": records, "record_text": record_text,
+            "sources": coverage, "types": dict(sorted(types.items()))}

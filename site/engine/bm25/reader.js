@@ -1,0 +1,280 @@
+// Reader for the sharded BM25 index written by builder/bm25/index.py (format in builder/bm25/FORMAT.md).
+// Twin of builder/bm25/reader.py: same tokens, same numbers, bit for bit.
+import { packedName, unpack } from '../packs.js'
+import { cmp } from '../order.js'
+import { analyzePairs } from './pipeline.js'
+import { FORMAT, fnv1a, idf } from './scoring.js'
+
+export class FormatError extends Error {}
+
+// Fields that add to the score but hold no word for the all-words rule (scoring.CONTEXT).
+const CONTEXT = ['neighbours']
+
+// A term's posting with its weights: ids ascending, ws, named (1 where the doc holds it in a
+// `named` field), own (1 where it holds it outside CONTEXT fields), as reader._Posting.
+function makePosting (entry, m) {
+  let df = 0
+  for (const e of entry) df += e[1].length
+  const widf = idf(m.docs, df)
+  const parts = []
+  for (const [fi, gaps, codes] of entry) {
+    const field = m.fields[fi]
+    const { k1, b, boost } = m.params[field]
+    const scale = m.params[field].scale ?? 1 // a weighted field stores tf * scale
+    const a = m.docs ? m.lengths[field] / m.docs : 0.0
+    const k1p1 = k1 + 1
+    const ids = new Array(gaps.length)
+    const ws = new Array(gaps.length)
+    for (let i = 0, d = 0; i < gaps.length; i++) {
+      ids[i] = (d += gaps[i])
+      // codes: len * 16 + tf (tf < 16), else -(tf * 2^24 + len): exact integers in doubles
+      const v = codes[i]
+      const stored = v >= 0 ? v % 16 : Math.floor(-v / 16777216)
+      const len = v >= 0 ? (v - stored) / 16 : -v % 16777216
+      const tf = scale !== 1 ? stored / scale : stored
+      ws[i] = widf * (k1p1 * tf) / (k1 * (1 - b + b * (len / a)) + tf) * boost
+    }
+    parts.push({ named: m.named.includes(field), context: CONTEXT.includes(field), ids, ws })
+  }
+  let ids, ws
+  if (parts.length === 1) {
+    ids = parts[0].ids; ws = parts[0].ws
+  } else {
+    const acc = new Map()
+    for (const part of parts) {
+      for (let i = 0; i < part.ids.length; i++) {
+        const d = part.ids[i]
+        acc.set(d, (acc.has(d) ? acc.get(d) : 0.0) + part.ws[i])
+      }
+    }
+    ids = [...acc.keys()].sort((x, y) => x - y)
+    ws = ids.map((d) => acc.get(d))
+  }
+  const namedSet = new Set()
+  for (const part of parts) if (part.named) for (const d of part.ids) namedSet.add(d)
+  const named = new Uint8Array(ids.length)
+  for (let i = 0; i < ids.length; i++) named[i] = namedSet.has(ids[i]) ? 1 : 0
+  const own = new Uint8Array(ids.length).fill(1)
+  if (parts.some((part) => part.context)) { // else every doc holds it in its own text
+    const ownSet = new Set()
+    for (const part of parts) if (!part.context) for (const d of part.ids) ownSet.add(d)
+    for (let i = 0; i < ids.length; i++) own[i] = ownSet.has(ids[i]) ? 1 : 0
+  }
+  return { ids, ws, named, own }
+}
+
+// Query pairs from pairs, or from words (each analysed).
+function asPairs (terms) {
+  const out = []
+  for (const t of terms) {
+    if (typeof t === 'string') out.push(...analyzePairs(t))
+    else out.push([t[0], t[1]])
+  }
+  return out
+}
+
+export class IndexReader {
+  // baseUrl: folder holding meta.json; fetchFn: optional fetch replacement.
+  constructor (baseUrl, fetchFn) {
+    this.base = baseUrl.endsWith('/') ? baseUrl : baseUrl + '/'
+    this.fetch = fetchFn || ((u) => globalThis.fetch(u))
+    this.files = new Map() // rel path -> Promise of parsed JSON
+    this.terms = new Map() // term -> Promise of posting | null
+    this.names = new Map() // name key -> Promise of Set of doc ids
+  }
+
+  json (rel) {
+    let p = this.files.get(rel)
+    if (!p) {
+      const packed = rel !== 'meta.json' // every other index file is a pack (packs.js)
+      p = this.fetch(this.base + (packed ? packedName(rel) : rel)).then((r) => {
+        if (!r.ok) throw new Error(`bm25: ${rel}: HTTP ${r.status}`)
+        return packed ? unpack(r) : r.json()
+      })
+      p.catch(() => this.files.delete(rel))
+      this.files.set(rel, p)
+    }
+    return p
+  }
+
+  async meta () {
+    const m = await this.json('meta.json')
+    if (!m || m.format !== FORMAT) {
+      throw new FormatError(`index format ${m && m.format !== undefined ? `'${m.format}'` : 'None'}, need '${FORMAT}'`)
+    }
+    return m
+  }
+
+  // A function doc id -> [group, position among the group's docs] (meta.json `groups`
+  // runs), without any ref file.
+  async grouper () {
+    const m = await this.meta()
+    const starts = []
+    const before = [] // docs of the same group in earlier runs
+    const seen = new Map()
+    let start = 0
+    for (const [name, count] of m.groups) {
+      starts.push(start)
+      before.push(seen.get(name) || 0)
+      seen.set(name, (seen.get(name) || 0) + count)
+      start += count
+    }
+    return (d) => {
+      let lo = 0; let hi = starts.length
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (starts[mid] <= d) lo = mid + 1; else hi = mid }
+      return [m.groups[lo - 1][0], before[lo - 1] + d - starts[lo - 1]]
+    }
+  }
+
+  postings (term) {
+    let p = this.terms.get(term)
+    if (!p) {
+      p = (async () => {
+        const m = await this.meta()
+        const table = await this.json(`t/${fnv1a(term) & (m.shards - 1)}.json`)
+        if (!Object.prototype.hasOwnProperty.call(table, term)) return null
+        let entry = table[term]
+        if (typeof entry === 'number') entry = await this.json(`b/${entry}.json`)
+        return makePosting(entry, m)
+      })()
+      p.catch(() => this.terms.delete(term)) // retry after a failed fetch
+      this.terms.set(term, p)
+    }
+    return p
+  }
+
+  // Doc ids whose title, an alias or file stem has name key `key`.
+  named (key) {
+    let p = this.names.get(key)
+    if (!p) {
+      p = (async () => {
+        if (!key) return new Set()
+        const m = await this.meta()
+        const table = await this.json(`n/${fnv1a(key) & (m.names - 1)}.json`)
+        return new Set(Object.prototype.hasOwnProperty.call(table, key) ? table[key] : [])
+      })()
+      p.catch(() => this.names.delete(key))
+      this.names.set(key, p)
+    }
+    return p
+  }
+
+  // Each doc id's value in the chunk files kind/N.json of `size` docs; loads only the chunks
+  // those ids fall in.
+  async perDoc (kind, size, ids) {
+    const chunks = await Promise.all([...new Set(ids.map((d) => Math.floor(d / size)))]
+      .map(async (c) => [c, await this.json(`${kind}/${c}.json`)]))
+    const byChunk = new Map(chunks)
+    return ids.map((d) => byChunk.get(Math.floor(d / size))[d % size])
+  }
+
+  // Refs for doc ids (r/N.json).
+  async refs (ids) {
+    return this.perDoc('r', (await this.meta()).refChunk, ids)
+  }
+
+  // The doc id of `ref`, or null: ids follow ref (code point) order, so a bisection (as
+  // reader.IndexReader.doc).
+  async doc (ref) {
+    const n = (await this.meta()).docs
+    let lo = 0; let hi = n
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (cmp((await this.refs([mid]))[0], ref) < 0) lo = mid + 1
+      else hi = mid
+    }
+    return lo < n && (await this.refs([lo]))[0] === ref ? lo : null
+  }
+
+  // Conversation numbers for doc ids (c/N.json; 0: a note or section).
+  async conversations (ids) {
+    return this.perDoc('c', (await this.meta()).convChunk, ids)
+  }
+
+  // [{id, score, matched: [folded terms, sorted], tier}]: tier, then score desc, then id (= ref)
+  // asc — reader.IndexReader.search_ids.
+  async searchIds (terms, required, limit) {
+    const pairs = asPairs(terms)
+    const groups = new Map()
+    const bonus = new Map()
+    for (const [e, f] of pairs) {
+      groups.set(f, (groups.get(f) || 0) + 1)
+      if (e !== f) bonus.set(e, (bonus.get(e) || 0) + 1)
+    }
+    const m = await this.meta()
+    // Named documents are hits of tier 0 even when the name is only their file stem, whose
+    // words no indexed text may hold (then with score 0 and no matched term).
+    const names = await this.named(pairs.map(([, f]) => f).join(' '))
+    const found = await Promise.all([...groups.keys()].map((t) => this.postings(t)))
+    const present = []
+    let missing = false
+    let i = 0
+    for (const [f, c] of groups) {
+      const p = found[i++]
+      if (!p) missing = true
+      else present.push({ c, f, p })
+    }
+    if ((required && missing) || !present.length) {
+      const docs = [...names].sort((x, y) => x - y)
+      return (limit != null ? docs.slice(0, limit) : docs).map((d) => ({ id: d, score: 0, matched: [], tier: 0 }))
+    }
+    const extra = []
+    const bonusFound = await Promise.all([...bonus.keys()].map((t) => this.postings(t)))
+    i = 0
+    for (const c of bonus.values()) {
+      const p = bonusFound[i++]
+      if (p) extra.push({ c, p })
+    }
+    const whole = present.length === groups.size
+    // Dense per-doc accumulators, added to in group order, then bonus order (as Python).
+    const sums = new Float64Array(m.docs)
+    const hits = new Uint16Array(m.docs)
+    const nameds = new Uint16Array(m.docs)
+    const owns = new Uint16Array(m.docs) // groups held in the doc's own text (all-words rule)
+    const masks = new Int32Array(m.docs) // bit per term, first 31 terms
+    let ids = []
+    for (let bit = 0; bit < present.length; bit++) {
+      const { c, p } = present[bit]; const b = bit < 31 ? 1 << bit : 0
+      for (let j = 0; j < p.ids.length; j++) {
+        const d = p.ids[j]
+        if (hits[d] === 0) ids.push(d)
+        hits[d]++; sums[d] += c * p.ws[j]; masks[d] |= b; nameds[d] += p.named[j]; owns[d] += p.own[j]
+      }
+    }
+    for (const d of names) if (hits[d] === 0) ids.push(d)
+    for (const { c, p } of extra) {
+      for (let j = 0; j < p.ids.length; j++) if (hits[p.ids[j]]) sums[p.ids[j]] += c * p.ws[j]
+    }
+    if (required) ids = ids.filter((d) => owns[d] === present.length || names.has(d))
+    const tiers = hits // reused: per doc its tier from here on
+    for (const d of ids) tiers[d] = names.has(d) ? 0 : whole && nameds[d] === groups.size ? 1 : 2
+    ids.sort((x, y) => (tiers[x] - tiers[y]) || (sums[y] - sums[x]) || (x - y))
+    if (limit != null) ids = ids.slice(0, limit)
+    const has = present.length <= 31
+      ? (d, k) => (masks[d] >>> k) & 1
+      : (d, k) => bisect(present[k].p.ids, d)
+    const sets = new Map()
+    return ids.map((d) => {
+      const key = present.length <= 31 ? masks[d] : null
+      let s = key === null ? null : sets.get(key)
+      if (!s) {
+        s = [...new Set(present.filter((e, k) => has(d, k)).map((e) => e.f))].sort()
+        if (key !== null) sets.set(key, s)
+      }
+      return { id: d, score: sums[d], matched: s, tier: tiers[d] }
+    })
+  }
+
+  // [{ref, score, matched, tier}] like IndexReader.search in Python.
+  async search (terms, required, limit) {
+    const items = await this.searchIds(terms, required, limit)
+    const refs = await this.refs(items.map((it) => it.id))
+    return items.map((it, k) => ({ ref: refs[k], score: it.score, matched: it.matched, tier: it.tier }))
+  }
+}
+
+function bisect (ids, d) {
+  let lo = 0; let hi = ids.length
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (ids[mid] < d) lo = mid + 1; else hi = mid }
+  return lo < ids.length && ids[lo] === d
+}

@@ -1,0 +1,51 @@
+"""meta.json `groups` (bf-lunr-4): each hit's group without its ref, in Python and JS."""
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from builder.bm25 import IndexReader, write_index
+
+DOCS = [  # refs sort as a.md, a.md#s, b:1, b:2, c.md, d:1 — groups interleave
+    {"ref": "a.md", "title": "alpha", "body": "shared words"},
+    {"ref": "a.md#s", "title": "section", "body": "shared"},
+    {"ref": "b:1", "title": "", "body": "shared record", "group": "b"},
+    {"ref": "b:2", "title": "", "body": "record", "group": "b"},
+    {"ref": "c.md", "title": "gamma", "body": "shared"},
+    {"ref": "d:1", "title": "", "body": "shared", "group": "d"},
+]
+
+
+def test_group_runs_and_lookup(tmp_path):
+    write_index(DOCS, tmp_path)
+    meta = json.loads((tmp_path / "meta.json").read_bytes())
+    assert meta["format"] == "bf-lunr-4"
+    assert meta["groups"] == [["", 2], ["b", 2], ["", 1], ["d", 1]]
+    reader = IndexReader(tmp_path)
+    assert [reader.group(d) for d in range(6)] == ["", "", "b", "b", "", "d"]
+
+
+def test_search_ids_reads_no_ref_file(tmp_path):
+    write_index(DOCS, tmp_path)
+    reader = IndexReader(tmp_path)
+    hits = reader.search_ids(["shared"], True)
+    assert reader._chunks == {}                    # ranking needs no ref file
+    assert hits.docs == [h[0] for h in hits]
+    assert [(reader.ref(d), s, m, t) for d, s, m, t in hits] == reader.search(["shared"], True)
+    assert hits[:2] == list(hits)[:2]
+
+
+def test_js_grouper_gives_group_and_position(run_node, tmp_path):   # run_node: skips without node
+    write_index(DOCS, tmp_path)
+    script = tmp_path / "groups.mjs"
+    bm25 = (Path(__file__).resolve().parent / "twin.mjs").as_uri()
+    script.write_text(f"""
+import {{ readFile }} from 'node:fs/promises'
+import {{ IndexReader }} from '{bm25}'
+const fetchFile = async (url) => new Response(await readFile(url))
+const groupOf = await new IndexReader('{tmp_path.as_posix()}', fetchFile).grouper()
+process.stdout.write(JSON.stringify([0, 1, 2, 3, 4, 5].map(groupOf)))
+""")
+    out = subprocess.run([shutil.which("node"), str(script)], capture_output=True, check=True).stdout
+    # position: the doc's rank among its group's docs (records: their place in records/SRC/m/K.json)
+    assert json.loads(out) == [["", 0], ["", 1], ["b", 0], ["b", 1], ["", 2], ["d", 0]]
