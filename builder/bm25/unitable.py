@@ -1,4 +1,4 @@
-"""Unicode tables shared by builder/bm25/analysis.py and site/engine/bm25/.
+"""Unicode tables shared by builder/bm25/pipeline.py and site/engine/bm25/.
 
 Both runtimes read these very strings (site/engine/bm25/ embeds a copy; tests/bm25 checks the
 copy and regenerates them from `unicodedata`), so which characters make words and which are
