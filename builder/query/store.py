@@ -166,14 +166,10 @@ class BrainStore:
             self._groups = [name for name, count in self.reader.meta["groups"] for _ in range(count)]
         return self._groups
 
-    def owners(self) -> list[int]:
-        """Doc id -> the doc id of the item it ranks as: a section's note, else itself.
-        Reads every ref file once."""
+    def owners(self) -> "_Owners":
+        """Doc id -> the doc id of the item it ranks as: a section's note, else itself."""
         if self._owners is None:
-            reader, groups = self.reader, self.groups()
-            refs = [reader.ref(d) for d in range(reader.meta["docs"])]
-            ids = {ref: d for d, ref in enumerate(refs)}
-            self._owners = [d if groups[d] else ids.get(ref.partition("#")[0], d) for d, ref in enumerate(refs)]
+            self._owners = _Owners(self.reader, self.groups())
         return self._owners
 
     def text(self, entry: Entry) -> dict | str:
@@ -182,6 +178,27 @@ class BrainStore:
             rel = self._record_file(entry.ref, "")
             return self._load(rel).get(entry.ref, "") if rel else ""
         return self._load(f"notes/{entry.meta.get('t', 0)}.json").get(entry.note, {})
+
+
+class _Owners:
+    """Doc id -> its owner's doc id, worked out per doc asked for: a cold search reads the refs
+    of its hits (and bisects for their notes) instead of every ref file of the index."""
+
+    def __init__(self, reader, groups: list[str]):
+        self.reader, self.groups, self.known = reader, groups, {}
+
+    def __getitem__(self, doc: int) -> int:
+        owner = self.known.get(doc)
+        if owner is None:
+            owner = doc
+            if not self.groups[doc]:
+                ref = self.reader.ref(doc)
+                note = ref.partition("#")[0]
+                if note != ref:
+                    found = self.reader.doc(note)
+                    owner = doc if found is None else found
+            self.known[doc] = owner
+        return owner
 
 
 def open_store(site: Site, brain: str) -> BrainStore:

@@ -98,6 +98,7 @@ class BrainVectors:
         self.site, self.store = site, store
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
         self.blocks: dict[int, tuple] = {}
+        self.raw: dict[int, np.ndarray] = {}
 
     def ok(self) -> bool:
         return self.meta.get("format") == FORMAT
@@ -107,8 +108,7 @@ class BrainVectors:
         doc ids) of the docs the arm may add (a vector, and not a section)."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         if n not in self.blocks:
-            data = _bytes(self.site.path / f"{self.store.base}/vectors/{n}.bin") or b""
-            rows = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"]).astype(np.int64)
+            rows = self._raw(n).astype(np.int64)
             norms = (rows * rows).sum(axis=1)
             ok = norms > 0
             first = self.meta["files"][n][1]
@@ -120,11 +120,21 @@ class BrainVectors:
             self.blocks[n] = (rows, norms, (rows[ok], np.sqrt(norms[ok].astype(np.float64)), ok + first))
         return self.blocks[n]
 
+    def _raw(self, n: int) -> np.ndarray:
+        """File n's int8 vectors as stored (read once, not converted: a cold search that only
+        scores a few candidates must not widen a whole group's vectors to int64)."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+        if n not in self.raw:
+            data = _bytes(self.site.path / f"{self.store.base}/vectors/{n}.bin") or b""
+            self.raw[n] = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"])
+        return self.raw[n]
+
     def row(self, doc: int) -> tuple[np.ndarray, int]:
-        """Doc `doc`'s vector and its squared norm (bf similar's query)."""
+        """Doc `doc`'s vector (int64) and its squared norm (bf similar's query)."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         n, i = self.file_of(doc)
-        rows, norms, _ = self.block(n)
-        return rows[i], int(norms[i])
+        row = self._raw(n)[i].astype(np.int64)
+        return row, int(row @ row)
 
     def count(self, groups: set[str] | None) -> int:
         """How many docs of `groups` (None: all) the arm may list (a vector, not a section)."""
@@ -145,10 +155,8 @@ class BrainVectors:
         raise IndexError(doc)
 
     def similarity(self, q: np.ndarray, qq: int, doc: int) -> float | None:
-        n, i = self.file_of(doc)
-        rows, norms, _ = self.block(n)
-        dd = int(norms[i])
-        return int(rows[i] @ q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
+        row, dd = self.row(doc)
+        return int(row @ q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
 
     def nearest(self, q: np.ndarray, qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
