@@ -77,7 +77,7 @@ def parse_query(text: str) -> tuple[list[tuple[str, str]], list[list[str]]]:
     return query_terms(text), phrases
 
 
-def _stores(site: Site, brains: list[str] | None) -> tuple[dict[str, BrainStore], list[str]]:
+def open_stores(site: Site, brains: list[str] | None) -> tuple[dict[str, BrainStore], list[str]]:
     chosen, _ = selected(site, "", brains)
     stores, missing = {}, []
     for name in chosen:
@@ -161,7 +161,7 @@ def _order(cand: tuple) -> tuple:
     return (1 if deprecated else 0, tier, -count, -score, entry.brain, entry.doc)
 
 
-def _item(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
+def item_of(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
     entry, score, lexical_score, similarity = cand
     meta = entry.meta
     item = {"kind": entry.kind, "brain": entry.brain, "ref": entry.ref, "uri": refs.uri(entry.brain, entry.ref),
@@ -217,7 +217,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     text = check_query(query)
     limit = check_limit(limit)
     type_, path = _check_text("type", type), _check_text("path", path)
-    stores, missing = _stores(site, brains)
+    stores, missing = open_stores(site, brains)
     sc = parse_scope(scope, stores)
     as_of = from_rfc3339(site.as_of)
     words, phrases = parse_query(text)
@@ -238,7 +238,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
         scored, total = vector.fused(mode, site, stores, text, top, total, every_word and bool(top),
                                      len({f for _, f in words}), limit, sc, type_, path)
     terms = {t for pair in words for t in pair}
-    items = [_item(stores[c[0].brain], c, terms) for c in scored[:limit]]
+    items = [item_of(stores[c[0].brain], c, terms) for c in scored[:limit]]
     reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,
              "total": total, "scope_empty": sc.kind != "none" and not items and narrowed,
              "arms": {"hybrid": ["lexical", "vector"], "lexical": ["lexical"], "semantic": ["vector"]}[mode],
@@ -250,7 +250,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
 
 def types(site: Site, *, brains=None) -> dict:
     """The `type` values in use with their note counts, most used first, then by name."""
-    stores, missing = _stores(site, brains)
+    stores, missing = open_stores(site, brains)
     counts: dict[str, int] = {}
     for store in stores.values():
         for name, n in store.meta.get("types", {}).items():

@@ -25,7 +25,7 @@ from ..errors import EmbeddingsMissing, NotFound
 from .coverage import coverage_fields
 from .read import check_ref, finish, selected
 from .scopes import admits, parse_scope, window
-from .search import _item, _stores, check_limit
+from .search import check_limit, item_of, open_stores
 from .site import Site
 from . import topk, vector
 
@@ -50,7 +50,7 @@ def similar(site: Site, ref_text, *, limit=10, scope=None, brains=None) -> dict:
     ref_text = check_ref(ref_text)
     limit = check_limit(limit)
     chosen, ref = selected(site, ref_text, brains)
-    stores, missing = _stores(site, brains)
+    stores, missing = open_stores(site, brains)
     sc = parse_scope(scope, stores)
     if not (stores and vector.table(site).ok() and all(vector.brain_vectors(site, s).ok() for s in stores.values())):
         raise EmbeddingsMissing(str(site.path), "semantic", asked="bf similar")
@@ -81,7 +81,7 @@ def similar(site: Site, ref_text, *, limit=10, scope=None, brains=None) -> dict:
                 found.append((sim, name, d, entry))
         total += count - sum(_candidate(other, vectors, groups, d) for d in mine) if trivial else kept
     found.sort(key=lambda f: (-f[0], f[1], f[2]))
-    items = [_item(stores[name], (entry, sim, None, sim), set()) for sim, name, _, entry in found[:limit]]
+    items = [item_of(stores[name], (entry, sim, None, sim), set()) for sim, name, _, entry in found[:limit]]
     target = store.hit(doc, store.reader.group(doc))
     reply = {"query": ref_text, "similar_to": {"kind": target.kind, "brain": store.brain, "ref": target.ref,
                                                "uri": refs.uri(store.brain, target.ref)},

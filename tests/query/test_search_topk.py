@@ -32,7 +32,7 @@ def view(result):
 @pytest.mark.parametrize("scope", SCOPES)
 def test_topk_equals_general_path(scope):
     s = site()
-    stores, _ = mod._stores(s, None)
+    stores, _ = mod.open_stores(s, None)
     sc = parse_scope(scope, stores)
     as_of = datetime.fromisoformat(s.as_of.replace("Z", "+00:00"))
     for query in QUERIES:
@@ -58,7 +58,7 @@ def test_scoped_record_search_reads_no_other_source(monkeypatch):
 
 def test_keep_groups():
     s = site()
-    stores, _ = mod._stores(s, None)
+    stores, _ = mod.open_stores(s, None)
     store = stores["brain"]
     assert topk.keep_groups(parse_scope("projects", stores), store, None, None) == {""}
     assert topk.keep_groups(parse_scope("memories/chat", stores), store, None, None) == {"chat"}
