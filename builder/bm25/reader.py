@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
-from itertools import accumulate, compress
 
 from .. import packs
 from .pipeline import analyze_pairs
-from .scoring import CONTEXT, FORMAT, fnv1a, idf
+from .postings import Hits, Posting
+from .scoring import CONTEXT, FORMAT, fnv1a
 
 try:  # orjson parses the shards ~2x faster; json gives the same values
     from orjson import loads as _loads
@@ -37,111 +36,6 @@ except ImportError:  # pragma: no cover
 
 class FormatError(ValueError):
     """The folder holds no index of this format (an older site, or none)."""
-
-
-def _decode(code: int) -> tuple[int, int]:
-    """(tf, field length) of a posting code (index.code)."""
-    if code >= 0:
-        return code & 15, code >> 4
-    length = -code & 16777215
-    return -code >> 24, length
-
-
-class _Posting:
-    """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
-    per doc, ``named`` the set of docs holding it in a NAMED field, ``own`` the set of docs
-    holding it outside CONTEXT fields, or None when that is every doc."""
-    __slots__ = ("ids", "ws", "named", "own", "_map", "_ranked", "_by_weight", "_docs")
-
-    def __init__(self, entry, reader):
-        n, avg, params, named_fields = reader.n, reader.avg, reader.params, reader.named_fields
-        df = sum(len(e[1]) for e in entry)   # (document, field) postings
-        w_idf = idf(n, df)
-        named: set[int] = set()
-        own: set[int] | None = None
-        parts = []
-        for fi, gaps, codes in entry:
-            k1, b, boost, a, scale = params[fi]
-            k1p1 = k1 + 1
-            ids = list(accumulate(gaps))
-            pairs = map(_decode, codes)
-            if scale != 1:   # a weighted field stores tf * scale: divide back (FORMAT.md)
-                pairs = ((tf / scale, ln) for tf, ln in pairs)
-            ws = [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
-                  for tf, ln in pairs]
-            parts.append((ids, ws))
-            if fi in named_fields:
-                named.update(ids)
-        context = [fi in reader.context_fields for fi, _, _ in entry]
-        if any(context):   # else every doc holds it in its own text
-            own = set().union(*(ids for (ids, _), c in zip(parts, context) if not c))
-        if len(parts) == 1:
-            self.ids, self.ws = parts[0]
-        else:
-            acc: dict[int, float] = {}
-            get = acc.get
-            for ids, ws in parts:   # field order: the same additions as JS
-                for d, w in zip(ids, ws):
-                    acc[d] = get(d, 0.0) + w
-            self.ids = sorted(acc)
-            self.ws = [acc[d] for d in self.ids]
-        self.named = named
-        self.own = own
-        self._map = None
-        self._ranked = None
-        self._by_weight = None
-        self._docs = [None, None, None]
-
-    def map(self):
-        if self._map is None:
-            self._map = dict(zip(self.ids, self.ws))
-        return self._map
-
-    def ranked(self, own: bool = False):
-        """Positions ordered by (not named, weight descending, id); `own`: only those of docs
-        holding the term in their own text."""
-        if self._ranked is None:
-            ids, named, held = self.ids, self.named, self.own
-            ranked = sorted(self.by_weight(), key=lambda i: ids[i] not in named)   # stable
-            self._ranked = (ranked, ranked if held is None else [i for i in ranked if ids[i] in held])
-        return self._ranked[own]
-
-    def docs(self, order: int) -> list[int]:
-        """Doc ids in by_weight() (0), ranked() (1) or ranked(own=True) (2) order."""
-        if self._docs[order] is None:
-            ids = self.ids
-            self._docs[order] = [ids[i] for i in (self.ranked(order == 2) if order else self.by_weight())]
-        return self._docs[order]
-
-    def by_weight(self):
-        """Positions ordered by (weight descending, id)."""
-        if self._by_weight is None:
-            ws = self.ws
-            self._by_weight = sorted(range(len(ws)), key=lambda i: -ws[i])   # stable: ids ascending
-        return self._by_weight
-
-
-class Hits(Sequence):
-    """search_ids' result: ``hits[i]`` is ``(doc, score, matched, tier)``, ``docs`` the doc ids
-    in that order. One-term hits (the long lists of common words) make their tuples on demand."""
-
-    def __init__(self, docs, at):
-        self.docs, self._at = docs, at
-
-    @classmethod
-    def of(cls, rows):
-        return cls([r[0] for r in rows], rows.__getitem__)
-
-    def __len__(self):
-        return len(self.docs)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self._at(k) for k in range(len(self.docs))[i]]
-        return self._at(range(len(self.docs))[i])   # IndexError past the end, negatives count back
-
-    def __iter__(self):
-        return map(self._at, range(len(self.docs)))
 
 
 def as_pairs(terms) -> list[tuple[str, str]]:
@@ -176,7 +70,7 @@ class IndexReader:
         self.named_fields = {fields.index(f) for f in meta["named"]}
         self.context_fields = {fields.index(f) for f in CONTEXT if f in fields}
         self._shards: dict[tuple, dict] = {}
-        self._terms: dict[str, _Posting | None] = {}
+        self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json or c/N.json
         self._group_starts, self._group_names, start = [], [], 0
@@ -227,13 +121,13 @@ class IndexReader:
             table = self._shards[(kind, shard)] = self._load(f"{kind}/{shard}.json")
         return table
 
-    def postings(self, term: str) -> _Posting | None:
+    def postings(self, term: str) -> Posting | None:
         if term in self._terms:
             return self._terms[term]
         entry = self._table("t", term, self.meta["shards"]).get(term)
         if isinstance(entry, int):
             entry = self._load(f"b/{entry}.json")
-        p = self._terms[term] = None if entry is None else _Posting(entry, self)
+        p = self._terms[term] = None if entry is None else Posting(entry, self)
         return p
 
     def named(self, key: str) -> frozenset:

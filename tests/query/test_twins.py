@@ -52,7 +52,6 @@ EXCEPTIONS = {
     ("query/search.py", "js:refsOf"): "Python reads refs inside _ranked",
     ("query/search.py", "js:entryAt"): "Python's _entry (private there)",
     ("bm25/pipeline.py", "js:nameKey"): "Python's is bm25/index.name_key",
-    ("bm25/reader.py", "py:hits"): "a Sequence class in Python; arrays in JS",
     ("bm25/reader.py", "py:asPairs"): "private in reader.js",
 }
 # Python modules whose JS lives elsewhere, for now.
