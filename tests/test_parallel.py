@@ -1,6 +1,6 @@
 """Parallel parse and emit give the very bytes a one-process build gives."""
 import builder.brain as brain_module
-import builder.build as build_module
+import builder.emit.emitters as emitters_module
 import builder.parallel as parallel_module
 from builder.benchgen import generate
 
@@ -13,7 +13,7 @@ def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     brain = tmp_path / "brain"
     generate(brain, notes=220, records_per_note=1, seed=5)   # over both parallel thresholds
     build_site(brain, tmp_path / "parallel")
-    for module in (parallel_module, build_module, brain_module):
+    for module in (parallel_module, emitters_module, brain_module):
         monkeypatch.setattr(module, "cores", lambda: 1)
     build_site(brain, tmp_path / "serial")
     assert _tree(tmp_path / "parallel") == _tree(tmp_path / "serial")
