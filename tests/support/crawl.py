@@ -86,6 +86,11 @@ def _normalize_prefix(prefix: str | None, start_url: str) -> str:
 _EXPAND_JS = """async () => {
   const errors = []
   let pressed = 0
+  // page.js shows its buttons as it wires them: press none before (a loaded machine may lag)
+  const t = Date.now()
+  while (document.querySelector('[data-bf-more][hidden], .json-offer[hidden]') && Date.now() - t < 10000) {
+    await new Promise((r) => setTimeout(r, 20))
+  }
   for (let round = 0; round < 1000; round++) {
     const button = document.querySelector('[data-bf-more]:not([disabled])')
     if (!button) break
