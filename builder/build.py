@@ -122,15 +122,16 @@ def _emit_brain(phases: Phases, ctx: Context) -> None:
     """The brain's emitters: those of its views, then (the views freed: they and the search index
     would be the build's peak of memory together) those of its index documents."""
     g = phases.run("views", graph, ctx.brain)
-    views = phases.run("views", compute, ctx.brain, ctx.as_of, g)
+    scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g)))
     for emitter in EMITTERS:
         if emitter.scope == "views":
-            _run(phases, emitter, replace(ctx, views=tuple(views)))
-    del views
+            _run(phases, emitter, scoped)
+    del scoped
     pieces, docs = phases.run("lunr", index_input, ctx.brain)
+    scoped = replace(ctx, pieces=pieces, docs=tuple(docs))
     for emitter in EMITTERS:
         if emitter.scope == "brain":
-            _run(phases, emitter, replace(ctx, pieces=pieces, docs=tuple(docs)))
+            _run(phases, emitter, scoped)
 
 
 def _run(phases: Phases, emitter: Emitter, ctx: Context) -> None:

@@ -157,8 +157,7 @@ const FIRST_DOWNLOAD = 1000000
 async function vectorBytes (site) {
   let bytes = 0
   for (const brain of site.brainNames()) {
-    const url = new URL(`_bf/search/${escapeSegment(brain)}/vectors/meta.json`, bf.root)
-    const meta = await fetch(url).then((r) => (r.ok ? r.json() : null)).catch(() => null)
+    const meta = await site.loadJson(`_bf/search/${escapeSegment(brain)}/vectors/meta.json`) // the engine's copy
     for (const [, , count] of (meta && meta.files) || []) bytes += count * meta.dims
   }
   return bytes

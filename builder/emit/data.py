@@ -15,6 +15,7 @@ A key's pack is `refs.pack_of(key, n)`, n chosen per family so a pack holds abou
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import refs
@@ -76,7 +77,7 @@ def family_of(view: View) -> str:
     return "lists"
 
 
-def emit_data(writer: Writer, brain: str, views: list[View]) -> list[str]:
+def emit_data(writer: Writer, brain: str, views: Sequence[View]) -> list[str]:
     """Write `brain`'s compact data through `writer`; returns the paths written."""
     cards = Cards()
     families: dict[str, dict[str, str]] = {}      # family → key → serialized value
@@ -119,7 +120,7 @@ def computed(notes: dict[str, dict], view: View) -> bool:
     return not view.variant and [section_reply(note, view.ref)] == list(view.pages)
 
 
-def timeline_rows(views: list[View], cards: Cards) -> list[list]:
+def timeline_rows(views: Sequence[View], cards: Cards) -> list[list]:
     """The home view's timeline (views/calendar.timeline, newest first) as rows."""
     home = next((v for v in views if "timeline" in v.extra), None)
     entries = home.extra["timeline"] if home else []

@@ -71,7 +71,7 @@ def pages(ctx: Context) -> None:
     """Reply files, item pages and listing pages, spread over the cores (each worker takes
     every n-th view)."""
     n = cores() * 2
-    site = SiteViews(list(ctx.views))         # before the fork: every worker shares it
+    site = SiteViews(ctx.views)         # before the fork: every worker shares it
     state = (ctx, site, n)
     for record in fork_map(_pages_part, list(range(n)), state, parallel=len(ctx.views) > 500):
         ctx.writer.merge(*record)
@@ -80,7 +80,7 @@ def pages(ctx: Context) -> None:
 def _pages_part(state, index: int):
     ctx, site, n = state
     part = ctx.writer.part()
-    chunk = list(ctx.views[index::n])
+    chunk = ctx.views[index::n]
     emit_replies(part, chunk)
     emit_item_pages(part, ctx.brain, chunk)
     emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=ctx.brain is ctx.brains[0])
@@ -89,11 +89,11 @@ def _pages_part(state, index: int):
 
 EMITTERS = (
     Emitter("pages", "views", "render", pages),
-    Emitter("data", "views", "render", _paths(lambda c: emit_data(c.writer, c.brain.name, list(c.views)))),
+    Emitter("data", "views", "render", _paths(lambda c: emit_data(c.writer, c.brain.name, c.views))),
     Emitter("attachments", "brain", "render", _paths(lambda c: emit_attachments(
         c.writer, c.brain.name, Path(c.brain.root), c.brain.attachments, attachment_path))),
     Emitter("search index", "brain", "lunr", _paths(lambda c: emit_index(c.writer, c.brain.name, c.docs))),
-    Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(c.writer, c.brain.name, list(c.docs))),
+    Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(c.writer, c.brain.name, c.docs)),
             lambda c: c.embeddings),
     Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(c.writer, c.brain, c.as_of, c.pieces))),
     Emitter("fingerprint", "brain", "fingerprint", _paths(lambda c: write_fingerprint(c.writer, c.brain))),

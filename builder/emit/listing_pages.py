@@ -5,6 +5,7 @@ views, and the timeline `Nd` period reads are computed from, live in the compact
 (emit/data.py)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date
 from zoneinfo import ZoneInfo
 
@@ -126,7 +127,7 @@ class SiteViews:
     (before the page workers fork): which refs have a page, each target's relation lists, each
     record's read, each source's days."""
 
-    def __init__(self, views: list[View]):
+    def __init__(self, views: Sequence[View]):
         self.known: set[str] = set()
         self.relations: dict[str, list[View]] = {}      # target ref → its relation views
         self.records: dict[str, View] = {}               # record ref → its read
@@ -147,7 +148,7 @@ class SiteViews:
                 self.neighbours[ref] = (refs[i - 1] if i else None, refs[i + 1] if i + 1 < len(refs) else None)
 
 
-def emit_listing_pages(writer: Writer, brain: Brain, views: list[View], site: SiteViews, as_of: str,
+def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site: SiteViews, as_of: str,
                        root: bool = False) -> None:
     """Pages of the listing `views` (their first page of items: bf.js loads the rest), and the
     day and undated pages showing records in full; `site` knows every view of the brain.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Sequence
 
 from ..config import language_tag
 from ..model import Brain
@@ -19,7 +20,7 @@ def offset_variant(view: View, page: dict) -> tuple[str, ...]:
     return view.variant + ((f"o{offset}",) if offset else ())
 
 
-def emit_replies(writer: Writer, views: list[View]) -> None:
+def emit_replies(writer: Writer, views: Sequence[View]) -> None:
     """Reply files of notes and home; every other reply lives in the compact data (emit/data.py)."""
     for view in views:
         if not stored_in_files(view):
@@ -63,7 +64,7 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     }
 
 
-def emit_item_pages(writer: Writer, brain: Brain, views: list[View]) -> None:
+def emit_item_pages(writer: Writer, brain: Brain, views: Sequence[View]) -> None:
     """Note pages. Records have no page of their own: emit/listing_pages.py shows each on its day page."""
     renderer = NoteRenderer(brain)
     for view in views:

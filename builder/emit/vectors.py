@@ -15,6 +15,7 @@ arm's own candidates are notes and records, one item per note as lexical search 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 
 from .. import vectors
@@ -51,7 +52,7 @@ def _vector(_, doc: dict) -> bytes:
     return vectors.doc_vector(_text(doc)).tobytes()
 
 
-def emit_doc_vectors(writer: Writer, brain: str, docs: list[dict]) -> None:
+def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict]) -> None:
     """`docs`: the brain's index documents (views/documents.documents), in any order."""
     base, owner = brain_dir(brain), f"vectors:{brain}"
     docs = sorted(docs, key=itemgetter("ref"))

@@ -130,13 +130,13 @@ def test_full_text_result_cards_read_as_text(page, base):
 
 def test_search_page_asks_before_downloading_many_vectors(page, base):
     """The vector arm reads every vector it ranks: where they pass 1 MB (here: the vectors meta
-    made to claim 100,000 docs, once) the page searches by words and offers the semantic arm by
+    made to claim 100,000 docs) the page searches by words and offers the semantic arm by
     name and size; choosing it runs hybrid search for real."""
     def big(route):
         meta = route.fetch().json()
         meta["files"] = [[group, first, 100_000] for group, first, _ in meta["files"]]
         route.fulfill(json=meta)
-    page.route("**/_bf/search/brain/vectors/meta.json", big, times=1)
+    page.route("**/_bf/search/brain/vectors/meta.json", big)
     page.goto(base + "search.html?mode=scoped&q=how+do+we+charge+customers")
     button = page.locator("#scoped-status button.meaning")
     button.wait_for()
@@ -146,7 +146,10 @@ def test_search_page_asks_before_downloading_many_vectors(page, base):
     assert len(shown) == len(lexical)
     button.click()
     page.wait_for_url("**arm=hybrid**")
-    page.wait_for_function("!document.querySelector('#scoped-status button.meaning')")
+    page.unroute("**/_bf/search/brain/vectors/meta.json")
+    page.reload()                     # the engine's cached meta was the made-up one
+    page.wait_for_selector("#scoped-results li")
+    assert page.locator("#scoped-status button.meaning").count() == 0
     hybrid = page.evaluate("async () => (await window.bf.search('how do we charge customers')).arms")
     assert hybrid == ["lexical", "vector"]
     assert "Pricing" in " ".join(page.eval_on_selector_all("#scoped-results li > a", "els => els.map(a => a.textContent)"))

@@ -24,12 +24,12 @@ def stored_replies(site: Path) -> list[tuple[str, dict, dict]]:
     """(ref, read options, reply page) for each stored reply page, in a stable order."""
     site = Path(site)
     manifest = json.loads((site / "_bf" / "manifest.json").read_bytes())
-    pages = []
+    opened, pages = Site(site, manifest), []
     for path in sorted(site.rglob("*.json")):
         if path.relative_to(site).parts[0] not in ("_bf", "schemas", "pagefind"):
             pages.append(json.loads(path.read_bytes()))
     for brain in manifest["brains"]:
-        data = BrainData(Site(site, manifest).load_json, brain["name"])
+        data = opened.brain_data(brain["name"])
         if data.meta is None:      # a site of bundle version 1: every reply is a file
             continue
         for family, n in sorted(data.meta["packs"].items()):
@@ -42,7 +42,7 @@ def stored_replies(site: Path) -> list[tuple[str, dict, dict]]:
         for head in note.get("outline") or []:
             brain, ref = refs.split_address(head["ref"])
             if (brain, ref) not in kept:
-                pages.append(Site(site, manifest).reply(brain, ref))
+                pages.append(opened.reply(brain, ref))
     out = []
     for page in pages:
         options = {"rel": page["relation"]} if page.get("page") == "relation" else {}
