@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from .benchgen import NOW, Corpus, generate, queries
-from .benchrebuild import bench_rebuilds
+from .benchrebuild import bench_rebuilds, watch_rebuilds
 from .benchsize import dir_bytes, site_sizes
 from .benchview import first_view
 
@@ -83,6 +83,15 @@ def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW) -> dict:
     wall, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]))
     if code != 0:
         raise RuntimeError(f"benchmark build failed (exit {code}): {' '.join(cmd)}")
+    return json.loads(stdout)
+
+
+def _watch(corpus_file: Path, out: Path, pagefind: bool) -> list[dict]:
+    """benchrebuild.watch_rebuilds in a child process: its reports."""
+    cmd = [sys.executable, "-m", "builder.bench", "--child-watch", str(corpus_file), str(out)]
+    _, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]))
+    if code != 0:
+        raise RuntimeError(f"benchmark rebuilds failed (exit {code}): {' '.join(cmd)}")
     return json.loads(stdout)
 
 
@@ -237,14 +246,15 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
     site_sizes(res, out, n)
     res.update(first_view(out, corpus.notes[0]["ref"]))
 
-    _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after each of five edits")
-    again = bench_rebuilds(res, corpus, out, pagefind, _build)
+    _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after a body edit, then as bf serve --watch does")
+    again = bench_rebuilds(res, corpus, out, pagefind, _build, _watch)
     _record_build(res, "rebuild", again)
     res["rebuild_without_pagefind_s"] = round(again["seconds"] - again["timings"].get("pagefind", 0.0), 3)
 
     qs = queries(corpus)
     res["queries"] = len(qs)
-    _log(f"{n} notes: body edit rebuilt in {again['seconds']:.1f} s; stock lunr.py and bf index")
+    _log(f"{n} notes: body edit rebuilt in {again['seconds']:.1f} s by bf build, {res['rebuild_body_edit_s']} s "
+         "by bf serve --watch; stock lunr.py and bf index")
     _compare_indexes(res, corpus, qs, reps, work)
     if res["stock_lunr_bytes"] is None:
         res.null("stock_lunr_bytes_to_raw_note_ratio", res["null_reasons"]["stock_lunr_bytes"])
@@ -272,7 +282,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quality", action="store_true", help="search quality per arm (builder/benchquality.py), no timings")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
     p.add_argument("--child-now", default=NOW, help=argparse.SUPPRESS)
+    p.add_argument("--child-watch", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.child_watch:
+        watch_rebuilds(*args.child_watch, pagefind=not args.no_pagefind)
+        return 0
     if args.child_build:
         _child_build(*args.child_build, pagefind=not args.no_pagefind, now=args.child_now)
         return 0

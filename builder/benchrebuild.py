@@ -5,13 +5,15 @@ rebuild over the site just built (its caches beside it, as `bf build` and `bf se
 use them): a body edit, a title edit of the note that HUB_LINKERS notes link to (benchgen), a
 new record, a deleted note, and the build instant moved by one day. Each reports
 `rebuild_<edit>_s` (the whole rebuild), `rebuild_<edit>_without_pagefind_s` (minus its pagefind
-phase) and `rebuild_<edit>_files_written` (files not reused from the previous site). The body
-edit's rebuild also fills the older `rebuild_*` keys.
+phase) and `rebuild_<edit>_files_written` (files not reused from the previous site). The edits'
+rebuilds run in one process that keeps a BuildState, as `bf serve --watch` does; a body edit
+rebuilt by `bf build` in a new process is `rebuild_body_edit_cold_*` (and the older `rebuild_*`).
 """
 from __future__ import annotations
 
 import json
 import re
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -44,20 +46,56 @@ def _deleted_note(corpus: Corpus) -> None:
     (corpus.root / corpus.notes[-1]["ref"]).unlink()
 
 
-def bench_rebuilds(res, corpus: Corpus, out: Path, pagefind: bool, build) -> dict:
-    """Fill `res` with each edit's rebuild figures; `build(brain, out, pagefind, now)` runs one
-    build in a child process (bench._build). Returns the body edit's child report."""
-    edit = {"body_edit": _body_edit, "title_edit": _title_edit, "new_record": _new_record,
-            "deleted_note": _deleted_note}
+def _report(report, seconds: float) -> dict:
+    return {"seconds": seconds, "timings": report.timings, "files": report.files, "reused": report.reused}
+
+
+def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
+    """Runs in a child process, as `bf serve --watch` does: a first build over the site with a
+    fresh BuildState (emit/state.py), then each of EDITS and its rebuild in this one process.
+    Prints a JSON list of build reports: the first build's, then one per edit."""
+    import time
+    from .build import build
+    from .emit.state import BuildState
+    saved = json.loads(Path(corpus_file).read_text(encoding="utf-8"))
+    corpus = Corpus(root=Path(saved["root"]), vocab=[], notes=saved["notes"], people=saved["people"])
+    state, reports = BuildState(), []
     later = rfc3339(parse_instant(NOW) + timedelta(days=1))
+    for name in ("start",) + EDITS:
+        if name in _EDIT:
+            _EDIT[name](corpus)
+        start = time.perf_counter()
+        report = build([corpus.root], Path(out), now=later if name == "now_plus_1d" else NOW, pagefind=pagefind,
+                       state=state)
+        reports.append(_report(report, time.perf_counter() - start))
+    json.dump(reports, sys.stdout)
+
+
+_EDIT = {"body_edit": _body_edit, "title_edit": _title_edit, "new_record": _new_record, "deleted_note": _deleted_note}
+
+
+def bench_rebuilds(res, corpus: Corpus, out: Path, pagefind: bool, build, run_child) -> dict:
+    """Fill `res` with each edit's rebuild figures. First a body edit rebuilt by `bf build` in a
+    new process (`build(brain, out, pagefind, now)`: bench._build), reported as
+    `rebuild_body_edit_cold_*`; then a child process keeps one BuildState across a first build and
+    each of EDITS (watch_rebuilds; `run_child(corpus_file, out, pagefind)` returns its reports), as
+    `bf serve --watch` rebuilds: `rebuild_<edit>_*`. Returns the cold rebuild's report."""
+    _body_edit(corpus)
+    cold = build(corpus.root, out, pagefind, NOW)
+    _figures(res, "body_edit_cold", cold)
+    corpus_file = out.parent / "bench-corpus.json"
+    corpus_file.write_text(json.dumps({"root": str(corpus.root), "notes": [{"ref": n["ref"], "title": n["title"]}
+                                                                         for n in corpus.notes],
+                                       "people": corpus.people}), encoding="utf-8")
+    reports = run_child(corpus_file, out, pagefind)
+    _figures(res, "watch_start", reports[0])
+    for name, child in zip(EDITS, reports[1:]):
+        _figures(res, name, child)
     res["rebuild_title_edit_backlinks"] = corpus.hub_backlinks
-    first = None
-    for name in EDITS:
-        if name in edit:
-            edit[name](corpus)
-        child = build(corpus.root, out, pagefind, later if name == "now_plus_1d" else NOW)
-        first = first or child
-        res[f"rebuild_{name}_s"] = round(child["seconds"], 3)
-        res[f"rebuild_{name}_without_pagefind_s"] = round(child["seconds"] - child["timings"].get("pagefind", 0.0), 3)
-        res[f"rebuild_{name}_files_written"] = child["files"] - child["reused"]
-    return first
+    return cold
+
+
+def _figures(res, name: str, child: dict) -> None:
+    res[f"rebuild_{name}_s"] = round(child["seconds"], 3)
+    res[f"rebuild_{name}_without_pagefind_s"] = round(child["seconds"] - child["timings"].get("pagefind", 0.0), 3)
+    res[f"rebuild_{name}_files_written"] = child["files"] - child["reused"]

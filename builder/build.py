@@ -16,6 +16,7 @@ from .brain import load
 from .times import parse_instant, rfc3339
 from .config import site_urls
 from .emit.emitters import EMITTERS, Context, Emitter
+from .emit.state import BuildState
 from .emit.writer import Writer, recover
 from .errors import InvalidInput
 from .views import compute
@@ -71,13 +72,18 @@ def _cache_path(out: Path) -> Path:
 
 
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
-          site_url: str | None = None, pagefind: bool = True, embeddings: bool = True, progress=None) -> BuildReport:
+          site_url: str | None = None, pagefind: bool = True, embeddings: bool = True, progress=None,
+          state: BuildState | None = None) -> BuildReport:
+    """`state`: what the last build in this process left (emit/state.py; bf serve --watch keeps
+    one), so this build recomputes only what changed where a stage knows how."""
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
     cache_file = _cache_path(out)
     recover(out, cache_file.parent)
-    cache = parsecache.load(cache_file)
+    cache = state.parse if state is not None and state.parse is not None else parsecache.load(cache_file)
+    if state is not None:
+        state.parse = cache
     cache_file.with_suffix(".pickle").unlink(missing_ok=True)   # an older bf's pickle cache: never read
     skip = {out, cache_file.parent}
 
@@ -96,7 +102,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
         report.notices.append(NO_SITE_URL)
 
     writer = Writer(out, cache_file.parent)
-    ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind)
+    ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state)
     try:
         for brain in brains:
             _emit_brain(phases, replace(ctx, brain=brain))

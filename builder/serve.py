@@ -249,7 +249,9 @@ def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url
     rebuilder = None
     if watch:
         from .build import build
-        rebuilder = Rebuilder(lambda: build(watch, out, base_url=base_url, pagefind=True), live.publish)
+        from .emit.state import BuildState
+        state = BuildState()   # each rebuild recomputes only what changed where a stage knows how
+        rebuilder = Rebuilder(lambda: build(watch, out, base_url=base_url, pagefind=True, state=state), live.publish)
         # Watching starts before the first build, so an edit made during it queues a rebuild.
         threading.Thread(target=watch_brains, args=(watch, out, rebuilder.request, stop, rebuilder.log),
                          daemon=True, name="bf-watch").start()

@@ -163,19 +163,33 @@ def _shards_for(est: int) -> int:
 PARALLEL_DOCS = 5000  # fewer docs are indexed faster than workers start
 
 
-def index_files(docs) -> dict[str, bytes]:
+def index_files(docs, state=None) -> dict[str, bytes]:
     """The index of *docs* (dicts with ref/title/aliases/headings/body, optionally group, names,
     neighbours — a list per distance of texts — and conversation, a number ≥ 1):
-    {relative path: bytes}. Bytes depend only on docs."""
+    {relative path: bytes}. Bytes depend only on docs. With a `state` (update.IndexState, the
+    build state of a previous index), only what the changed documents touch is recomputed."""
     docs = sorted(docs, key=itemgetter("ref"))
     refs = [str(doc["ref"]) for doc in docs]
     if len(set(refs)) != len(refs):
         raise ValueError("duplicate refs in index input")
+    if state is not None and state.refs == refs:
+        return state.update(docs)
     parallel = len(docs) > PARALLEL_DOCS
     post, totals = _all_postings(docs, parallel)
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
+    files = layout(docs, refs, totals, weights)
+    names_ = sorted(files)
+    stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
+    if state is not None:
+        state.keep(docs, refs, post, totals, weights, files, stored)
+    return stored
+
+
+def layout(docs, refs, totals, weights) -> dict[str, object]:
+    """{relative path: JSON value} of the index whose term entries are `weights` (term →
+    _term_entry, in term order)."""
     total = sum(count for count, _, _ in weights.values())
     # a shard holds its terms and their postings, except those of big terms (in b/ files)
     shards = _shards_for(sum(count * 9 for count, _, _ in weights.values() if count <= BIG_POSTINGS)
@@ -214,15 +228,14 @@ def index_files(docs) -> dict[str, bytes]:
         "refChunk": REF_CHUNK, "refChunks": nchunks, "convChunk": CONV_CHUNK, "convChunks": nconv,
         "groups": _group_runs(docs),
     }
-    names_ = sorted(files)
-    return dict(zip(map(_stored_name, names_), fork_each(_dump_file, names_, files, parallel)))
+    return files
 
 
-def _stored_name(rel: str) -> str:
+def stored_name(rel: str) -> str:
     return rel if rel == "meta.json" else packed_name(rel)
 
 
-def _dump_file(files, rel):
+def dump_file(files, rel):
     """meta.json as JSON, every other file a pack (builder/packs.py), compressed in the workers."""
     return _dumps(files[rel]) if rel == "meta.json" else pack(_dumps(files[rel]))
 

@@ -28,6 +28,7 @@ from .pagefind import emit_pagefind
 from .pages import emit_item_pages, emit_replies
 from .search_index import emit_index, emit_store
 from .site_pages import emit_site_pages
+from .state import BuildState
 from .urls import attachment_path
 from .vectors import emit_doc_vectors, emit_table
 from .writer import Writer
@@ -45,6 +46,7 @@ class Context:
     views: tuple[View, ...] = ()         # scope "views": its views
     pieces: dict = field(default_factory=dict)   # scope "brain": note ref → search pieces
     docs: tuple[dict, ...] = ()                  # scope "brain": its index documents
+    state: BuildState | None = None              # what the last build in this process left (state.py)
 
 
 @dataclass(frozen=True)
@@ -92,8 +94,10 @@ EMITTERS = (
     Emitter("data", "views", "render", _paths(lambda c: emit_data(c.writer, c.brain.name, c.views))),
     Emitter("attachments", "brain", "render", _paths(lambda c: emit_attachments(
         c.writer, c.brain.name, Path(c.brain.root), c.brain.attachments, attachment_path))),
-    Emitter("search index", "brain", "lunr", _paths(lambda c: emit_index(c.writer, c.brain.name, c.docs))),
-    Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(c.writer, c.brain.name, c.docs)),
+    Emitter("search index", "brain", "lunr", _paths(lambda c: emit_index(
+        c.writer, c.brain.name, c.docs, c.state and c.state.index_of(c.brain.name)))),
+    Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(
+        c.writer, c.brain.name, c.docs, c.state and c.state.vectors.setdefault(c.brain.name, {}))),
             lambda c: c.embeddings),
     Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(c.writer, c.brain, c.as_of, c.pieces))),
     Emitter("fingerprint", "brain", "fingerprint", _paths(lambda c: write_fingerprint(c.writer, c.brain))),

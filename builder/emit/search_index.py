@@ -22,6 +22,7 @@ omitted (see views/documents._compact).
 from __future__ import annotations
 
 from ..bm25 import index_files
+from ..bm25.update import IndexState
 from ..model import Brain
 from ..refs import escape_segment
 from ..views.documents import store
@@ -59,9 +60,10 @@ def _record_chunks(writer: Writer, folder: str, meta: dict, text: dict, owner: s
     return heads
 
 
-def emit_index(writer: Writer, brain: str, docs) -> None:
-    """The BM25 index of `docs` (views/documents.index_input)."""
-    for rel, data in index_files(docs).items():
+def emit_index(writer: Writer, brain: str, docs, state: IndexState | None = None) -> None:
+    """The BM25 index of `docs` (views/documents.index_input); `state`: the last build's
+    (bm25/update.py), updated in place."""
+    for rel, data in index_files(docs, state).items():
         writer.write(f"{search_dir(brain)}/index/{rel}", data, f"search:{brain}")
 
 

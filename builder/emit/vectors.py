@@ -48,12 +48,14 @@ def _text(doc: dict) -> str:
     return " ".join(doc[f] for f in ("title", "aliases", "headings", "body") if doc.get(f))
 
 
-def _vector(_, doc: dict) -> bytes:
-    return vectors.doc_vector(_text(doc)).tobytes()
+def _vector(_, text: str) -> bytes:
+    return vectors.doc_vector(text).tobytes()
 
 
-def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict]) -> None:
-    """`docs`: the brain's index documents (views/documents.documents), in any order."""
+def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict[str, bytes] | None = None) -> None:
+    """`docs`: the brain's index documents (views/documents.documents), in any order. `known`:
+    text → vector of the last build (emit/state.py); only other texts are embedded, and it is
+    left holding this build's."""
     base, owner = brain_dir(brain), f"vectors:{brain}"
     docs = sorted(docs, key=itemgetter("ref"))
     files, sections = [], []
@@ -68,7 +70,13 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict]) -> None:
                 sections[-1][1] += 1
             else:
                 sections.append([i, 1])
-    rows = fork_each(_vector, docs, None, len(docs) > PARALLEL_DOCS)
+    known = {} if known is None else known
+    texts = [_text(doc) for doc in docs]
+    new = sorted({t for t in texts if t not in known})
+    fresh = dict(zip(new, fork_each(_vector, new, None, len(new) > PARALLEL_DOCS)))
+    rows = [known.get(t) or fresh[t] for t in texts]
+    known.clear()
+    known.update(zip(texts, rows))
     for n, (_, first, count) in enumerate(files):
         writer.write(f"{base}/{n}.bin", b"".join(rows[first:first + count]), owner)
     writer.write_json(f"{base}/meta.json", {"format": FORMAT, "dims": vectors.meta()["dims"], "files": files,

@@ -3,8 +3,9 @@
 A seeded random sequence of EDITS edits (brain_edits.py) is applied to a small copy of
 examples/brain. After every edit the site is rebuilt in this one long-lived process (as
 `bf serve --watch` rebuilds) into the same `out`, with the cache folder the CLI uses beside it
-(`.bf-cache`: the parse cache, the writer's file index), so every cache a rebuild trusts is
-exercised. After every 10th edit the whole tree (every path, every byte) is compared with a
+(`.bf-cache`: the parse cache, the writer's file index) and the in-process BuildState
+(emit/state.py) that `bf serve --watch` keeps, so every cache a rebuild trusts is exercised;
+every 7th rebuild runs without the BuildState, so the next one meets a state older than the site. After every 10th edit the whole tree (every path, every byte) is compared with a
 clean build of the same brain state by the CLI in a new process, into a fresh folder with a
 fresh cache, so in-process state cannot hide a difference either. Five of those comparisons
 run pagefind, as does the rebuild just before each, so unchanged bundles are reused from the
@@ -28,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from builder.build import build
+from builder.emit.state import BuildState
 
 from brain_edits import Editor
 
@@ -88,14 +90,15 @@ def test_rebuild_after_random_edits_equals_a_clean_build(tmp_path):
     brain = small_brain(tmp_path)
     out = tmp_path / "site" / "out"          # its cache: tmp_path/site/.bf-cache, as the CLI's
     editor = Editor(brain, random.Random(SEED), NOW)
-    build([brain], out, now=editor.now, pagefind=False)
+    state = BuildState()   # as bf serve --watch keeps it; every 7th rebuild runs without it
+    build([brain], out, now=editor.now, pagefind=False, state=state)
     log: list[str] = []
     compared = pagefound = 0
     for step in range(1, EDITS + 1):
         log.append(f"{step}: {editor.step()}")
         pagefind = step in PAGEFIND_AT or step + 1 in PAGEFIND_AT
         try:
-            build([brain], out, now=editor.now, pagefind=pagefind)
+            build([brain], out, now=editor.now, pagefind=pagefind, state=None if step % 7 == 0 else state)
         except Exception as exc:
             raise AssertionError(failure(step, log, f"the rebuild raised {exc!r}")) from exc
         if step % 10:

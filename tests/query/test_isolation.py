@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "builder"
 
 # The shells: they may import anything (cli and mcp are further limited by ONLY_FROM).
 SHELLS = ("builder.__main__", "builder.cli", "builder.mcp", "builder.serve", "builder.watch", "builder.build",
-          "builder.bench", "builder.benchquality", "builder.api")
+          "builder.bench", "builder.benchquality", "builder.benchrebuild", "builder.api")
 # The package's public face: builder.open_site / builder.Site load builder.api inside a function
 # (README "## Python"), so `import builder` stays light. The one edge from the kernel to a shell.
 FACADE = {("builder", "builder.api")}

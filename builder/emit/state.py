@@ -1,0 +1,25 @@
+"""The build state a build leaves for the next one in the same process (issue 15): `bf serve
+--watch` keeps one BuildState across its rebuilds, so each rebuild recomputes only what changed
+where a stage knows how. Every stage's result is, by construction and by the rebuild-equals-full
+property test, what it computes from scratch; a fresh BuildState (each `bf build`) is a full build.
+
+- parse: the parse cache (parsecache.py), kept in memory instead of read back from disk;
+- index: per brain, the last search index (bm25/update.py: patched in place when refs are unchanged);
+- vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..bm25.update import IndexState
+from ..parsecache import Cache
+
+
+@dataclass
+class BuildState:
+    parse: Cache | None = None
+    index: dict[str, IndexState] = field(default_factory=dict)
+    vectors: dict[str, dict[str, bytes]] = field(default_factory=dict)
+
+    def index_of(self, brain: str) -> IndexState:
+        return self.index.setdefault(brain, IndexState())
