@@ -14,8 +14,8 @@ import re
 from operator import itemgetter
 from pathlib import Path
 
-from ..packs import pack, packed_name
-from ..parallel import cores, fork_each
+from ..kernel.packs import pack, packed_name
+from ..kernel.parallel import cores, fork_each
 from .pipeline import analyze_pairs, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left, bisect_right
 
-from .. import packs
+from ..kernel import packs
 from .pipeline import analyze_pairs
 from .postings import Hits, Posting
 from .scoring import CONTEXT, FORMAT, fnv1a
@@ -80,7 +80,7 @@ class IndexReader:
             start += count
 
     def _load(self, rel):
-        """meta.json, or the pack file (builder/packs.py) of any other index file."""
+        """meta.json, or the pack file (builder/kernel/packs.py) of any other index file."""
         return _loads(packs.read(self.dir, rel, rel != "meta.json"))
 
     def _per_doc(self, kind: str, size: int, doc: int):

@@ -21,7 +21,7 @@ import re
 
 from ..bm25 import analyze
 from ..bm25.tokenizer import SEPARATOR_RE
-from ..text import EXCERPT_CHARS, cut
+from ..kernel.text import EXCERPT_CHARS, cut
 
 LEAD = 40
 SPACE = " \t\n\r\f\v"

@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..errors import InvalidInput
-from ..text import cut
+from ..kernel.errors import InvalidInput
+from ..kernel.text import cut
 from .read import read
 from .search import search
 from .site import Site

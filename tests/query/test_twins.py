@@ -13,20 +13,20 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "site" / "engine"
 
 # Python module (relative to builder/) → its JS twin (relative to site/engine/).
-KERNEL = {"refs.py": "refs.js", "periods.py": "periods.js", "packs.py": "packs.js", "errors.py": "errors.js",
-          "listing.py": "listing.js", "vectors/wordpiece.py": "wordpiece.js",
+KERNEL = {**{f"kernel/{m}.py": f"{m}.js" for m in ("refs", "periods", "packs", "errors", "listing")},
+          "vectors/wordpiece.py": "wordpiece.js",
           **{f"bm25/{m}.py": f"bm25/{m}.js" for m in ("tokenizer", "trimmer", "stemmer", "unitable", "pipeline",
                                                    "scoring", "reader")}}
 
 # (Python module, name): why only one side has it. "py:" names exist only in Python, "js:" only in JS.
 EXCEPTIONS = {
     # the build or the Python shell only: the browser never does it
-    ("packs.py", "py:pack"): "packs are written by the build; the browser only inflates them",
-    ("packs.py", "py:read"): "reads a pack from disk; the browser fetches through site.js",
+    ("kernel/packs.py", "py:pack"): "packs are written by the build; the browser only inflates them",
+    ("kernel/packs.py", "py:read"): "reads a pack from disk; the browser fetches through site.js",
     ("query/site.py", "py:findSite"): "--site / $BF_SITE / ./_site; a page's site is its own root",
     ("query/site.py", "py:liveSite"): "the MCP server re-opens a rebuilt site; a page reloads instead",
-    ("errors.py", "py:configError"): "brain.toml errors happen at build time",
-    ("errors.py", "py:buildError"): "build failures",
+    ("kernel/errors.py", "py:configError"): "brain.toml errors happen at build time",
+    ("kernel/errors.py", "py:buildError"): "build failures",
     ("bm25/unitable.py", "py:charClass"): "regex classes for Python's re; pipeline.js builds its own for JS",
     ("bm25/unitable.py", "py:generate"): "regenerates the tables from unicodedata (a script step)",
     ("bm25/pipeline.py", "py:termCounts"): "counts terms for the index build",
@@ -35,11 +35,11 @@ EXCEPTIONS = {
     ("query/search.py", "py:checkQuery"): "CLI/MCP argument check; JS checks in search() itself",
     ("query/search.py", "py:types"): "the MCP `types` resource",
     # JS stands in for what Python's standard library gives
-    ("refs.py", "js:pyStrip"): "Python's str.strip (its whitespace set, not String.trim's)",
-    ("refs.py", "js:pyRstrip"): "Python's str.rstrip",
-    ("errors.py", "js:pyRepr"): "Python's repr, for messages that quote a value",
-    ("periods.py", "js:localDays"): "zoneinfo's local date, from Intl",
-    ("listing.py", "js:rfc3339"): "times.rfc3339",
+    ("kernel/refs.py", "js:pyStrip"): "Python's str.strip (its whitespace set, not String.trim's)",
+    ("kernel/refs.py", "js:pyRstrip"): "Python's str.rstrip",
+    ("kernel/errors.py", "js:pyRepr"): "Python's repr, for messages that quote a value",
+    ("kernel/periods.py", "js:localDays"): "zoneinfo's local date, from Intl",
+    ("kernel/listing.py", "js:rfc3339"): "times.rfc3339",
     ("vectors/wordpiece.py", "py:unicodeWords"): "\\w+ splitting; wordpiece.js uses one Unicode regex",
     # still to make twins (issue 20): names that differ or live in another module
     ("query/excerpt.py", "py:matches"): "JS inlines it in excerpt()",
