@@ -1,7 +1,7 @@
 """Packaging hook (metadata lives in pyproject.toml).
 
 templates/, site/ and schemas/ sit at the top of the repository (SPEC §1) but must ship
-inside the wheel: builder/resources.py looks for them as builder/_data/<name> first.
+inside the wheel: builder/kernel/resources.py looks for them as builder/_data/<name> first.
 """
 import shutil
 from pathlib import Path

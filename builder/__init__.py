@@ -11,7 +11,7 @@ BUNDLE_VERSION = 4   # 2: compact data (docs/data.md); 3: its files and the sear
 MANIFEST = "_bf/manifest.json"
 MODES = ("hybrid", "lexical", "semantic")   # bf search --mode (SPEC §5); builder/query/vector.py
 
-from .errors import BfError  # noqa: E402  (stdlib-free, tiny)
+from .kernel.errors import BfError  # noqa: E402  (stdlib-free, tiny)
 
 __all__ = ["BfError", "Site", "open_site", "__version__"]
 

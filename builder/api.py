@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .errors import InvalidInput
+from .kernel.errors import InvalidInput
 from .query.site import LiveSite, find_site
 from .query.site import Site as _OpenSite
 

@@ -18,7 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from .benchgen import NOW, Corpus
-from .times import parse_instant, rfc3339
+from .kernel.times import parse_instant, rfc3339
 
 EDITS = ("body_edit", "title_edit", "new_record", "deleted_note", "now_plus_1d")
 

@@ -17,7 +17,7 @@ import posixpath
 import re
 from pathlib import Path
 
-from .refs import ref_file
+from .kernel.refs import ref_file
 
 ASSET = re.compile(r'<(?:link rel="stylesheet"|script[^>]*?) (?:href|src)="([^"]+)"')
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}/[^']+)'|^\s*import\s+'(\.{1,2}/[^']+)'""", re.M)

@@ -13,12 +13,12 @@ from pathlib import Path
 
 from . import BUNDLE_VERSION, MANIFEST, __version__, parsecache
 from .brain import load
-from .times import parse_instant, rfc3339
-from .config import site_urls
+from .kernel.times import parse_instant, rfc3339
+from .kernel.config import site_urls
 from .emit.emitters import EMITTERS, Context, Emitter
 from .emit.state import BuildState
 from .emit.writer import Writer, recover
-from .errors import InvalidInput
+from .kernel.errors import InvalidInput
 from .views import compute
 from .views.graph import graph
 from .views.documents import index_input

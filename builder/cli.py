@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from . import MODES
-from .errors import BfError, BuildError, InvalidInput
+from .kernel.errors import BfError, BuildError, InvalidInput
 from .scrub import scrub
 
 

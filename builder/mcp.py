@@ -25,7 +25,7 @@ from pydantic import BeforeValidator, Field
 
 from . import __version__, schema
 from .scrub import scrub
-from .errors import BfError
+from .kernel.errors import BfError
 from .query.site import LiveSite, find_site
 
 

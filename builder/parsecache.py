@@ -21,7 +21,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from . import __version__
-from .model import Note, RawLink, Section, Task
+from .kernel.model import Note, RawLink, Section, Task
 
 FORMAT = 1
 CLASSES = {cls.__name__: cls for cls in (Note, Section, RawLink, Task)}

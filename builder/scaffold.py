@@ -10,9 +10,9 @@ import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from .config import slug_name
-from .errors import InvalidInput
-from .times import rfc3339
+from .kernel.config import slug_name
+from .kernel.errors import InvalidInput
+from .kernel.times import rfc3339
 
 BRAIN_TOML = '''\
 # The brain's settings; every key is optional. See docs/brain.md.

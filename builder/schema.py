@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from .errors import InvalidInput
-from .resources import resource_dir
+from .kernel.errors import InvalidInput
+from .kernel.resources import resource_dir
 
 KINDS = ("search-reply", "read-reply", "recall-reply", "error")
 

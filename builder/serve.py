@@ -20,7 +20,7 @@ from functools import partial
 from pathlib import Path
 
 from . import MANIFEST
-from .errors import IndexMissing
+from .kernel.errors import IndexMissing
 from .watch import Rebuilder, watch_brains
 
 EVENTS = "/.bf-serve/events"   # a dot folder: never a path of a built site

@@ -17,7 +17,7 @@ from typing import Callable
 import watchfiles
 
 from .brain.discover import SKIP_DIRS
-from .errors import BfError
+from .kernel.errors import BfError
 
 STEP_MS = 100        # quiet time that ends a burst of saves
 DEBOUNCE_MS = 1600   # a longer burst (a git checkout) still yields this often

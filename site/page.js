@@ -6,7 +6,7 @@
 //   relation page) is sent to where that item is shown now.
 // Everything from a reply is rendered as text nodes (never innerHTML).
 import { escapeSegment, isRecordLike, unescapeSegment, uri } from './engine/refs.js'
-import { cut } from './engine/excerpt.js'
+import { cut } from './engine/text.js'
 import { cmp } from './engine/order.js'
 import { timeNode } from './dates.js'
 import { itemPath, pagePath, recordPath } from './links.js'

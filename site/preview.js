@@ -6,7 +6,7 @@
 // Escape dismisses; the link names the popover (aria-describedby), so a screen reader reads it.
 // Everything from a reply is rendered as text nodes (never innerHTML).
 import { isRecordLike, uri, unescapeSegment } from './engine/refs.js'
-import { cut } from './engine/excerpt.js'
+import { cut } from './engine/text.js'
 import { el } from './page.js'
 import { stamp } from './dates.js'
 

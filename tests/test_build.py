@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from builder import refs
-from builder.errors import ConfigError
+from builder.kernel import refs
+from builder.kernel.errors import ConfigError
 
 NOW = "2026-12-02T12:00:00Z"
 ROOT = Path(__file__).resolve().parents[1]

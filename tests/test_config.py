@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from builder.config import load_config, site_urls
-from builder.errors import ConfigError
+from builder.kernel.config import load_config, site_urls
+from builder.kernel.errors import ConfigError
 
 
 def test_defaults(make_brain, tmp_path):

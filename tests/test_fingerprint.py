@@ -1,4 +1,4 @@
-"""Staleness on the cold path (builder/fingerprint.py): authored files are always compared; a source
+"""Staleness on the cold path (builder/kernel/fingerprint.py): authored files are always compared; a source
 folder's records only when the folder's own signature moved (or it is recent, or holds a folder)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-import builder.fingerprint as fp
+import builder.kernel.fingerprint as fp
 from builder.query.site import open_site
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from builder.config import TOP_KEYS
+from builder.kernel.config import TOP_KEYS
 
 
 def test_new_brain_builds_with_no_problems(tmp_path, bf):

@@ -1,7 +1,7 @@
 """Parallel parse and emit give the very bytes a one-process build gives."""
 import builder.brain as brain_module
 import builder.emit.emitters as emitters_module
-import builder.parallel as parallel_module
+import builder.kernel.parallel as parallel_module
 from builder.benchgen import generate
 
 

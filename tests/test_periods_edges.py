@@ -3,8 +3,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from builder.errors import InvalidInput
-from builder.periods import parse_period
+from builder.kernel.errors import InvalidInput
+from builder.kernel.periods import parse_period
 
 AS_OF = datetime(2026, 12, 2, 12, tzinfo=timezone.utc)
 

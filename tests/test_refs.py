@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder import refs
+from builder.kernel import refs
 
 
 @pytest.mark.parametrize("brain, ref, variant, expected", [

@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from builder import MANIFEST
-from builder.errors import ConfigError
+from builder.kernel.errors import ConfigError
 from builder.serve import EVENTS, make_server, site_prefix
 from builder.watch import BrainFilter, Rebuilder, watch_brains
 

@@ -1,9 +1,9 @@
-"""builder/times.py: the one parser of instants, lenient for what people write, strict for what bf wrote."""
+"""builder/kernel/times.py: the one parser of instants, lenient for what people write, strict for what bf wrote."""
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from builder.times import from_rfc3339, parse_instant
+from builder.kernel.times import from_rfc3339, parse_instant
 
 
 def test_from_rfc3339_keeps_the_instant_as_written():

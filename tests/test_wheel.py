@@ -49,7 +49,7 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
 def test_wheel_holds_the_data_folders(installed):
     env_dir, _ = installed
     python = env_dir / "bin" / "python"
-    where = run(python, "-c", "import builder, builder.resources as r; print(builder.__file__); "
+    where = run(python, "-c", "import builder, builder.kernel.resources as r; print(builder.__file__); "
                               "print(r.resource_dir('templates'))", cwd=env_dir).stdout.split()
     assert where[0].startswith(str(env_dir)), "bf was not imported from the installed wheel"
     assert where[1] == str(Path(where[0]).parent / "_data" / "templates")

@@ -1,7 +1,7 @@
 """Text analysis for any script (a Python port of lunr.js 2.3.9's English stemmer for Latin
 words) and a sharded BM25 index shared with ``site/engine/bm25/`` (FORMAT.md)."""
-from .index import FIELD_BOOSTS, index_files, name_key, write_index
-from .pipeline import STOP_WORDS, analyze, analyze_pairs, analyze_query_word, query_terms, query_words
+from .index import FIELD_BOOSTS, index_files, write_index
+from .pipeline import STOP_WORDS, analyze, analyze_pairs, analyze_query_word, name_key, query_terms, query_words
 from .reader import FormatError, IndexReader
 from .scoring import FORMAT
 from .stemmer import stem

@@ -14,9 +14,9 @@ import re
 from operator import itemgetter
 from pathlib import Path
 
-from ..packs import pack, packed_name
-from ..parallel import cores, fork_each
-from .pipeline import analyze_pairs, term_counts
+from ..kernel.packs import pack, packed_name
+from ..kernel.parallel import cores, fork_each
+from .pipeline import name_key, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
@@ -28,17 +28,12 @@ BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _MASK = (1 << 24) - 1     # lengths and frequencies are capped at 16,777,215
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 
-__all__ = ["FIELD_BOOSTS", "FORMAT", "index_files", "write_index", "name_key", "fnv1a"]
+__all__ = ["FIELD_BOOSTS", "FORMAT", "index_files", "write_index", "fnv1a"]
 
 
 def _dumps(obj) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"),
                       sort_keys=True).encode("utf-8")
-
-
-def name_key(text: str) -> str:
-    """The name-index key of a title, alias, file stem or query: its folded terms joined by " "."""
-    return " ".join(f for _, f in analyze_pairs(text))
 
 
 def _postings(docs, first: int = 0):

@@ -224,3 +224,8 @@ def analyze_query_word(word: str) -> str:
 def query_words(text: str) -> list[tuple[str, str]]:
     """Alias of `query_terms` (the words a search needs are its analysed pairs)."""
     return analyze_pairs(text)
+
+
+def name_key(text: str) -> str:
+    """The name-index key of a title, alias, file stem or query: its folded terms joined by " "."""
+    return " ".join(f for _, f in analyze_pairs(text))

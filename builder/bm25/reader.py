@@ -14,7 +14,7 @@ term in its own text (scoring.CONTEXT says why).
     idf = scoring.idf(N, df), df = postings of t over all fields, avg = lengths[f] / N
 
 evaluated in exactly that order in both runtimes (scoring.py says why that gives equal doubles).
-Each hit also has a *tier*: 0 when the query's name key (index.name_key) names the document
+Each hit also has a *tier*: 0 when the query's name key (pipeline.name_key) names the document
 (n/K.json), 1 when every group occurs in the document's title or aliases, else 2.
 Hits are ordered by tier, score descending, doc id (= ref order).
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left, bisect_right
 
-from .. import packs
+from ..kernel import packs
 from .pipeline import analyze_pairs
 from .postings import Hits, Posting
 from .scoring import CONTEXT, FORMAT, fnv1a
@@ -38,7 +38,7 @@ class FormatError(ValueError):
     """The folder holds no index of this format (an older site, or none)."""
 
 
-def as_pairs(terms) -> list[tuple[str, str]]:
+def _as_pairs(terms) -> list[tuple[str, str]]:
     """Query (exact, folded) pairs from pairs, or from words (each analysed)."""
     out = []
     for t in terms:
@@ -80,7 +80,7 @@ class IndexReader:
             start += count
 
     def _load(self, rel):
-        """meta.json, or the pack file (builder/packs.py) of any other index file."""
+        """meta.json, or the pack file (builder/kernel/packs.py) of any other index file."""
         return _loads(packs.read(self.dir, rel, rel != "meta.json"))
 
     def _per_doc(self, kind: str, size: int, doc: int):
@@ -144,7 +144,7 @@ class IndexReader:
     def search_ids(self, terms, required: bool, limit: int | None = None) -> Hits:
         """Hits of the query *terms* ((exact, folded) pairs, or words): ``(doc, score, matched,
         tier)`` with ``matched`` the frozenset of folded terms the doc holds."""
-        pairs = as_pairs(terms)
+        pairs = _as_pairs(terms)
         groups: dict[str, int] = {}
         bonus: dict[str, int] = {}
         for e, f in pairs:

@@ -6,9 +6,9 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..config import load_config
-from ..model import Brain, Problem, Source
-from ..parallel import chunks, cores, fork_map
+from ..kernel.config import load_config
+from ..kernel.model import Brain, Problem, Source
+from ..kernel.parallel import chunks, cores, fork_map
 from .discover import discover
 from .gittimes import commit_times
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note

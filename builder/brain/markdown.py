@@ -20,7 +20,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from . import obsidian
-from ..slugs import Slugger, tag_at
+from ..kernel.slugs import Slugger, tag_at
 from .mdrender import add_render_rules, render_tokens
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")

@@ -6,14 +6,14 @@ import posixpath
 import re
 from datetime import datetime
 
-from ..config import BrainConfig, duration_days
-from ..errors import ConfigError
-from ..model import Note, RawLink, Section, Task
+from ..kernel.config import BrainConfig, duration_days
+from ..kernel.errors import ConfigError
+from ..kernel.model import Note, RawLink, Section, Task
 from .frontmatter import FrontmatterError, split
-from ..text import cut, plain
+from ..kernel.text import cut, plain
 from .obsidian import strip_comments, without_block_id
 from .markdown import drop_first_h1, due_marker, inline_text, markdown, render_with_slots, split_wikilink
-from ..times import parse_instant
+from ..kernel.times import parse_instant
 
 TASK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$")
 TASK_LINES = re.compile(TASK.pattern, re.M)   # the same lines, found in a whole text

@@ -4,8 +4,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..model import Record
-from ..times import parse_instant
+from ..kernel.model import Record
+from ..kernel.times import parse_instant
 
 MAX_RECORD_BYTES = 1024 * 1024
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..model import Link, Note, Problem, RawLink, Record
+from ..kernel.model import Link, Note, Problem, RawLink, Record
 from .markdown import split_wikilink
 
 IDENTITY = re.compile(r"^[A-Za-z][\w.-]*:(?!//)\S+$")

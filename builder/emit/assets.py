@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..resources import resource_dir
+from ..kernel.resources import resource_dir
 from .writer import Writer
 
 

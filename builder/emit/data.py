@@ -18,8 +18,8 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .. import refs
-from ..listing import paged
+from ..kernel import refs
+from ..kernel.listing import paged
 from ..query.data import FORMAT
 from ..query.sections import section_reply
 from ..views import View

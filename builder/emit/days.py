@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from markupsafe import Markup
 
-from ..times import parse_instant
+from ..kernel.times import parse_instant
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 NEAR = {-1: "yesterday", 0: "today", 1: "tomorrow"}

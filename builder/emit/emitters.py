@@ -15,9 +15,9 @@ from functools import wraps
 from pathlib import Path
 from typing import Callable
 
-from ..fingerprint import write_fingerprint
-from ..model import Brain
-from ..parallel import cores, fork_map
+from ..kernel.fingerprint import write_fingerprint
+from ..kernel.model import Brain
+from ..kernel.parallel import cores, fork_map
 from ..views import View
 from .assets import emit_assets, emit_attachments
 from .data import emit_data

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from .. import refs
-from ..model import Brain
-from ..text import cut
-from ..times import rfc3339
+from ..kernel import refs
+from ..kernel.model import Brain
+from ..kernel.text import cut
+from ..kernel.times import rfc3339
 from .urls import absolute, attachment_path, page_path, record_urls
 from .writer import Writer
 

@@ -14,9 +14,9 @@ from urllib.parse import unquote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ..embeds import embeddable, fragment_key, page_assets
-from ..model import SLOT, Brain
-from ..resources import resource_dir
+from ..kernel.embeds import embeddable, fragment_key, page_assets
+from ..kernel.model import SLOT, Brain
+from ..kernel.resources import resource_dir
 from .days import due_badge
 from .urls import absolute, attachment_path, page_path, record_urls, relative
 

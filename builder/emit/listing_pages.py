@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 
 from markupsafe import Markup, escape
 
-from .. import refs
-from ..model import Brain
-from ..text import cut
-from ..times import from_rfc3339
+from ..kernel import refs
+from ..kernel.model import Brain
+from ..kernel.text import cut
+from ..kernel.times import from_rfc3339
 from ..views import View
 from .html import ref_url, render
 from .data import stored_in_files

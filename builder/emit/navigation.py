@@ -2,7 +2,7 @@
 (issue 19): never repeated inside pages, so a note page stays small at 10k notes (Quartz's
 explorer, rendered into every page, made its builds 10× slower at 5,000 notes).
 
-`_bf/explorer.json.gz` (a pack file, builder/packs.py): each brain's folder tree, for the
+`_bf/explorer.json.gz` (a pack file, builder/kernel/packs.py): each brain's folder tree, for the
 explorer (site/explorer.js) and the graph's labels: {"brains": {NAME: FOLDER}}, where
 FOLDER = [NAME, [FOLDER, …], [[FILE NAME, TITLE], …]] ("" names the root) with TITLE "" when it
 is the file name without ".md"; subfolders and notes in code-point order. A note's **node id**
@@ -20,7 +20,7 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 
-from ..model import Brain
+from ..kernel.model import Brain
 from .html import render
 from .site_pages import _context
 from .writer import Writer, canonical_json

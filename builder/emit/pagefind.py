@@ -55,8 +55,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
-from ..errors import BuildError
-from ..refs import escape_segment
+from ..kernel.errors import BuildError
+from ..kernel.refs import escape_segment
 from .pagefind_canon import canonicalize
 from .urls import page_path, record_page_ref
 from .writer import Writer

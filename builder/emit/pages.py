@@ -4,8 +4,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 
-from ..config import language_tag
-from ..model import Brain
+from ..kernel.config import language_tag
+from ..kernel.model import Brain
 from ..views import View
 from .feeds import page_feeds
 from .days import clock, due_badge, full_date, local_day, stamp

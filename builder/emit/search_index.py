@@ -1,7 +1,7 @@
 """Write the search index and document store of one brain under `_bf/search/BRAIN/` (SPEC §5).
 
 Files (JSON, fetched lazily by the browser as well as by builder/query/store.py; every file but
-the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/packs.py):
+the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/kernel/packs.py):
   index/…                  the BM25 index (builder/bm25, format in its FORMAT.md); a
                            record's index group is its source
   meta.json                {format, brain, notes, records: {SOURCE: n}, record_chunks: {SOURCE:
@@ -13,7 +13,7 @@ the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/packs.py):
   records/SRC/m/K.json     {RECORD_REF: {id, title, time, observed, modified, placed, entities}} for
                            chunk K of SRC's records (ref order; bisect record_chunks to find K)
   records/SRC/K.json       {RECORD_REF: text} for the same chunk K
-SRC is the source name escaped like a ref segment (builder.refs.escape_segment). Text is
+SRC is the source name escaped like a ref segment (builder.kernel.refs.escape_segment). Text is
 split from metadata, and both into chunks of TEXT_CHUNK items, because only the items a reply
 shows (and phrase and period checks) need them: a search scoped to one source ranks its
 hits from the index alone, then reads the chunks of the items it returns. Empty values are
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from ..bm25 import index_files
 from ..bm25.update import IndexState
-from ..model import Brain
-from ..refs import escape_segment
+from ..kernel.model import Brain
+from ..kernel.refs import escape_segment
 from ..views.documents import store
 from .writer import Writer, canonical_json
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import posixpath
 
-from ..model import Brain
+from ..kernel.model import Brain
 from .html import render
 from .pages import common
 from .writer import Writer

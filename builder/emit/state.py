@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..bm25.update import IndexState
-from ..parsecache import Cache
 
 
 @dataclass
 class BuildState:
-    parse: Cache | None = None
+    parse: object = None   # builder/parsecache.Cache: build.py (a shell) owns it; emitters never read it
     index: dict[str, IndexState] = field(default_factory=dict)
     vectors: dict[str, dict[str, bytes]] = field(default_factory=dict)
 

@@ -5,7 +5,7 @@ from collections.abc import Container
 from functools import lru_cache
 from urllib.parse import quote
 
-from .. import refs
+from ..kernel import refs
 
 
 def reply_path(brain: str, ref: str, *variant: str) -> str:

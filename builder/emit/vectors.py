@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from operator import itemgetter
 
 from .. import vectors
-from ..parallel import fork_each
-from ..refs import escape_segment
+from ..kernel.parallel import fork_each
+from ..kernel.refs import escape_segment
 from .writer import Writer
 
 FORMAT = "bf-vectors-1"

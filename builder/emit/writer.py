@@ -18,8 +18,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..errors import BuildError
-from ..packs import pack, packed_name
+from ..kernel.errors import BuildError
+from ..kernel.packs import pack, packed_name
 
 
 def canonical_json(obj) -> bytes:

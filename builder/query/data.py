@@ -4,8 +4,8 @@ records and the sections kept are looked up whole, other
 sections computed from their note's reply (query/sections.py). Packs are loaded once per `BrainData` (per open Site)."""
 from __future__ import annotations
 
-from .. import refs
-from ..listing import PAGE_ITEMS
+from ..kernel import refs
+from ..kernel.listing import PAGE_ITEMS
 from .sections import section_reply
 
 FORMAT = "bf-data-1"

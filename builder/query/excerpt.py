@@ -21,14 +21,14 @@ import re
 
 from ..bm25 import analyze
 from ..bm25.tokenizer import SEPARATOR_RE
-from ..text import EXCERPT_CHARS, cut
+from ..kernel.text import EXCERPT_CHARS, cut
 
 LEAD = 40
 SPACE = " \t\n\r\f\v"
 ASCII_TOKEN_RE = re.compile("[^ \t\n\r\f\v-]+")   # runs between lunr's separators in ASCII text
 
 
-def matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
+def _matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
     """(start, end, term) of each token of `text` whose lunr term is in `terms`, in order.
     Speed-up only (results are the same without it): the stemmer keeps a word's first two
     letters, so a token holding none of the terms' first two letters is not analysed."""
@@ -51,7 +51,7 @@ def matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
 
 
 def _ascii_matches(text: str, terms: set[str], heads: set[str]) -> list[tuple[int, int, str]]:
-    """matches() for ASCII text, where lower() keeps positions: one regex pass over the
+    """_matches() for ASCII text, where lower() keeps positions: one regex pass over the
     lower-cased text, each distinct token analysed once."""
     low = text.lower()
     if not any(h in low for h in heads):
@@ -92,7 +92,7 @@ def _window_start(text: str, at: int) -> int:
 
 
 def excerpt(text: str, terms: set[str], fallback: str, limit: int = EXCERPT_CHARS) -> str:
-    hits = matches(text, terms) if terms else []
+    hits = _matches(text, terms) if terms else []
     if not hits:
         return cut(fallback, limit)
     best_start, best_worth = 0, -1

@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 
-from ..listing import PAGE_ITEMS, newest_first, page_at, paged, period_pages, source_period_base
-from ..periods import parse_period
-from ..times import from_rfc3339, rfc3339
+from ..kernel.listing import PAGE_ITEMS, newest_first, page_at, paged, period_pages, source_period_base
+from ..kernel.periods import parse_period
+from ..kernel.times import from_rfc3339, rfc3339
 from .site import Site
 
 LISTINGS = {"folder", "tag", "period", "source", "undated", "identity", "memories", "relation"}

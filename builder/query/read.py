@@ -1,8 +1,8 @@
 """bf read: answer from the precomputed replies of a built site (SPEC §3, §6)."""
 from __future__ import annotations
 
-from .. import refs
-from ..errors import Incomplete, InvalidInput, NotFound
+from ..kernel import refs
+from ..kernel.errors import Incomplete, InvalidInput, NotFound
 from .listings import LISTINGS, merged, merged_home, period_reply, whole_list
 from .site import Site
 

@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..errors import InvalidInput
-from ..text import cut
+from ..kernel.errors import InvalidInput
+from ..kernel.text import cut
 from .read import read
 from .search import search
 from .site import Site
@@ -88,7 +88,7 @@ def _quoted(item: dict, rank: int, text: str) -> dict:
     return {k: item[k] for k in keep if k in item} | {"rank": rank, "text": text, "chars": len(text)}
 
 
-def body_of(site: Site, item: dict) -> str:
+def _body_of(site: Site, item: dict) -> str:
     """The quotable text of a search item, from its precomputed read (all pages joined)."""
     parts, offset = [], 0
     while True:
@@ -111,6 +111,6 @@ def recall(site: Site, query, *, budget=DEFAULT_BUDGET, scope=None, type=None, p
     items = found["items"]
     if "vector" in found["arms"]:
         items = vector.diversify(items, [vector.vector_of(site, open_store(site, i["brain"]), i["ref"]) for i in items])
-    reply.update(pack(items, budget, lambda item: body_of(site, item)))
+    reply.update(pack(items, budget, lambda item: _body_of(site, item)))
     reply.update(budget=budget, candidates=len(found["items"]))
     return reply

@@ -23,10 +23,10 @@ import difflib
 from dataclasses import dataclass
 from datetime import datetime
 
-from .. import refs
-from ..errors import InvalidInput
-from ..periods import parse_period
-from ..times import rfc3339
+from ..kernel import refs
+from ..kernel.errors import InvalidInput
+from ..kernel.periods import parse_period
+from ..kernel.times import rfc3339
 from .store import BrainStore, Entry
 
 NOTE_KINDS = ("folder", "note", "tag")         # authored scopes: notes alone

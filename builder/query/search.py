@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import re
 
-from .. import refs
-from ..errors import IndexMissing, InvalidInput
+from ..kernel import refs
+from ..kernel.errors import IndexMissing, InvalidInput
 from ..bm25 import FormatError, analyze, query_terms
-from ..text import join_pieces   # the same join the build used
-from ..times import from_rfc3339
+from ..kernel.text import join_pieces   # the same join the build used
+from ..kernel.times import from_rfc3339
 from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
 from .read import finish, selected

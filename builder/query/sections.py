@@ -8,7 +8,7 @@ something other than "\\n": builder/emit/data.py leaves a section out only when 
 returns its reply exactly."""
 from __future__ import annotations
 
-from .. import refs
+from ..kernel import refs
 
 
 def line_starts(data: bytes) -> list[int]:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .. import refs
-from ..errors import EmbeddingsMissing, NotFound
+from ..kernel import refs
+from ..kernel.errors import EmbeddingsMissing, NotFound
 from .coverage import coverage_fields
 from .read import check_ref, finish, selected
 from .scopes import admits, parse_scope, window

@@ -6,9 +6,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import BUNDLE_VERSION, MANIFEST, packs, refs
-from ..errors import IndexMissing
-from ..fingerprint import FORMAT, changed_since, fingerprint_records
+from .. import BUNDLE_VERSION, MANIFEST
+from ..kernel import packs, refs
+from ..kernel.errors import IndexMissing
+from ..kernel.fingerprint import FORMAT, changed_since, fingerprint_records
 from .data import BrainData
 
 def find_site(site: str | None) -> Path:
@@ -41,7 +42,7 @@ class Site:
         return next((b for b in self.brains if b["name"] == name), None)
 
     def load_json(self, rel: str, packed: bool = False) -> dict | None:
-        """A file of the site (the pack file of `rel` when `packed`, builder/packs.py), or None
+        """A file of the site (the pack file of `rel` when `packed`, builder/kernel/packs.py), or None
         when it is missing or unreadable. `rel` comes from refs.ref_file or the data layout only."""
         try:
             return json.loads(packs.read(self.path, rel, packed))

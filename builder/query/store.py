@@ -11,9 +11,9 @@ import gc
 import json
 from bisect import bisect_right
 
-from .. import packs
+from ..kernel import packs
 from ..bm25 import IndexReader
-from ..refs import escape_segment
+from ..kernel.refs import escape_segment
 from .site import Site
 
 try:  # orjson parses ~2x faster; json gives the same values
@@ -30,7 +30,7 @@ _open: dict[tuple, "BrainStore"] = {}
 
 
 def _read_json(folder, rel: str, packed: bool) -> dict | None:
-    """A store file (a pack file when `packed`, builder/packs.py), or None when missing or
+    """A store file (a pack file when `packed`, builder/kernel/packs.py), or None when missing or
     unreadable (like Site.load_json, faster: orjson, and no garbage collection pass while a
     large file's objects are made)."""
     enabled = gc.isenabled()

@@ -1,6 +1,7 @@
 """Ranking without an item per hit, for searches without phrases (SPEC §5): same items, order,
 total and `scope_empty` as search._candidates + search._best_per_note. The JS twin
-(site/engine/search.js) takes the general path; parity tests compare the two.
+(site/engine/topk.js) shares keep_groups only: the browser takes the general path
+(search.js candidates), and parity tests compare the two.
 
 Why it is the same:
 - Without phrases every filter (--type, --path, the scope) reads only what a section shares

@@ -37,7 +37,7 @@ import math
 from functools import cached_property
 
 from .. import MODES
-from ..errors import EmbeddingsMissing, InvalidInput
+from ..kernel.errors import EmbeddingsMissing, InvalidInput
 from ..vectors.wordpiece import WordPiece
 from . import topk
 

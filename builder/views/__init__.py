@@ -5,7 +5,7 @@ offset) and says which template shows it. Emitters turn Views into files.
 """
 from __future__ import annotations
 
-from ..model import Brain
+from ..kernel.model import Brain
 from .computed import computed_views, review_signals
 from .graph import Graph, graph
 from .paging import paginate

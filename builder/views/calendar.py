@@ -3,16 +3,16 @@ something, and the relative periods today, yesterday, 7d and 30d.
 
 Other relative periods (`Nd`, 1–366) are not precomputed: that would repeat the whole timeline
 up to 366 times. The build writes the timeline once (`_bf/BRAIN/timeline.json`) and
-query/read.py computes an `Nd` page from it with the same builder.listing.period_pages.
+query/read.py computes an `Nd` page from it with the same builder.kernel.listing.period_pages.
 """
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..listing import newest_first, paged, period_pages, source_period_base
-from ..periods import parse_period
-from ..times import from_rfc3339, rfc3339
+from ..kernel.listing import newest_first, paged, period_pages, source_period_base
+from ..kernel.periods import parse_period
+from ..kernel.times import from_rfc3339, rfc3339
 from .view import View
 from .lists import TEMPLATE, Ctx, item, placed
 

@@ -1,8 +1,8 @@
 """Computed views (SPEC §4): home, listings, periods and relation pages, in one pass over the brain."""
 from __future__ import annotations
 
-from ..model import Brain
-from ..times import from_rfc3339
+from ..kernel.model import Brain
+from ..kernel.times import from_rfc3339
 from .coverage import all_coverage, records_by_source
 from .graph import Graph
 from .home import home_view

@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from ..model import Brain, Record
+from ..kernel.model import Brain, Record
 
 _LAST = datetime.max.replace(tzinfo=ZoneInfo("UTC"))
 

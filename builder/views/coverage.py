@@ -4,9 +4,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from statistics import median
 
-from .. import refs
-from ..model import Brain, Record, Source
-from ..times import rfc3339
+from ..kernel import refs
+from ..kernel.model import Brain, Record, Source
+from ..kernel.times import rfc3339
 
 NEEDS_ATTENTION = ("failed", "never_collected", "overdue", "silent")
 

@@ -18,18 +18,18 @@ Text of a note is kept once, in *pieces*: piece 0 is the lead (body before the f
 heading, without the H1 that titles the note), then one piece per section from its heading
 line to the next heading of any level. A section's text is the join of pieces
 [first, end) — its own piece and those of the sections nested in it. Pieces are joined
-with one space, empty ones skipped (`builder.text.join_pieces`, shared with the query engine).
+with one space, empty ones skipped (`builder.kernel.text.join_pieces`, shared with the query engine).
 """
 from __future__ import annotations
 
 from ..bm25.scoring import PARAMS
-from ..model import Brain, Note
-from ..parallel import fork_each
+from ..kernel.model import Brain, Note
+from ..kernel.parallel import fork_each
 from .conversations import neighbourhood
-from ..times import parse_instant, rfc3339
+from ..kernel.times import parse_instant, rfc3339
 from .coverage import all_coverage
 from .lists import placed
-from ..text import join_pieces, plain, preview_title
+from ..kernel.text import join_pieces, plain, preview_title
 
 
 def note_pieces(note: Note) -> list[str]:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Brain, Link
-from ..text import cut, plain
+from ..kernel.model import Brain, Link
+from ..kernel.text import cut, plain
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from .. import refs
-from ..listing import PAGE_ITEMS, period_pages
-from ..times import parse_instant, rfc3339
+from ..kernel import refs
+from ..kernel.listing import PAGE_ITEMS, period_pages
+from ..kernel.times import parse_instant, rfc3339
 from .view import View
 from .lists import Ctx, base, item
 from .calendar import is_low

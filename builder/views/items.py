@@ -1,10 +1,10 @@
 """The shape every page uses for one listed item (SPEC §6.3) and for a search hit's fields."""
 from __future__ import annotations
 
-from .. import refs
-from ..times import rfc3339
-from ..model import Brain
-from ..text import cut, plain
+from ..kernel import refs
+from ..kernel.times import rfc3339
+from ..kernel.model import Brain
+from ..kernel.text import cut, plain
 
 
 def kind_of(brain: Brain, ref: str) -> str:

@@ -1,6 +1,6 @@
 """Listing views (SPEC §3, §6.3): folders, tags, identities, sources, undated lists, memories.
 
-Every listing pages at 50 items (builder.listing.paged). Folder and tag pages list notes by
+Every listing pages at 50 items (builder.kernel.listing.paged). Folder and tag pages list notes by
 path; source, undated and identity pages list newest first by placement time (§4.1).
 """
 from __future__ import annotations
@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from .. import refs
-from ..listing import newest_first, paged
-from ..model import Brain
-from ..times import rfc3339
+from ..kernel import refs
+from ..kernel.listing import newest_first, paged
+from ..kernel.model import Brain
+from ..kernel.times import rfc3339
 from .view import View
 from .graph import Graph
 from .items import listed

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import posixpath
 
-from .. import refs
-from ..times import rfc3339
-from ..model import Brain, Note
+from ..kernel import refs
+from ..kernel.times import rfc3339
+from ..kernel.model import Brain, Note
 from .graph import Graph
 from .items import kind_of, title_of
 

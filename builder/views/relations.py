@@ -3,8 +3,8 @@ relation, newest first, 50 a page. Only relations in use for a target get a file
 valid relation reads as an empty page (query/read.py)."""
 from __future__ import annotations
 
-from .. import refs
-from ..listing import newest_first, paged
+from ..kernel import refs
+from ..kernel.listing import newest_first, paged
 from .items import title_of
 from .view import View
 from .lists import TEMPLATE, Ctx, item

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from .. import refs
-from ..model import Brain, Note
+from ..kernel import refs
+from ..kernel.model import Brain, Note
 from .graph import Graph
 
 PROJECT_STALE_DAYS = 30

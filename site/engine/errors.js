@@ -1,4 +1,4 @@
-// The error kinds a caller can meet, twin of builder/errors.py: the same messages and codes,
+// The error kinds a caller can meet, twin of builder/kernel/errors.py: the same messages and codes,
 // so `{error, code}` from the browser equals the CLI's stderr JSON.
 export class BfError extends Error {
   constructor (message, code) {

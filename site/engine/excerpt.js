@@ -1,19 +1,12 @@
 // Excerpts and phrase checks over an item's stored text (SPEC §5): twin of builder/query/excerpt.py
 // (read its docstring for the window rules). Lengths and positions count code points.
 import { analyze } from './bm25/pipeline.js'
-import { pyRstrip, pyStrip } from './refs.js'
+import { pyRstrip } from './refs.js'
+import { EXCERPT_CHARS, cut } from './text.js'
 
-export const EXCERPT_CHARS = 320
 const LEAD = 40
 const SPACE = ' \t\n\r\f\v'
 const SEPARATOR = /^[\s-]$/ // lunr's separator, ECMAScript white space (the Python side copies it)
-
-// views/text.cut: strip, then cut to `limit` code points with "…".
-export function cut (text, limit = EXCERPT_CHARS) {
-  const chars = [...pyStrip(text)]
-  if (chars.length <= limit) return chars.join('')
-  return pyRstrip(chars.slice(0, limit - 1).join('')) + '…'
-}
 
 // [start, end, term] of each token of `chars` whose lunr term is in `terms`, in order.
 function matches (chars, terms) {

@@ -1,4 +1,4 @@
-// Listing pages: twin of builder/listing.py (paging at 50, period pages), shared by the build
+// Listing pages: twin of builder/kernel/listing.py (paging at 50, period pages), shared by the build
 // and both query engines; listings.js computes replies with it.
 import * as refs from './refs.js'
 import { invalidInput } from './errors.js'

@@ -1,4 +1,4 @@
-// Pack files: twin of builder/packs.py. The compact data (`_bf/BRAIN/data/`) and the search files
+// Pack files: twin of builder/kernel/packs.py. The compact data (`_bf/BRAIN/data/`) and the search files
 // (`_bf/search/BRAIN/`) are gzip'd JSON named NAME.json.gz, each folder's meta.json aside; the
 // browser inflates them with DecompressionStream (static hosts serve them as they are).
 export const SUFFIX = '.gz'

@@ -1,5 +1,5 @@
 // Periods (SPEC §3, §4.1): relative ones end at the build instant; calendar ones are computed
-// in the brain's time zone. Twin of builder/periods.py. Instants are Date objects (UTC ms).
+// in the brain's time zone. Twin of builder/kernel/periods.py. Instants are Date objects (UTC ms).
 import { invalidInput } from './errors.js'
 
 // Python's `\d` matches any Unicode decimal digit and int() reads them all: \p{Nd} here.

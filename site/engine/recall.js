@@ -1,6 +1,6 @@
 // bf recall in the browser: twin of builder/query/recall.py (read its docstring for the fold).
 import { invalidInput, pyRepr } from './errors.js'
-import { cut } from './excerpt.js'
+import { cut } from './text.js'
 import { read } from './read.js'
 import { search } from './search.js'
 import { openStore } from './store.js'

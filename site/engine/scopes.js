@@ -10,10 +10,17 @@ export const NOTE_KINDS = ['folder', 'note', 'tag'] // authored scopes: notes al
 export const RECORD_KINDS = ['memories', 'source', 'undated']
 const MAX_SCOPE = 4096
 
-export function makeScope (text, kind, value = '', period = null, brain = null) {
-  return { text, kind, value, period, brain, notes: !RECORD_KINDS.includes(kind), records: !NOTE_KINDS.includes(kind) }
+// A parsed scope: text as given (null: no scope), kind, value (the folder, note ref, tag, source
+// or identity), period, brain (a bf:// address names one brain); frozen, as Python's dataclass.
+export class Scope {
+  constructor (text, kind, value = '', period = null, brain = null) {
+    Object.assign(this, { text, kind, value, period, brain })
+    this.notes = !RECORD_KINDS.includes(kind) // does it admit notes and sections? records?
+    this.records = !NOTE_KINDS.includes(kind)
+    Object.freeze(this)
+  }
 }
-export const NONE = makeScope(null, 'none')
+export const NONE = new Scope(null, 'none')
 
 const bad = (why) => invalidInput('scope', why)
 
@@ -42,7 +49,7 @@ async function address (text, brain, ref, stores) {
   if (!ref.endsWith('.md') || ref.endsWith('/')) {
     throw bad(`${text} is a page's address: use its brain-relative form (${refs.normalize(ref)}) with --brain ${brain}`)
   }
-  return makeScope(text, 'note', ref, null, brain)
+  return new Scope(text, 'note', ref, null, brain)
 }
 
 async function relative (text, ref, stores, brain) {
@@ -57,21 +64,21 @@ async function relative (text, ref, stores, brain) {
     return false
   }
   const [base, period] = await splitPeriod(text, ref, isFolder)
-  if (base === null) return makeScope(text, 'period', '', period, brain)
+  if (base === null) return new Scope(text, 'period', '', period, brain)
   const parts = base.split('/')
   if (parts[0] === 'memories') {
-    if (parts.length === 1) return makeScope(text, 'memories', '', period, brain)
+    if (parts.length === 1) return new Scope(text, 'memories', '', period, brain)
     knownSource(parts[1], stores)
-    if (parts.length === 2) return makeScope(text, 'source', parts[1], period, brain)
+    if (parts.length === 2) return new Scope(text, 'source', parts[1], period, brain)
     if (parts.length === 3 && parts[2] === 'undated') {
       if (period) throw bad(`${text}: undated records have no event time, so no period applies`)
-      return makeScope(text, 'undated', parts[1], null, brain)
+      return new Scope(text, 'undated', parts[1], null, brain)
     }
     throw bad(`${text}: only \`undated\` or a period may follow memories/${parts[1]}`)
   }
-  if (parts[0] === 'tags' && parts.length > 1) return makeScope(text, 'tag', parts.slice(1).join('/'), period, brain)
-  if (base.endsWith('.md')) return makeScope(text, 'note', base, period, brain)
-  return makeScope(text, 'folder', base, period, brain)
+  if (parts[0] === 'tags' && parts.length > 1) return new Scope(text, 'tag', parts.slice(1).join('/'), period, brain)
+  if (base.endsWith('.md')) return new Scope(text, 'note', base, period, brain)
+  return new Scope(text, 'folder', base, period, brain)
 }
 
 // [base or null, period or null] of a path scope.
@@ -102,7 +109,7 @@ async function identity (text, ref, stores, brain) {
       throw bad(`${text} is a record, not a scope: scope its source, memories/${source}`)
     }
   }
-  return makeScope(text, 'identity', ref, period, brain)
+  return new Scope(text, 'identity', ref, period, brain)
 }
 
 function knownSource (name, stores) {

@@ -6,11 +6,13 @@ import { FormatError } from './bm25/reader.js'
 import { analyze, queryTerms } from './bm25/pipeline.js'
 import { coverageFields } from './coverage.js'
 import { excerpt, hasPhrase } from './excerpt.js'
+import { joinPieces } from './text.js'
 import { finish, selected } from './read.js'
-import { NOTE_KINDS, RECORD_KINDS, admits, parseScope, window } from './scopes.js'
+import { admits, parseScope, window } from './scopes.js'
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
+import { keepGroups } from './topk.js'
 import { DEPTH, checkMode, fused, ownCandidates } from './vector.js'
 
 const MAX_QUERY = 4096
@@ -59,15 +61,6 @@ export async function openStores (site, brains) {
   return [stores, missing]
 }
 
-// The index groups (records: their source; notes and sections: '') whose hits can survive the
-// scope, or null for all: see _keep in search.py.
-export function keepGroups (scope, store, type, path) {
-  if (NOTE_KINDS.includes(scope.kind)) return new Set([''])
-  if ((scope.kind === 'source' || scope.kind === 'undated') && type === null && path === null) return new Set([scope.value])
-  if (RECORD_KINDS.includes(scope.kind)) return new Set(Object.keys(store.meta.records || {}))
-  return null
-}
-
 async function entryOf (store, ref, id, group, pos, scope) {
   if (group) return scope.records ? store.recordHit(ref, id, group, pos) : null
   const entry = scope.notes ? await store.noteEntry(ref) : null
@@ -77,8 +70,6 @@ async function entryOf (store, ref, id, group, pos, scope) {
 
 // admits() reads a record's meta only for these scopes.
 const needsMeta = (scope, bounds) => scope.kind === 'undated' || scope.kind === 'identity' || bounds !== null
-
-const joinPieces = (pieces) => pieces.filter(Boolean).join(' ') // text.join_pieces
 
 async function textOf (store, entry) {
   const data = await store.text(entry)
@@ -198,15 +189,6 @@ export async function itemOf (store, [entry, score, lexicalScore, similarity], t
   return item
 }
 
-// The item of doc id `doc` (a record's ref is filled in by refsOf).
-export async function entryAt (store, doc) {
-  const [group, pos] = (await store.reader.grouper())(doc)
-  if (group) return store.recordHit(null, doc, group, pos)
-  const entry = await store.noteEntry((await store.reader.refs([doc]))[0])
-  if (entry !== null) entry.id = doc
-  return entry
-}
-
 export async function search (site, query, { scope = null, type = null, path = null, limit = 10, brains = null, mode = null } = {}) {
   const text = checkQuery(query)
   limit = checkLimit(limit)
@@ -237,8 +219,7 @@ export async function search (site, query, { scope = null, type = null, path = n
   let total = ranked.length
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
     [scored, total] = await fused(arm, site, stores, text, ranked.slice(0, Math.max(limit, DEPTH)), total,
-      everyWord && ranked.length > 0, new Set(words.map(([, f]) => f)).size, limit, sc, type,
-      path, (store) => keepGroups(sc, store, type, path), entryAt)
+      everyWord && ranked.length > 0, new Set(words.map(([, f]) => f)).size, limit, sc, type, path)
   }
   const terms = new Set(words.flat())
   const items = []

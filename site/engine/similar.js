@@ -5,7 +5,8 @@ import { embeddingsMissing, notFound } from './errors.js'
 import { coverageFields } from './coverage.js'
 import { checkRef, finish, selected } from './read.js'
 import { admits, parseScope, window } from './scopes.js'
-import { checkLimit, entryAt, itemOf, keepGroups, openStores, refsOf } from './search.js'
+import { checkLimit, itemOf, openStores, refsOf } from './search.js'
+import { keepGroups } from './topk.js'
 import { sortedBy } from './order.js'
 import { brainVectors, ownCandidates, table } from './vector.js'
 
@@ -58,7 +59,7 @@ export async function similar (site, refText, { limit = 10, scope = null, brains
     let kept = 0
     for (const [sim, d] of near) {
       if (mine.has(d)) continue
-      const entry = await entryAt(other, d)
+      const entry = await other.hit(d)
       if (entry === null) continue
       if (!trivial) {
         if (entry.kind === 'record') {
@@ -79,7 +80,7 @@ export async function similar (site, refText, { limit = 10, scope = null, brains
   await refsOf(stores, found.map((f) => f[3]))
   const items = []
   for (const [sim, name, , entry] of found) items.push(await itemOf(stores.get(name), [entry, sim, null, sim], new Set()))
-  const hit = await entryAt(store, doc)
+  const hit = await store.hit(doc)
   await refsOf(stores, [hit])
   const reply = {
     query: refText,

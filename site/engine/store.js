@@ -6,8 +6,16 @@ import { cmp, sortedBy } from './order.js'
 
 export const STORE_FORMAT = 'bf-search-2'
 
-// An entry: {brain, kind, ref, note, source, meta, section} (section: [id, title, first, end]).
-// A record hit's meta is null until `recordMeta` reads it (ranking a record needs only its ref).
+// One searchable item (store.py Entry): `meta` is its notes.json / records/SRC/m/K.json entry; a
+// section's is its note's; `section` is [id, title, first, end] of a section. A record hit's meta
+// is null until withMeta reads it, its ref until withRef (ranking a record needs only its id);
+// `id` is its doc id in the brain's index, for a search hit.
+export class Entry {
+  constructor (brain, kind, ref, note, source, meta, section = null) {
+    Object.assign(this, { brain, kind, ref, note, source, meta, section })
+  }
+}
+
 export class BrainStore {
   constructor (site, brain) {
     this.site = site
@@ -63,7 +71,7 @@ export class BrainStore {
 
   async noteEntry (ref) {
     const notes = await this.notes()
-    if (Object.hasOwn(notes, ref)) return { brain: this.brain, kind: 'note', ref, note: ref, source: null, meta: notes[ref], section: null }
+    if (Object.hasOwn(notes, ref)) return new Entry(this.brain, 'note', ref, ref, null, notes[ref])
     const hash = ref.indexOf('#')
     if (hash < 0) return null
     const noteRef = ref.slice(0, hash)
@@ -75,20 +83,30 @@ export class BrainStore {
       this.sections.set(noteRef, byId)
     }
     const section = this.sections.get(noteRef).get(sid)
-    return section ? { brain: this.brain, kind: 'section', ref, note: noteRef, source: null, meta: notes[noteRef], section } : null
+    return section ? new Entry(this.brain, 'section', ref, noteRef, null, notes[noteRef], section) : null
   }
 
   async recordEntry (ref) {
     const meta = await this.recordMeta(ref)
     return meta !== null
-      ? { brain: this.brain, kind: 'record', ref, note: null, source: ref.split(':')[0], meta, section: null }
+      ? new Entry(this.brain, 'record', ref, null, ref.split(':')[0], meta)
       : null
   }
 
   // Doc `id` of this brain's index, the record at position `pos` of `source` (so it exists);
   // its ref may be null until withRef, its meta is null until withMeta.
   recordHit (ref, id, source, pos) {
-    return { brain: this.brain, kind: 'record', ref, id, pos, note: null, source, meta: null, section: null }
+    return Object.assign(new Entry(this.brain, 'record', ref, null, source, null), { id, pos })
+  }
+
+  // The item of doc id `doc` of this brain's index (a record's ref is filled in by withRef,
+  // its meta by withMeta).
+  async hit (doc) {
+    const [group, pos] = (await this.reader.grouper())(doc)
+    if (group) return this.recordHit(null, doc, group, pos)
+    const entry = await this.noteEntry((await this.reader.refs([doc]))[0])
+    if (entry !== null) entry.id = doc
+    return entry
   }
 
   // A record hit's ref: the index and records/SRC/m/K.json both list a source's records in ref

@@ -5,6 +5,7 @@
 import { WordPiece } from './wordpiece.js'
 import { embeddingsMissing, invalidInput, pyRepr } from './errors.js'
 import { sortedBy } from './order.js'
+import { keepGroups } from './topk.js'
 
 export const MODES = ['hybrid', 'lexical', 'semantic']
 export const K = 60
@@ -196,8 +197,6 @@ export const ownCandidates = (scope, type, path) =>
 
 const deprecated = (entry) => entry.kind !== 'record' && entry.meta && entry.meta.deprecated ? 1 : 0
 
-// [[[entry, score, lexical score | null, similarity | null]] in reply order, total]. `keepOf(store)`:
-// search.js keepGroups for this search. `entryAt(store, doc)`: the item of a doc id.
 export const LAMBDA = 0.7 // recall's MMR (vector.py)
 
 // [vector, squared norm] of an item (recall's MMR).
@@ -231,7 +230,8 @@ export function diversify (items, vectors) {
 // How many of a query's n >= 2 words an any-word candidate must hold to be strong (vector.py).
 export function heldEnough (n) { return n === 2 ? 1 : 2 }
 
-export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, nWords, limit, scope, type, path, keepOf, entryAt) {
+// [[[entry, score, lexical score | null, similarity | null]] in reply order, total] (vector.py fused).
+export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, nWords, limit, scope, type, path) {
   const q = await (await table(site)).query(text)
   const qq = dot(q, q, 0)
   const keyOf = (entry) => JSON.stringify([entry.brain, entry.id])
@@ -250,11 +250,11 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
   if (qq && strong.size < limit && ownCandidates(scope, type, path) && (await table(site)).wordpiece.known(text)) {
     for (const name of sortedBy([...stores.keys()], (n) => n)) {
       const store = stores.get(name)
-      const near = await (await brainVectors(site, store)).nearest(q, qq, keepOf(store), mode === 'semantic' ? DEPTH : EXTEND)
+      const near = await (await brainVectors(site, store)).nearest(q, qq, keepGroups(scope, store, type, path), mode === 'semantic' ? DEPTH : EXTEND)
       for (const [sim, doc] of near) {
         const key = JSON.stringify([name, doc])
         if (entries.has(key) || sim < MIN_ADDED) continue
-        const entry = await entryAt(store, doc)
+        const entry = await store.hit(doc)
         if (entry === null) continue
         entries.set(key, entry)
         keys.set(key, [name, doc])

@@ -14,7 +14,7 @@ from builder import benchconv
 from builder.brain.records import parse_record
 from builder.build import build
 from builder.bm25 import index_files
-from builder.packs import unpack
+from builder.kernel.packs import unpack
 from builder.query import spread as spread_mod
 from builder.query.search import search
 from builder.query.site import open_site

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from builder.build import build
-from builder.errors import BfError, EmbeddingsMissing
+from builder.kernel.errors import BfError, EmbeddingsMissing
 from builder.query.search import search
 from builder.query.site import open_site
 

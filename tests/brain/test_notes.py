@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 import pytest
 
 from builder.brain.notes import NoteError, parse_note
-from builder.config import BrainConfig
+from builder.kernel.config import BrainConfig
 
 CFG = BrainConfig(name="brain", title="brain", timezone="UTC", base_url="/", fields=("status", "priority", "due", "owner"))
 

@@ -10,9 +10,9 @@ import pytest
 from builder.brain import load
 from builder.brain.notes import parse_note
 from builder.brain.obsidian import CALLOUTS, strip_comments
-from builder.embeds import embeddable
+from builder.kernel.embeds import embeddable
 from builder.brain.resolve import PathIndex, nearest
-from builder.config import BrainConfig
+from builder.kernel.config import BrainConfig
 
 
 CFG = BrainConfig(name="brain", title="brain", timezone="UTC", base_url="/", fields=())

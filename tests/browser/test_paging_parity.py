@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder import refs
+from builder.kernel import refs
 from builder.build import build
 from builder.query.read import MAX_ADDED_PROBLEMS
 from builder.query.site import open_site

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from builder import BUNDLE_VERSION, refs
-from builder.errors import BfError
-from builder.periods import parse_period
+from builder import BUNDLE_VERSION
+from builder.kernel import refs
+from builder.kernel.errors import BfError
+from builder.kernel.periods import parse_period
 from builder.query.read import read
 from builder.query.site import open_site
 from replies import stored_replies

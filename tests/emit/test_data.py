@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from builder import refs
+from builder.kernel import refs
 from builder.emit.data import Cards, compact_listing
-from builder.errors import InvalidInput
-from builder.listing import paged
+from builder.kernel.errors import InvalidInput
+from builder.kernel.listing import paged
 from builder.query.read import read
 from builder.query.site import open_site
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from builder.brain import load
 from builder.build import build
 from builder.emit.navigation import EXPLORER, GRAPH, edges, folder_tree, note_ids
-from builder.packs import read
+from builder.kernel.packs import read
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
 

@@ -1,7 +1,7 @@
 """Files per item (SPEC §10): a record has no page of its own and is shown in full exactly once,
 on its source's day page (or undated page), under a heading whose id is its anchor; listings
 have HTML for their first page only; relation lists live on their target's page. And the
-anchor/unescape rules of builder/refs.py equal their twins in site/engine/refs.js."""
+anchor/unescape rules of builder/kernel/refs.py equal their twins in site/engine/refs.js."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from builder import refs
+from builder.kernel import refs
 from builder.brain import load
 from builder.build import build
 from builder.emit.urls import page_path, record_page_ref

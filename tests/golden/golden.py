@@ -25,7 +25,7 @@ import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
-from builder import refs
+from builder.kernel import refs
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "support"))

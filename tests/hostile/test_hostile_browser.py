@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from builder import refs
+from builder.kernel import refs
 
 pytestmark = pytest.mark.browser
 

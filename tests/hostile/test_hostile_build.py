@@ -9,7 +9,7 @@ import os
 import re
 import tempfile
 
-from builder import refs
+from builder.kernel import refs
 from builder.brain.notes import MAX_NOTE_BYTES
 from builder.query.read import read
 from builder.query.site import open_site

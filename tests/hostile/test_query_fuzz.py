@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from builder.cli import main
-from builder.errors import BfError
+from builder.kernel.errors import BfError
 from builder.query.read import read
 from builder.query.site import open_site
 

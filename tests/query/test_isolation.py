@@ -1,5 +1,5 @@
-"""The import graph of builder/: no cycles, and imports only point the allowed way (docs: STYLE.md,
-"brain → views → emit; query reads only the built site").
+"""The import graph of builder/: no cycles, and imports only point the allowed way (docs/code.md:
+the kernel depends on nothing; brain → model → views → emit; the built site → query → the shells).
 
 Every module under builder/ is parsed with `ast`; every import counts, including ones inside
 functions (a lazy import is still a dependency). `from pkg import name` is an edge to the
@@ -14,24 +14,24 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "builder"
 
-# The shells: they may import anything (cli and mcp are further limited by ONLY_FROM).
-SHELLS = ("builder.__main__", "builder.cli", "builder.mcp", "builder.serve", "builder.watch", "builder.build",
-          "builder.bench", "builder.benchquality", "builder.benchrebuild", "builder.api")
+# What each package may import besides itself (docs/code.md, "What each package may import").
+# `builder` is the package's face (builder/__init__: its version and constants, open_site).
+MAY_IMPORT = {
+    "builder":         ("builder.kernel",),                     # and builder.api lazily (FACADE)
+    "builder.kernel":  (),                                     # shared by all: depends on none
+    "builder.bm25":    ("builder.kernel",),                     # the index format, both sides
+    "builder.vectors": ("builder.kernel",),                     # the token table and tokenizer
+    "builder.brain":   ("builder.kernel",),                     # parse + resolve → model
+    "builder.views":   ("builder.kernel", "builder.bm25"),      # model + as_of → data
+    "builder.emit":    ("builder.kernel", "builder.bm25", "builder.vectors", "builder.views",
+                        "builder.query"),                       # writes views; may call query/
+    "builder.query":   ("builder", "builder.kernel", "builder.bm25", "builder.vectors"),  # reads only the built site
+}
+# The shells are every module at the top of builder/ (entry points and their helpers: build, cli,
+# mcp, serve, bench*, …): they may import anything, and no package imports them.
 # The package's public face: builder.open_site / builder.Site load builder.api inside a function
-# (README "## Python"), so `import builder` stays light. The one edge from the kernel to a shell.
+# (README "## Python"), so `import builder` stays light. The one edge from the face to a shell.
 FACADE = {("builder", "builder.api")}
-LAYERS = ("builder.brain", "builder.views", "builder.emit", "builder.query")
-
-# importer (a module or a package and everything under it) → what it may not import.
-# "kernel" is every other top-level module (model, errors, refs, text, times, listing, ...).
-RULES = [
-    ("builder.query",  ("builder.brain", "builder.views", "builder.emit")),  # reads only the built site
-    ("builder.brain",  ("builder.views", "builder.emit", "builder.query")),  # parse + resolve → model
-    ("builder.views",  ("builder.brain", "builder.emit", "builder.query")),  # model + as_of → data
-    ("builder.emit",   ("builder.brain",)),                                  # writes views; may call query/
-    ("builder.bm25", LAYERS),                                              # a library of its own
-    ("kernel",         LAYERS + SHELLS),                                     # shared by all: depends on none
-]
 # module → the only modules that may import it.
 ONLY_FROM = {
     "builder.cli": {"builder.__main__"},
@@ -80,10 +80,13 @@ def _under(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
 
 
-def kernel_modules() -> set[str]:
-    """builder/__init__ and every top-level module that is not a shell."""
-    return {n for n, (_, package) in modules().items()
-            if n == "builder" or (n.count(".") == 1 and not package and n not in SHELLS)}
+def package_of(name: str) -> str:
+    """builder.emit.html → builder.emit; a top-level module (a shell) or builder → itself."""
+    return ".".join(name.split(".")[:2]) if name.count(".") >= 2 or name in MAY_IMPORT else name
+
+
+def shells() -> set[str]:
+    return {n for n, (_, package) in modules().items() if n.count(".") == 1 and not package}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
@@ -122,7 +125,7 @@ def test_graph_sees_every_module_and_lazy_imports():
     graph = import_graph()
     assert {"builder", "builder.cli", "builder.query.search", "builder.views"} <= set(graph)
     assert "builder.build" in graph["builder.cli"]          # imported inside a function
-    assert "builder.model" in graph["builder.emit.html"]    # from ..model import SLOT
+    assert "builder.kernel.model" in graph["builder.emit.html"]    # from ..kernel.model import SLOT
 
 
 def test_no_import_cycles():
@@ -131,26 +134,45 @@ def test_no_import_cycles():
         "\n".join(" ↔ ".join(c) for c in found)
 
 
-def test_imports_point_the_allowed_way():
-    bad, kernel = [], kernel_modules()
-    for name, targets in sorted(import_graph().items()):
-        for importer, forbidden in RULES:
-            if (name in kernel if importer == "kernel" else _under(name, importer)):
-                bad += [f"{name} → {t}  ({importer} may not import {f})"
-                        for t in sorted(targets) for f in forbidden if _under(t, f)]
+def forbidden_edges(graph: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for name, targets in sorted(graph.items()):
+        here = package_of(name)
         for t in sorted(targets):
+            there = package_of(t)
+            if here in MAY_IMPORT and there != here and there not in MAY_IMPORT[here]:
+                bad.append(f"{name} → {t}  ({here} may import only {list(MAY_IMPORT[here]) or 'itself'})")
             if t in ONLY_FROM and name not in ONLY_FROM[t]:
                 bad.append(f"{name} → {t}  (only {sorted(ONLY_FROM[t])} may import {t})")
+    return bad
+
+
+def test_imports_point_the_allowed_way():
+    bad = forbidden_edges(import_graph())
     assert not bad, "forbidden imports:\n" + "\n".join(bad)
 
 
-def test_rules_name_real_modules():
+def test_the_rules_cover_every_module():
+    """Every module is in a package MAY_IMPORT rules, a shell, or the package's face: a new
+    package must say what it may import."""
     graph = import_graph()
-    for prefix in [r for r, _ in RULES if r != "kernel"] + list(SHELLS) + list(ONLY_FROM):
-        assert any(_under(m, prefix) for m in graph), prefix
+    loose = sorted(m for m in graph if m != "builder" and package_of(m) not in MAY_IMPORT and m not in shells())
+    assert not loose, loose
+    assert set(MAY_IMPORT) <= set(graph) and set(ONLY_FROM) <= shells()
+    assert {"builder.build", "builder.cli", "builder.scrub", "builder.parsecache"} <= shells()
+    assert package_of("builder.kernel.refs") == "builder.kernel" and package_of("builder.cli") == "builder.cli"
     assert all(c <= set(graph) for c in KNOWN_CYCLES)
-    assert {"builder", "builder.model", "builder.errors", "builder.scrub"} <= kernel_modules()
-    assert not kernel_modules() & {"builder.cli", "builder.build", "builder.views", "builder.bm25"}
+
+
+def test_a_forbidden_edge_is_reported():
+    graph = import_graph()
+    graph["builder.kernel.refs"] |= {"builder.views.items", "builder.cli"}   # kernel → a view, a shell
+    graph["builder.views.items"] |= {"builder.build"}                         # a package → a shell
+    assert forbidden_edges(graph) == [
+        "builder.kernel.refs → builder.cli  (builder.kernel may import only itself)",
+        "builder.kernel.refs → builder.cli  (only ['builder.__main__'] may import builder.cli)",
+        "builder.kernel.refs → builder.views.items  (builder.kernel may import only itself)",
+        "builder.views.items → builder.build  (builder.views may import only ['builder.kernel', 'builder.bm25'])"]
 
 
 def test_query_engine_never_imports_brain_or_views():

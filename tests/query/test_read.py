@@ -41,7 +41,7 @@ def test_record_ids_with_hash_and_question_mark(bf, example_site, ref):
 
 
 def refs_decoded(ref):
-    from builder.refs import split_address
+    from builder.kernel.refs import split_address
     return split_address(ref)[1]
 
 
@@ -145,7 +145,7 @@ def test_paged_read_stays_within_32k_as_printed_when_stale(bf, make_brain, build
 
 def test_paged_read_caps_the_problems_of_unavailable_brains(bf, make_brain, tmp_path):
     from builder.build import build
-    from builder.refs import ref_file
+    from builder.kernel.refs import ref_file
     names = ["main"] + [f"gone-{i}-" + "x" * 200 for i in range(3)]
     roots = [make_brain(tmp_path, {"flat.md": FLAT} if n == "main" else {"a.md": "a\n"}, name=n) for n in names]
     site = tmp_path / "site"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from builder.errors import InvalidInput
+from builder.kernel.errors import InvalidInput
 from builder.query.recall import MAX_PER_ENTITY, check_budget, disclose, pack, recall
 from builder.query.search import search
 from builder.query.site import open_site

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.errors import InvalidInput
+from builder.kernel.errors import InvalidInput
 from builder.query.search import search
 from search_fixtures import site
 

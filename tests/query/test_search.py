@@ -6,7 +6,7 @@ import json
 import pytest
 
 from builder.cli import main
-from builder.errors import InvalidInput
+from builder.kernel.errors import InvalidInput
 from builder.query.store import open_store
 from builder.query.search import parse_query, search, types
 from search_fixtures import site, site_dir

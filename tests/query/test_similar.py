@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from builder.build import build
-from builder.errors import EmbeddingsMissing, InvalidInput, NotFound
+from builder.kernel.errors import EmbeddingsMissing, InvalidInput, NotFound
 from builder.query.similar import similar
 from builder.query.site import open_site
 from search_fixtures import site as plain_site

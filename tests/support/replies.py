@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from builder.listing import PAGE_ITEMS
+from builder.kernel.listing import PAGE_ITEMS
 from builder.query.data import BrainData
-from builder import refs
+from builder.kernel import refs
 from builder.query.site import Site
 
 

@@ -94,5 +94,5 @@ export function analyzeQueryWord (word) {
 }
 export const queryWords = analyzePairs
 
-// The name-index key of a title, alias, file stem or query (index.name_key).
+// The name-index key of a title, alias, file stem or query: its folded terms joined by ' '.
 export const nameKey = (text) => analyzePairs(text).map(([, f]) => f).join(' ')
