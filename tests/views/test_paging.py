@@ -195,3 +195,25 @@ def test_size_is_the_served_bytes_of_every_reply(example_site):
     values = [reply for _, _, reply in stored_replies(example_site)] + awkward
     assert len(values) > 100
     assert [size(v) for v in values] == [served(v) for v in values]
+
+
+def _nested(rng, depth: int):
+    """A JSON value with strings that hold brackets, commas, quotes and backslashes."""
+    pick = rng.random()
+    if depth > 7 or pick < 0.3:
+        return rng.choice(['a "[q]", {b}\\', 7, None, True, "ü€", "", 1.5])
+    if pick < 0.65:
+        return [_nested(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    return {f'k{i}"[,': _nested(rng, depth + 1) for i in range(rng.randint(0, 4))}
+
+
+def test_within_says_exactly_whether_a_reply_fits():
+    """paging.within decides from an upper bound when it can, so it must agree with the served
+    size on both sides of the budget, however deep and whatever the strings hold."""
+    import random
+    from builder.views.paging import within
+    rng = random.Random(20)
+    for _ in range(2000):
+        reply = {"x": _nested(rng, 0)}
+        n = served(reply)
+        assert within(reply, n) and not within(reply, n - 1)
