@@ -19,12 +19,14 @@ from ..kernel.fingerprint import write_fingerprint
 from ..kernel.model import Brain
 from ..kernel.parallel import cores, fork_map
 from ..views import View
+from ..views.graph import Graph
 from .assets import emit_assets, emit_attachments
 from .data import emit_data
 from .feeds import emit_feeds
 from .listing_pages import SiteViews, emit_listing_pages
 from .navigation import emit_navigation
 from .pagefind import emit_pagefind
+from .reuse import NotePages
 from .pages import emit_item_pages, emit_replies
 from .search_index import emit_index, emit_store
 from .site_pages import emit_site_pages
@@ -44,6 +46,7 @@ class Context:
     pagefind: bool = True
     brain: Brain | None = None           # scopes "views" and "brain": the brain being emitted
     views: tuple[View, ...] = ()         # scope "views": its views
+    graph: Graph | None = None           # scope "views": its link graph
     pieces: dict = field(default_factory=dict)   # scope "brain": note ref → search pieces
     docs: tuple[dict, ...] = ()                  # scope "brain": its index documents
     state: BuildState | None = None              # what the last build in this process left (state.py)
@@ -74,17 +77,22 @@ def pages(ctx: Context) -> None:
     every n-th view)."""
     n = cores() * 2
     site = SiteViews(ctx.views)         # before the fork: every worker shares it
-    state = (ctx, site, n)
+    memo = ctx.state.pages.setdefault(ctx.brain.name, NotePages()) if ctx.state else None
+    keys = memo.keys(ctx.brain, ctx.graph, ctx.views, ctx.as_of, ctx.base_url) if memo else {}
+    kept = memo.keep(ctx.writer, keys, ctx.brain) if memo else set()
+    state = (ctx, site, n, kept)
     for record in fork_map(_pages_part, list(range(n)), state, parallel=len(ctx.views) > 500):
         ctx.writer.merge(*record)
+    if memo:
+        memo.remember(ctx.writer, keys, ctx.brain)
 
 
 def _pages_part(state, index: int):
-    ctx, site, n = state
+    ctx, site, n, kept = state
     part = ctx.writer.part()
     chunk = ctx.views[index::n]
     emit_replies(part, chunk)
-    emit_item_pages(part, ctx.brain, chunk)
+    emit_item_pages(part, ctx.brain, [v for v in chunk if v.ref not in kept])
     emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=ctx.brain is ctx.brains[0])
     return part.record()
 

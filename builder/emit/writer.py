@@ -63,6 +63,28 @@ class Writer:
                 pass
         target.write_bytes(data)
 
+    def keep(self, path: str, digest: bytes, owner: str = "") -> bool:
+        """Take the previous site's `path` as it is, without its bytes, when the file index
+        vouches that it holds `digest` (what the caller knows it would write); False (nothing
+        done) when it cannot: then the caller writes the file."""
+        known = self.index.get(path)
+        if self.previous is None or path in self.written or known is None or known[0] != digest:
+            return False
+        old, target = self.previous / path, self.stage / path
+        try:
+            st = old.stat()
+            if known[1:] != (st.st_size, st.st_mtime_ns, st.st_ino):
+                return False
+            if target.parent not in self.folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self.folders.add(target.parent)
+            os.link(old, target)
+        except OSError:
+            return False
+        self.written[path], self.digests[path] = owner or path, digest
+        self.reused += 1
+        return True
+
     def part(self) -> "Writer":
         """A writer into the same staging folder for a worker process; merge() its record() back."""
         part = copy.copy(self)
