@@ -26,12 +26,12 @@ from .feeds import emit_feeds
 from .listing_pages import SiteViews, emit_listing_pages
 from .navigation import emit_navigation
 from .pagefind import emit_pagefind
-from .reuse import NotePages
+from .reuse import PageMemo, page_keys
 from .pages import emit_item_pages, emit_replies
 from .search_index import emit_index, emit_store
 from .site_pages import emit_site_pages
 from .state import BuildState
-from .urls import attachment_path
+from .urls import attachment_path, page_path
 from .vectors import emit_doc_vectors, emit_table
 from .writer import Writer
 
@@ -77,23 +77,27 @@ def pages(ctx: Context) -> None:
     every n-th view)."""
     n = cores() * 2
     site = SiteViews(ctx.views)         # before the fork: every worker shares it
-    memo = ctx.state.pages.setdefault(ctx.brain.name, NotePages()) if ctx.state else None
-    keys = memo.keys(ctx.brain, ctx.graph, ctx.views, ctx.as_of, ctx.base_url) if memo else {}
-    kept = memo.keep(ctx.writer, keys, ctx.brain) if memo else set()
-    state = (ctx, site, n, kept)
+    root = ctx.brain is ctx.brains[0]
+    memo = ctx.state.pages.setdefault(ctx.brain.name, PageMemo()) if ctx.state else None
+    keys, kept = {}, set()
+    if memo:       # a rebuild in the same process: pages whose inputs are unchanged are kept (reuse.py)
+        memo.begin(ctx.brain, site, ctx.as_of, ctx.base_url, root)
+        keys = page_keys(ctx.brain, ctx.graph, site, ctx.views, root)
+        kept = memo.keep(ctx.writer, keys)
+    state = (ctx, site, n, kept, root)
     for record in fork_map(_pages_part, list(range(n)), state, parallel=len(ctx.views) > 500):
         ctx.writer.merge(*record)
     if memo:
-        memo.remember(ctx.writer, keys, ctx.brain)
+        memo.remember(ctx.writer, keys)
 
 
 def _pages_part(state, index: int):
-    ctx, site, n, kept = state
+    ctx, site, n, kept, root = state
     part = ctx.writer.part()
     chunk = ctx.views[index::n]
     emit_replies(part, chunk)
-    emit_item_pages(part, ctx.brain, [v for v in chunk if v.ref not in kept])
-    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=ctx.brain is ctx.brains[0])
+    emit_item_pages(part, ctx.brain, [v for v in chunk if page_path(ctx.brain.name, v.ref) not in kept])
+    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept)
     return part.record()
 
 

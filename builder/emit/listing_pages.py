@@ -5,7 +5,7 @@ views, and the timeline `Nd` period reads are computed from, live in the compact
 (emit/data.py)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from datetime import date
 from zoneinfo import ZoneInfo
 
@@ -149,10 +149,11 @@ class SiteViews:
 
 
 def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site: SiteViews, as_of: str,
-                       root: bool = False) -> None:
+                       root: bool = False, skip: Container[str] = ()) -> None:
     """Pages of the listing `views` (their first page of items: bf.js loads the rest), and the
     day and undated pages showing records in full; `site` knows every view of the brain.
-    Relation lists have no page of their own: they are shown on their target's page."""
+    Relation lists have no page of their own: they are shown on their target's page. Pages at
+    the paths in `skip` were kept from the previous site (emit/reuse.py)."""
     words = when_words(as_of, brain.config.timezone)
     item_lists = ItemLists(brain)
     for view in views:
@@ -160,13 +161,15 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site
             continue
         if view.template == DAY_TEMPLATE or (view.template == "listing.html" and view.pages[0].get("page") == "undated"):
             target = page_path(brain.name, view.ref)
-            writer.write(target, _render_day(brain, view, target, site, item_lists), view.ref)
+            if target not in skip:
+                writer.write(target, _render_day(brain, view, target, site, item_lists), view.ref)
         elif view.template in TEMPLATES:
             targets = [page_path(brain.name, view.ref)]
             if root and view.ref == "home":
                 targets.append("index.html")
             for target in targets:
-                writer.write(target, _render(brain, view, target, site, words, item_lists), view.ref)
+                if target not in skip:
+                    writer.write(target, _render(brain, view, target, site, words, item_lists), view.ref)
 
 
 def _source_link(brain: str, ref: str, known: set[str]):

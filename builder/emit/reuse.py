@@ -1,15 +1,18 @@
-"""Note pages a rebuild need not render again (issue 15): those whose every input is what it was
-when the last build in this process rendered them (emit/state.py keeps a NotePages per brain).
+"""HTML pages a rebuild need not render again (issue 15): those whose every input is what it was
+when the last build in this process rendered them (emit/state.py keeps a PageMemo per brain).
 
-A note page is a function of its reply (view pages: title, links with their resolution,
-backlinks, tags, signals, as_of …), of the items its HTML shows or points into — its own note
-(body, slots), each item it links to or is linked from (a record's anchor lives on its day page,
-a heading link needs the target's sections), and, through embeds, what each embedded note links
-to — and of things every page shares: the brain's config, attachments, which notes and identities
-exist, the base URL. The key holds all of these (items by their model objects, compared by
-value); when a shared thing changes, every page is rendered. A kept page is taken from the
-previous site only when the writer's file index vouches it holds the bytes this memo saw
-written (Writer.keep), so a site written by another build is never mistaken for it.
+A page is a function of its view's reply pages and of what the page shows of other things:
+- a note page: the note itself (body, slots), each item it links to or is linked from (a
+  record's anchor lives on its day page, a heading link needs the target's sections) and, through
+  embeds, what each embedded note links to;
+- a listing, period or day page: its items (a record's URL and, on a day page, its whole read),
+  its relation lists, its neighbouring days, and the newest day of its source;
+- every page: the brain's config, attachments, which notes, identities and listing pages exist,
+  the build instant, the base URL and whether it is the site's first brain (index.html).
+Items are compared as model objects, by value. The key holds all of these; when a shared thing
+changes every page is rendered. A kept page is taken from the previous site only when the
+writer's file index vouches it holds the bytes this memo saw written (Writer.keep), so a site
+written by another build is never mistaken for it.
 """
 from __future__ import annotations
 
@@ -18,11 +21,8 @@ from dataclasses import dataclass, field
 from ..kernel.model import Brain
 from ..views import View
 from ..views.graph import Graph
+from .listing_pages import DAY_TEMPLATE, TEMPLATES, SiteViews
 from .urls import page_path
-
-
-def _shared(brain: Brain, as_of: str, base_url: str | None) -> tuple:
-    return (brain.config, brain.attachments, frozenset(brain.notes), frozenset(brain.identities), as_of, base_url)
 
 
 def _deps(brain: Brain, g: Graph, ref: str) -> set[str]:
@@ -52,31 +52,52 @@ def _item(brain: Brain, ref: str):
     return "identity" if ref in brain.identities else "attachment" if ref in brain.attachments else None
 
 
+def _note_key(brain: Brain, g: Graph, view: View) -> tuple:
+    return view.pages, tuple((d, _item(brain, d)) for d in sorted(_deps(brain, g, view.ref)))
+
+
+def _listing_key(brain: Brain, site: SiteViews, view: View) -> tuple:
+    items = [it["ref"] for p in view.pages for it in p.get("items", ())]
+    relations = tuple(v.pages for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant))
+    newest = site.days.get(view.pages[0].get("source"), [None])[-1]
+    return (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest,
+            tuple((r, _item(brain, r), site.records[r].pages if r in site.records else None) for r in items))
+
+
+def page_keys(brain: Brain, g: Graph, site: SiteViews, views, root: bool) -> dict[str, tuple]:
+    """{site path: key} of every HTML page the views scope renders (emit/pages.py, listing_pages.py)."""
+    keys = {}
+    for view in views:
+        if view.template == "note.html":
+            keys[page_path(brain.name, view.ref)] = _note_key(brain, g, view)
+        elif not view.variant and view.template in TEMPLATES + (DAY_TEMPLATE,):
+            key = keys[page_path(brain.name, view.ref)] = _listing_key(brain, site, view)
+            if root and view.ref == "home":
+                keys["index.html"] = key
+    return keys
+
+
 @dataclass
-class NotePages:
+class PageMemo:
     shared: tuple | None = None
-    pages: dict[str, tuple] = field(default_factory=dict)   # note ref → (key, digest of the page written)
+    pages: dict[str, tuple] = field(default_factory=dict)   # site path → (key, digest of the page written)
 
-    def key(self, brain: Brain, g: Graph, view: View) -> tuple:
-        return view.pages, tuple((d, _item(brain, d)) for d in sorted(_deps(brain, g, view.ref)))
-
-    def keys(self, brain: Brain, g: Graph, views, as_of: str, base_url: str | None) -> dict[str, tuple]:
-        """{note ref: key} of every note view (a change to what all pages share forgets every page)."""
-        shared = _shared(brain, as_of, base_url)
+    def begin(self, brain: Brain, site: SiteViews, as_of: str, base_url: str | None, root: bool) -> None:
+        """A change to what every page shares forgets every page."""
+        shared = (brain.config, brain.attachments, frozenset(brain.notes), frozenset(brain.identities),
+                  frozenset(site.known), as_of, base_url, root)
         if shared != self.shared:
             self.shared, self.pages = shared, {}
-        return {v.ref: self.key(brain, g, v) for v in views if v.template == "note.html"}
 
-    def keep(self, writer, keys: dict[str, tuple], brain: Brain) -> set[str]:
-        """The note refs whose page `writer` took from the previous site unchanged."""
+    def keep(self, writer, keys: dict[str, tuple]) -> set[str]:
+        """The site paths `writer` took from the previous site unchanged."""
         kept = set()
-        for ref, key in keys.items():
-            old = self.pages.get(ref)
-            if old is not None and old[0] == key and writer.keep(page_path(brain.name, ref), old[1], ref):
-                kept.add(ref)
+        for path, key in keys.items():
+            old = self.pages.get(path)
+            if old is not None and old[0] == key and writer.keep(path, old[1], path):
+                kept.add(path)
         return kept
 
-    def remember(self, writer, keys: dict[str, tuple], brain: Brain) -> None:
-        """After the pages are written: what each note page's key gave."""
-        self.pages = {ref: (key, writer.digests[page_path(brain.name, ref)]) for ref, key in keys.items()
-                      if page_path(brain.name, ref) in writer.digests}
+    def remember(self, writer, keys: dict[str, tuple]) -> None:
+        """After the pages are written: what each page's key gave."""
+        self.pages = {path: (key, writer.digests[path]) for path, key in keys.items() if path in writer.digests}

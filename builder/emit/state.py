@@ -5,7 +5,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 
 - parse: the parse cache (parsecache.py), kept in memory instead of read back from disk;
 - index: per brain, the last search index (bm25/update.py: patched in place when refs are unchanged);
-- pages: per brain, the note pages the last build rendered and what they were made of (reuse.py);
+- pages: per brain, the HTML pages the last build rendered and what they were made of (reuse.py);
 - vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text).
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..bm25.update import IndexState
-from .reuse import NotePages
+from .reuse import PageMemo
 
 
 @dataclass
@@ -21,7 +21,7 @@ class BuildState:
     parse: object = None   # builder/parsecache.Cache: build.py (a shell) owns it; emitters never read it
     index: dict[str, IndexState] = field(default_factory=dict)
     vectors: dict[str, dict[str, bytes]] = field(default_factory=dict)
-    pages: dict[str, NotePages] = field(default_factory=dict)
+    pages: dict[str, PageMemo] = field(default_factory=dict)
 
     def index_of(self, brain: str) -> IndexState:
         return self.index.setdefault(brain, IndexState())

@@ -24,6 +24,7 @@ TAGS = ("website", "website/launch", "pricing", "team", "q4", "design", "ops/dep
 ZONES = ("Europe/Berlin", "UTC", "America/New_York", "Asia/Tokyo", "Pacific/Auckland")
 IDENTITIES = ("person:alice", "person:bob", "person:carol", "repo:github.com/example/new-website")
 SKIP = {"scratch", ".trash", ".obsidian", "memories"}
+LONG = "A long record whose last words lie past any excerpt. " * 9   # > 320 characters
 
 
 def _instant(text: str) -> datetime:
@@ -209,11 +210,14 @@ class Editor:
         records = self.records()
         if not records:
             return self.new_record()
-        path = self.rng.choice(records)
+        long = [p for p in records if LONG in p.read_text(encoding="utf-8")]
+        path = self.rng.choice(long if long and self.rng.random() < 0.5 else records)
         record = json.loads(path.read_text(encoding="utf-8"))
-        key = self.rng.choice(["text", "refs", "thread", "priority", "observed", "untimed"])
+        key = self.rng.choice(["text", "tail", "refs", "thread", "priority", "observed", "untimed"])
         if key == "text":
             record["text"] = f"{self.word(4)} [[{self.rng.choice(self.names())}]]"
+        elif key == "tail":    # past the excerpt: only the record's day page shows the change
+            record["text"] = f"{LONG}\n\n{self.word(3)}"
         elif key == "refs":
             record["refs"] = [self.rng.choice(self.names()), self.rng.choice(IDENTITIES)]
         elif key == "thread":
