@@ -233,6 +233,7 @@ def _record(brain: Brain, view: View, target: str) -> dict:
     rec = reply["record"]
     author = rec.get("author")
     return {"reply": reply, "record": rec, "anchor": refs.record_anchor(reply["ref"]),
+            "title": brain.records[reply["ref"]].own_title,
             "author_path": ref_url(brain, author) if author in brain.identities else None,
             "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
             "backlinks": [(relation, relation_anchor(relation, reply["ref"]), links)
