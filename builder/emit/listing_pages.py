@@ -77,7 +77,7 @@ def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
         meta += f'<p class="excerpt" dir="auto">{escape(cut(text, LISTED_EXCERPT))}</p>'
     badge = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
     review = ' <span class="badge review" title="asks for review">review</span>' if it.get("review") else ""
-    return (f'<li class="item kind-{escape(it["kind"])}"><a dir="auto" href="',
+    return ('<li><a dir="auto" href="',
             f'">{escape(it["title"])}</a> <span class="badge">{badge}</span>{review}{meta}</li>\n')
 
 
