@@ -75,10 +75,11 @@ def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
     text, lead = it.get("excerpt") or "", it["title"].removesuffix("…")
     if text and not (lead and text.startswith(lead)):      # a record titled by its own first words
         meta += f'<p class="excerpt" dir="auto">{escape(cut(text, LISTED_EXCERPT))}</p>'
-    badge = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
+    # a record's kind goes without saying: its source line names it (most listed items are records)
+    kind = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
+    badge = "" if it.get("source") else f' <span class="badge">{kind}</span>'
     review = ' <span class="badge review" title="asks for review">review</span>' if it.get("review") else ""
-    return ('<li><a dir="auto" href="',
-            f'">{escape(it["title"])}</a> <span class="badge">{badge}</span>{review}{meta}</li>\n')
+    return ('<li><a dir="auto" href="', f'">{escape(it["title"])}</a>{badge}{review}{meta}</li>\n')
 
 
 class ItemLists:
