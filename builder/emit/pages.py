@@ -47,14 +47,15 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     `clock(instant)` its local time ("09:14"), `stamp(instant)` both ("3 Dec 2026, 09:14").
     `json`: the page's reply is a file of its own (notes, home), linked as `json`; any other page
     offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button).
-    `description` (Open Graph) is the reply's excerpt (cut to OG_DESCRIPTION), else says what the page is; `site_url` and
-    `feeds` (emit/feeds.py) are set only when the build has a site URL."""
+    `description` (Open Graph) is the reply's excerpt (cut to OG_DESCRIPTION), else None (a made-up
+    "TITLE in SITE" said nothing og:title and og:site_name do not, on ~18k pages at 10k notes);
+    `site_url` and `feeds` (emit/feeds.py) are set only when the build has a site URL."""
     tz = brain.config.timezone
     today = local_day(reply["as_of"], tz) if reply.get("as_of") else None
     title = reply.get("title") or ref
     return {
         "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
-        "description": cut(reply.get("excerpt") or f"{title} in {brain.config.title}", OG_DESCRIPTION),
+        "description": cut(reply["excerpt"], OG_DESCRIPTION) if reply.get("excerpt") else None,
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
         "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant) if json else None,
         "reply_uri": None if json else reply.get("uri"),
