@@ -90,13 +90,17 @@ if (local) {
   near.observe(local.parentElement) // the section itself is hidden (no box) until drawn
 }
 
-// The explorer's button (base.html) shows once bf.js runs; explorer.js builds the tree on first use.
-// On wide screens, where it is a column beside the page (bf.css), it opens by itself when the reader left it open.
+// The explorer's button is made here, in the header (base.html), not written into every page:
+// it does nothing without bf.js. explorer.js builds the tree on first use. On wide screens,
+// where it is a column beside the page (bf.css), it opens by itself when the reader left it open.
 export const EXPLORER_KEY = 'bf-explorer' // localStorage: "open" or "closed", written by explorer.js
-const explorerButton = document.querySelector('[data-bf-explorer]')
-if (explorerButton) {
+const header = document.querySelector('header.top')
+if (header) {
+  const explorerButton = document.createElement('button')
+  for (const [k, v] of Object.entries({ type: 'button', class: 'explorer-toggle', 'data-bf-explorer': '', 'aria-expanded': 'false', 'aria-controls': 'bf-explorer' })) explorerButton.setAttribute(k, v)
+  explorerButton.textContent = 'Explorer'
+  header.prepend(explorerButton)
   const explorer = (open) => import('./explorer.js').then((m) => m.toggle(bf, explorerButton, open))
-  explorerButton.hidden = false
   explorerButton.addEventListener('click', () => explorer())
   let left = null
   try { left = localStorage.getItem(EXPLORER_KEY) } catch { left = null }

@@ -1,6 +1,7 @@
 // The table of contents beside a note's text (templates/note.html nav.toc): the section being
 // read is marked aria-current="location", from an IntersectionObserver over the headings, so the
-// page runs nothing while it scrolls between them.
+// page runs nothing while it scrolls between them. Each heading it lists gets its "§" link to
+// itself here, not in the page's HTML (builder/brain/mdrender.py).
 const READING_BAND = '0px 0px -60% 0px' // a heading in the top 40% of the window starts the section read
 
 export function wire () {
@@ -8,7 +9,11 @@ export function wire () {
   const links = new Map() // heading → its link, in the page's order
   for (const a of toc.querySelectorAll('a[href^="#"]')) {
     const heading = document.getElementById(decodeURIComponent(a.hash.slice(1)))
-    if (heading) links.set(heading, a)
+    if (!heading) continue
+    links.set(heading, a)
+    const self = Object.assign(document.createElement('a'), { className: 'anchor', href: '#' + heading.id, tabIndex: -1, textContent: '§' })
+    self.setAttribute('aria-hidden', 'true')
+    heading.prepend(self, ' ')
   }
   const seen = new Set()
   const mark = () => {

@@ -119,8 +119,10 @@ function byUse (edges, relations) {
   return [edges.map(([a, b, r]) => [a, b, place.get(r)]), order.map((r) => relations[r])]
 }
 
-// The 1-step graph of this page's note from its own lists (Links, and Backlinks by relation):
-// nothing to download, so it costs the first view nothing. Null when the note has no links.
+// The 1-step graph of this page's note from the page itself: its plain links from the text
+// (a.internal outside embedded notes; the page lists only typed relations), its typed relations
+// and its backlinks by relation. Nothing to download, so it costs the first view nothing. Null
+// when the note has no links.
 export function pageGraph (title) {
   const nodes = new Map([[0, { title, href: location.href.split('#')[0] }]])
   const ids = new Map()
@@ -132,6 +134,14 @@ export function pageGraph (title) {
     const ends = [0, ids.get(a.href)]
     if (!outgoing) ends.reverse()
     edges.push([...ends, relations.indexOf(relation)])
+  }
+  const seen = new Set()
+  for (const a of document.querySelectorAll('article.note .body a.internal')) {
+    const url = new URL(a.href)
+    if (url.pathname.endsWith('.md.html')) url.hash = '' // a section is its note's node
+    if (a.closest('.embed-body') || !url.pathname.endsWith('.html') || seen.has(url.href)) continue
+    seen.add(url.href)
+    add({ href: url.href, textContent: a.textContent }, 'links', true)
   }
   for (const li of document.querySelectorAll('section.links li')) {
     const a = li.querySelector(':scope > a')

@@ -26,9 +26,8 @@ export function el (tag, props = {}, ...children) {
 
 // One listed item, as listings.py _item_fragment writes it.
 export function itemNode (site, root, it) {
-  const li = el('li', { class: 'item kind-' + it.kind },
-    el('a', { dir: 'auto', href: new URL(itemPath(site, it), root).href }, it.title), ' ',
-    el('span', { class: 'badge' }, it.kind + (it.type ? ' · ' + it.type : '')))
+  const li = el('li', {}, el('a', { dir: 'auto', href: new URL(itemPath(site, it), root).href }, it.title))
+  if (!it.source) li.append(' ', el('span', { class: 'badge' }, it.kind + (it.type ? ' · ' + it.type : ''))) // a record's source names it
   if (it.review) li.append(' ', el('span', { class: 'badge review', title: 'asks for review' }, 'review'))
   if (it.source) {
     const tz = (site.brain(it.brain) || {}).timezone || 'UTC'
@@ -144,6 +143,7 @@ export function wire (bf) {
     button.addEventListener('click', () => showMore(bf, button))
   }
   for (const button of document.querySelectorAll('[data-bf-json]')) {
+    button.setAttribute('aria-expanded', 'false') // not in the page's HTML: the button works only with bf.js
     button.closest('.json-offer').hidden = false
     button.addEventListener('click', () => toggleJson(bf, button))
   }

@@ -89,7 +89,7 @@ def test_wikilinks_become_relative_urls(rendered):
     assert '<a class="internal" href="../y/b.md.html">y/b</a>' in html
     assert '<a class="internal" href="../y/b.md.html">label b</a>' in html
     assert 'href="../y/b.md.html#sub-part"' in html
-    assert '<a href="../y/b.md.html#sub-part">md</a>' in html
+    assert '<a class="internal" href="../y/b.md.html#sub-part">md</a>' in html
     assert 'href="../memories/chat/2026-12-01.html#chat~3awho~3f"' in html   # a record: an anchor on its day page
 
 
@@ -109,14 +109,14 @@ def test_markdown_features(rendered):
     assert html.count('class="task-list-item-checkbox"') == 2 and 'checked="checked"' in html
     assert ('<pre class="highlight"><code class="language-python"><span class="nb">print</span><span class="p">(</span>'
             '<span class="s2">"&lt;b&gt;hi&lt;/b&gt;"</span>') in html   # highlighted at build time, escaped
-    assert '<h2 id="heading-two"><a class="anchor" href="#heading-two"' in html
+    assert '<h2 id="heading-two">Heading Two</h2>' in html     # its "§" link is added by contents.js
 
 
 def test_embeds(rendered):
     html = page(rendered, "x/src.md")
     assert '<img src="../y/pic.png" alt="pic.png"' in html
     assert (rendered / "brain/y/pic.png").read_bytes() == b"\x89PNG\r\n"
-    assert ('<div class="embed"><p class="embed-title"><a href="../y/b.md.html">Target B</a></p>'
+    assert ('<div class="embed"><p class="embed-title"><a class="internal" href="../y/b.md.html">Target B</a></p>'
             '<div class="embed-body" data-pagefind-ignore><p>Intro of b.</p>') in html   # the whole note, in place
 
 
@@ -278,7 +278,7 @@ def test_markdown_link_to_a_missing_note_is_plain_text_with_a_marker(tmp_path, m
                                   "c.md": "# C\n"})
     site = build_site(brain, tmp_path / "site").out
     html = (site / "brain" / "a.md.html").read_text()
-    assert '<a href="c.md.html" title="t">ok</a>' in html
+    assert '<a class="internal" href="c.md.html" title="t">ok</a>' in html
     assert '<span class="link-broken" title="broken: no note at missing.md">gone <strong>x</strong></span>' in html
     assert '<a href="https://x.org/m.md">web</a>' in html
 

@@ -111,7 +111,8 @@ def _render_image(self, tokens, idx, options, env):
 def _render_heading_open(self, tokens, idx, options, env):
     token = tokens[idx]
     anchor = token.attrGet("id")
-    return f'<{token.tag} id="{html.escape(anchor)}"><a class="anchor" href="#{html.escape(anchor)}" aria-hidden="true" tabindex="-1">§</a> '
+    # its "§" link to itself is added by site/contents.js: written here, it weighed ~0.35 KB a note
+    return f'<{token.tag} id="{html.escape(anchor)}">'
 
 
 def render_tokens(md: MarkdownIt, tokens: list, env: dict) -> tuple[str, list[int]]:

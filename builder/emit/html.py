@@ -91,7 +91,7 @@ class NoteRenderer:
                 if target is None:
                     return f'<span class="link-broken" title="broken: no note at {html.escape(href)}">'
                 extra = f' title="{html.escape(title)}"' if title else ""
-                return f'<a href="{html.escape(self._href(ref, page, href))}"{extra}>'
+                return f'<a class="internal" href="{html.escape(self._href(ref, page, href))}"{extra}>'
             if kind == "note_link_close":
                 return "</a>" if self._note_target(ref, value) else "</span>"
             if kind == "due":
@@ -134,7 +134,7 @@ class NoteRenderer:
         MAX_EMBED_DEPTH, shows only the title line; so does a heading or block not found."""
         target = self.brain.notes[link.ref]
         shown = target.title + (f" › {link.heading}" if link.heading and not link.heading.startswith("^") else "")
-        head = f'<p class="embed-title"><a href="{url}">{html.escape(shown)}</a></p>'
+        head = f'<p class="embed-title"><a class="internal" href="{url}">{html.escape(shown)}</a></p>'
         key = fragment_key(target, link.heading) if link.heading else None
         if link.heading and key is None:
             return f'<div class="embed embed-missing" title="no such section or block">{head}</div>'

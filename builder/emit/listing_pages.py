@@ -75,10 +75,11 @@ def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
     text, lead = it.get("excerpt") or "", it["title"].removesuffix("…")
     if text and not (lead and text.startswith(lead)):      # a record titled by its own first words
         meta += f'<p class="excerpt" dir="auto">{escape(cut(text, LISTED_EXCERPT))}</p>'
-    badge = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
+    # a record's kind goes without saying: its source line names it (most listed items are records)
+    kind = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
+    badge = "" if it.get("source") else f' <span class="badge">{kind}</span>'
     review = ' <span class="badge review" title="asks for review">review</span>' if it.get("review") else ""
-    return (f'<li class="item kind-{escape(it["kind"])}"><a dir="auto" href="',
-            f'">{escape(it["title"])}</a> <span class="badge">{badge}</span>{review}{meta}</li>\n')
+    return ('<li><a dir="auto" href="', f'">{escape(it["title"])}</a>{badge}{review}{meta}</li>\n')
 
 
 class ItemLists:
@@ -236,6 +237,7 @@ def _record(brain: Brain, view: View, target: str) -> dict:
     rec = reply["record"]
     author = rec.get("author")
     return {"reply": reply, "record": rec, "anchor": refs.record_anchor(reply["ref"]),
+            "title": brain.records[reply["ref"]].own_title,
             "author_path": ref_url(brain, author) if author in brain.identities else None,
             "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
             "backlinks": [(relation, relation_anchor(relation, reply["ref"]), links)

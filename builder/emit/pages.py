@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from ..kernel.config import language_tag
 from ..kernel.model import Brain
+from ..kernel.text import cut
 from ..views import View
 from .feeds import page_feeds
 from .days import clock, due_badge, full_date, local_day, stamp
@@ -13,6 +14,10 @@ from .html import NoteRenderer, ref_url, render
 from .data import stored_in_files
 from .urls import attachment_path, crumbs, page_path, relation_anchor, reply_path
 from .writer import Writer
+
+# An Open Graph description as long as link cards show it (X cuts at 200 characters, search
+# snippets nearer 160), not the reply's whole 320-character excerpt in every page's head.
+OG_DESCRIPTION = 200
 
 
 def offset_variant(view: View, page: dict) -> tuple[str, ...]:
@@ -42,14 +47,15 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     `clock(instant)` its local time ("09:14"), `stamp(instant)` both ("3 Dec 2026, 09:14").
     `json`: the page's reply is a file of its own (notes, home), linked as `json`; any other page
     offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button).
-    `description` (Open Graph) is the reply's excerpt, else says what the page is; `site_url` and
-    `feeds` (emit/feeds.py) are set only when the build has a site URL."""
+    `description` (Open Graph) is the reply's excerpt (cut to OG_DESCRIPTION), else None (a made-up
+    "TITLE in SITE" said nothing og:title and og:site_name do not, on ~18k pages at 10k notes);
+    `site_url` and `feeds` (emit/feeds.py) are set only when the build has a site URL."""
     tz = brain.config.timezone
     today = local_day(reply["as_of"], tz) if reply.get("as_of") else None
     title = reply.get("title") or ref
     return {
         "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
-        "description": reply.get("excerpt") or f"{title} in {brain.config.title}",
+        "description": cut(reply["excerpt"], OG_DESCRIPTION) if reply.get("excerpt") else None,
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
         "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant) if json else None,
         "reply_uri": None if json else reply.get("uri"),
@@ -76,7 +82,7 @@ def emit_item_pages(writer: Writer, brain: Brain, views: Sequence[View]) -> None
                                                           "backlinks": grouped(whole.get("backlinks", []))}
         note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
-                "description": note.excerpt or ctx["description"],
+                "description": cut(note.excerpt, OG_DESCRIPTION) if note.excerpt else ctx["description"],
                 "lang": language_tag(note.frontmatter.get("lang")) or ctx["lang"]}
         writer.write(page, render(view.template, page, **ctx), view.ref)
 

@@ -16,14 +16,13 @@ def page_assets(body: str) -> dict:
     return {"katex": MATH_MARK in body, "mermaid": MERMAID_MARK in body}
 
 
-ANCHOR_LINK = re.compile(r'<a class="anchor" href="#[^"]*" aria-hidden="true" tabindex="-1">§</a> ')
 ID_ATTR = re.compile(r'(<[A-Za-z][A-Za-z0-9]*\b[^>]*?) id="[^"]*"')
 
 
 def embeddable(fragment: str) -> str:
     """A fragment shown inside another page: without its own anchors (their ids belong to the
     note's page, and would clash with the embedding page's)."""
-    out = ID_ATTR.sub(r"\1", ANCHOR_LINK.sub("", fragment))
+    out = ID_ATTR.sub(r"\1", fragment)
     return f"<ul>\n{out}</ul>\n" if out.startswith("<li") else out   # a list item keeps a list
 
 

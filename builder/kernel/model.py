@@ -124,6 +124,12 @@ class Record:
     def modified(self) -> datetime | None:
         return self.edited or self.observed or self.time
 
+    @property
+    def own_title(self) -> str:
+        """The title the record's file gives; "" when `title` is made from the text's first words."""
+        given = self.raw.get("title")
+        return given.strip() if isinstance(given, str) else ""
+
 
 @dataclass(frozen=True)
 class Source:

@@ -74,6 +74,10 @@ def test_contents_sit_beside_the_text_and_mark_the_section_read(page, example_si
     page.evaluate("window.scrollTo(0, document.getElementById('decision').offsetTop + 60)")  # inside it, its heading gone
     page.wait_for_function("document.querySelector('nav.toc a[aria-current=location]')?.hash === '#decision'")
     assert toc.bounding_box()["y"] >= 0                                  # sticky: still in view
+    # each listed heading links to itself (added by contents.js: the page's HTML holds no "§")
+    assert "§" not in (example_site / NOTE).read_text(encoding="utf-8")
+    anchors = page.eval_on_selector_all("article.note h2 > a.anchor:first-child", "as => as.map((a) => [a.getAttribute('href'), a.parentElement.id])")
+    assert len(anchors) >= 3 and all(href == "#" + heading for href, heading in anchors)
 
 
 def test_on_a_phone_contents_follow_the_text(page, example_site, serve_site):

@@ -35,10 +35,13 @@ def test_a_note_shows_its_links_and_backlinks_as_a_graph(page, example_site, ser
     base = serve_site(example_site, "/my-repo/")
     opened(page, base + NOTE)
     graph = _local_graph(page)
-    # 1 step, from the page's own Links and Backlinks: no graph data downloaded
+    # 1 step, from the page itself (the text's links, typed relations, backlinks): no graph data downloaded
     assert not [r for r in serve_site.servers[-1].requests if "graph.json" in r[1] or "explorer.json" in r[1]]
-    listed = set(page.locator("section.links li > a, section.backlinks li > a").evaluate_all("as => as.map((a) => a.href)"))
-    assert _hrefs(graph, "hop-1") == listed
+    reply = python_read(open_site(example_site), "projects/new-website.md", {})
+    linked = {base + page_path("brain", l["ref"]) for l in reply["links"] if l["ref"]}
+    assert {l["relation"] for l in reply["links"]} > {"links"}       # plain links and typed relations
+    backlinks = set(page.locator("section.backlinks li > a").evaluate_all("as => as.map((a) => a.href)"))
+    assert _hrefs(graph, "hop-1") == linked | backlinks
     assert graph.locator("a.hop-0").get_attribute("aria-label") == "New website"
     legend = [t.strip() for t in page.locator("section.graph .graph-legend li").all_inner_texts()]
     relations = set(page.locator("section.links li > .badge:first-of-type").all_inner_texts())
@@ -50,7 +53,6 @@ def test_a_note_shows_its_links_and_backlinks_as_a_graph(page, example_site, ser
     page.locator("section.graph button.graph-wider").click()             # 2 steps, from the site's files
     page.wait_for_function("document.querySelector('section.graph a.hop-2') !== null")
     graph = page.locator("section.graph svg.graph-svg")
-    reply = python_read(open_site(example_site), "projects/new-website.md", {})
     near = {l["ref"] for l in reply["links"] if (l["ref"] or "").endswith(".md")}
     near |= {b["ref"] for b in reply["backlinks"] if b["ref"].endswith(".md")}
     near.discard("projects/new-website.md")

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from builder.emit import feeds
+from builder.emit.pages import OG_DESCRIPTION
 from builder.query.read import read
 from builder.query.site import open_site
+from builder.kernel.text import cut
 
 SITE = "https://example.github.io/brain-site/"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -91,13 +93,14 @@ def test_a_feed_per_source_links_records_on_their_day_pages(site):
 def test_pages_carry_feed_sitemap_and_open_graph_tags(site):
     html = (site / "brain/memories/chat.html").read_text()
     assert '<meta property="og:url" content="https://example.github.io/brain-site/brain/memories/chat.html">' in html
+    assert '<meta property="og:title" content="Team chat">' in html and "og:description" not in html   # no excerpt
     assert '<link rel="sitemap" type="application/xml" href="../../sitemap.xml">' in html
     alternates = re.findall(r'<link rel="alternate" type="application/atom\+xml" title="[^"]*" href="([^"]*)">', html)
     assert alternates == ["../../_bf/feeds/brain.xml", "../../_bf/feeds/brain/chat.xml"]
     note = (site / "brain/projects/new-website.md.html").read_text()
     description = re.search(r'<meta property="og:description" content="([^"]*)">', note).group(1)
     card = next(i for i in read(open_site(site), "projects")["items"] if i["ref"] == "projects/new-website.md")
-    assert description == escape(card["excerpt"])
+    assert len(card["excerpt"]) > OG_DESCRIPTION and description == escape(cut(card["excerpt"], OG_DESCRIPTION))
     title = re.search(r"<h1 [^>]*data-pagefind-meta=\"title\">\s*([^<]*?)\s*</h1>", note).group(1)
     assert f'<meta property="og:title" content="{title}">' in note
     assert 'content="https://example.github.io/brain-site/">' in (site / "index.html").read_text()

@@ -61,7 +61,7 @@ def _pages(site: Path) -> list[str]:
                   if not rel.startswith("brain/d0/d1/d2/d3/d4") or rel.endswith("deep.md.html"))
 
 
-SHOWN = re.compile(r'<article class="record" aria-labelledby="[^"]+">\s*<h2 [^>]*\bid="([^"]+)">')
+SHOWN = re.compile(r'<article class="record"><h2 [^>]*\bid="([^"]+)">')
 
 
 def _audit(page, url: str) -> dict:
