@@ -24,6 +24,7 @@ class Site:
     _stale: dict = field(default_factory=dict)
     _data: dict = field(default_factory=dict)     # brain → BrainData (its packs, loaded on demand)
     words: WordMemo = field(default_factory=WordMemo)   # the analysis of the words its searches read
+    vector_table: object = None   # vectorstore.Table, read on first use (vectorstore.table)
 
     @property
     def build_id(self) -> str:
