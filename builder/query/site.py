@@ -23,6 +23,7 @@ class Site:
     manifest: dict
     _stale: dict = field(default_factory=dict)
     _data: dict = field(default_factory=dict)     # brain → BrainData (its packs, loaded on demand)
+    stores: dict = field(default_factory=dict)    # brain → store.BrainStore (store.open_store)
     words: WordMemo = field(default_factory=WordMemo)   # the analysis of the words its searches read
     vector_table: object = None   # vectorstore.Table, read on first use (vectorstore.table)
 
