@@ -18,10 +18,9 @@ The reply is a search reply (schemas/search-reply.schema.json) whose `query` is 
 """
 from __future__ import annotations
 
-from datetime import datetime
-
 from ..kernel import refs
 from ..kernel.errors import EmbeddingsMissing, NotFound
+from ..kernel.times import from_rfc3339
 from .coverage import coverage_fields
 from .read import check_ref, finish, selected
 from .scopes import admits, parse_scope, window
@@ -59,7 +58,7 @@ def similar(site: Site, ref_text, *, limit=10, scope=None, brains=None) -> dict:
     if store is None:
         raise NotFound(ref_text)
     q, qq = brain_vectors(site, store).row(doc)
-    as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
+    as_of = from_rfc3339(site.as_of)
     trivial = vector.own_candidates(sc, None, None)
     found, total = [], 0
     for name, other in sorted(stores.items()):
