@@ -146,44 +146,41 @@ def cmd_check(args) -> int:
     return 1 if problems else 0
 
 
+def _reply(args, query, *values, **options) -> int:
+    """Print query(site, *values, brains=--brain, **options) over the site of --site."""
+    from .query.site import open_site
+    emit(query(open_site(site_path(args)), *values, brains=args.brain, **options), args.dense)
+    return 0
+
+
+def _filters(args) -> dict:
+    """The options search and recall share."""
+    return {"scope": args.scope, "type": args.type, "path": args.path, "mode": args.mode}
+
+
 def cmd_read(args) -> int:
     from .query.read import read
-    from .query.site import open_site
-    site = open_site(site_path(args))
-    emit(read(site, args.ref, rel=args.rel, offset=args.offset, brains=args.brain), args.dense)
-    return 0
+    return _reply(args, read, args.ref, rel=args.rel, offset=args.offset)
 
 
 def cmd_search(args) -> int:
     from .query.search import search
-    from .query.site import open_site
-    site = open_site(site_path(args))
-    emit(search(site, args.query, scope=args.scope, type=args.type, path=args.path, limit=args.limit,
-                brains=args.brain, mode=args.mode), args.dense)
-    return 0
+    return _reply(args, search, args.query, limit=args.limit, **_filters(args))
 
 
 def cmd_similar(args) -> int:
     from .query.similar import similar
-    from .query.site import open_site
-    emit(similar(open_site(site_path(args)), args.ref, limit=args.limit, scope=args.scope, brains=args.brain), args.dense)
-    return 0
+    return _reply(args, similar, args.ref, limit=args.limit, scope=args.scope)
 
 
 def cmd_types(args) -> int:
     from .query.search import types
-    from .query.site import open_site
-    emit(types(open_site(site_path(args)), brains=args.brain), args.dense)
-    return 0
+    return _reply(args, types)
 
 
 def cmd_recall(args) -> int:
     from .query.recall import recall
-    from .query.site import open_site
-    site = open_site(site_path(args))
-    emit(recall(site, args.query, budget=args.budget, scope=args.scope, type=args.type, path=args.path,
-                brains=args.brain, mode=args.mode), args.dense)
-    return 0
+    return _reply(args, recall, args.query, budget=args.budget, **_filters(args))
 
 
 def cmd_schema(args) -> int:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..kernel.packs import pack, packed_name
 from ..kernel.parallel import cores, fork_each
-from .pipeline import name_key, term_counts
+from .pipeline import WordMemo, name_key, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
@@ -36,7 +36,7 @@ def _dumps(obj) -> bytes:
                       sort_keys=True).encode("utf-8")
 
 
-def _postings(docs, first: int = 0):
+def _postings(docs, first: int = 0, memo: WordMemo | None = None):
     """Per field: term -> [doc << 48 | len << 24 | tf, ...] (docs ascending, numbered from
     *first*), and the field's total length."""
     post = [dict() for _ in FIELDS]
@@ -49,7 +49,7 @@ def _postings(docs, first: int = 0):
             text = doc.get(field)
             if not text:  # records have no aliases or headings: skip the pipeline
                 continue
-            counts, n = term_counts(text) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field])
+            counts, n = term_counts(text, memo) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field], memo)
             if not n:
                 continue
             totals[fi] += n
@@ -64,24 +64,25 @@ def _postings(docs, first: int = 0):
     return post, totals
 
 
-def _weighted_counts(texts, weights) -> tuple[dict[str, int], int]:
+def _weighted_counts(texts, weights, memo: WordMemo | None = None) -> tuple[dict[str, int], int]:
     """term_counts of a weighted field: texts[k] (a list of texts) counted weights[k] times."""
     out: dict[str, int] = {}
     total = 0
     for group, w in zip(texts, weights):
         for text in group:
-            counts, n = term_counts(text)
+            counts, n = term_counts(text, memo)
             total += n * w
             for term, tf in counts.items():
                 out[term] = out.get(term, 0) + tf * w
     return out, total
 
 
-def _postings_part(docs, span):
-    return _postings(docs[span[0]:span[1]], span[0])
+def _postings_part(job, span):
+    docs, memo = job
+    return _postings(docs[span[0]:span[1]], span[0], memo)
 
 
-def _all_postings(docs, parallel: bool):
+def _all_postings(docs, parallel: bool, memo: WordMemo):
     """_postings of all docs, the docs split into contiguous runs of about equal text over the
     cores; concatenating the runs' lists in order keeps every list ascending."""
     k = cores() if parallel else 1
@@ -91,7 +92,7 @@ def _all_postings(docs, parallel: bool):
         if size * k >= total * len(cuts) and len(cuts) < k:
             cuts.append(i + 1)
     spans = list(zip(cuts, cuts[1:] + [len(docs)]))
-    parts = fork_each(_postings_part, spans, docs, parallel)
+    parts = fork_each(_postings_part, spans, (docs, memo), parallel)
     post, totals = parts[0]
     for more, more_totals in parts[1:]:
         for pf, mf in zip(post, more):
@@ -125,11 +126,11 @@ def code(tf: int, length: int) -> int:
     return length * 16 + tf if tf < 16 else -(tf * 16777216 + length)
 
 
-def _names(docs) -> dict[str, list[int]]:
+def _names(docs, memo: WordMemo) -> dict[str, list[int]]:
     """name key -> doc ids (ascending) of the documents naming it (their `names`)."""
     out: dict[str, list[int]] = {}
     for d, doc in enumerate(docs):
-        keys = {name_key(n) for n in doc.get("names") or ()}
+        keys = {name_key(n, memo) for n in doc.get("names") or ()}
         for key in sorted(keys - {""}):
             if not _LONE_SURROGATE.search(key):
                 out.setdefault(key, []).append(d)
@@ -170,7 +171,8 @@ def index_files(docs, state=None) -> dict[str, bytes]:
     if state is not None and state.refs == refs:
         return state.update(docs)
     parallel = len(docs) > PARALLEL_DOCS
-    post, totals = _all_postings(docs, parallel)
+    memo = WordMemo()   # this index's words, analysed once each (workers fork a copy)
+    post, totals = _all_postings(docs, parallel, memo)
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
@@ -201,7 +203,7 @@ def layout(docs, refs, totals, weights) -> dict[str, object]:
         tables[h & (shards - 1)][term] = entry
     for i, table in enumerate(tables):
         files[f"t/{i}.json"] = table
-    names = _names(docs)
+    names = _names(docs, memo)
     nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
     name_tables: list[dict] = [dict() for _ in range(nshards)]
     for key, ids in names.items():

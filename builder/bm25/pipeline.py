@@ -17,7 +17,8 @@ site/engine/bm25/, equal token for token — tests/bm25 prove it).
    FOLD_MAP (ß→ss, æ→ae, ø→o, …); a Latin word is folded before it is stemmed. A folded twin
    that is empty or a stop word is the exact term itself.
 
-`analyze_pairs` gives one (exact, folded) pair per position; `analyze` the exact terms.
+`analyze_pairs` gives one (exact, folded) pair per position; `analyze` the exact terms. The
+functions hold no state: a caller that analyses many texts passes its own WordMemo.
 """
 from __future__ import annotations
 
@@ -91,10 +92,6 @@ _SPACELESS_RE = re.compile(f"[{_class(SPACELESS)}]+")
 _LATIN_RE = re.compile(f"[{_class(LATIN)}]+")
 _FOLD_RE = re.compile("[" + "".join(FOLD_MAP) + "]")
 
-# Memo of raw word -> its (exact, folded) pairs. Vocabularies are far smaller than token
-# streams, so this turns normalisation and the Porter regexes into a dict hit.
-_memo: dict[str, list] = {}
-_MEMO_MAX = 1_000_000
 
 
 def fold(word: str) -> str:
@@ -103,6 +100,19 @@ def fold(word: str) -> str:
         return word
     f = unicodedata.normalize("NFC", _MN_RE.sub("", unicodedata.normalize("NFD", word)))
     return _FOLD_RE.sub(lambda m: FOLD_MAP[m.group()], f) if _FOLD_RE.search(f) else f
+
+
+class WordMemo:
+    """Raw word -> its analysis, for whoever analyses many texts: vocabularies are far smaller
+    than token streams, so a memo turns normalisation and the Porter regexes into a dict hit.
+    Its owner passes it along (the index writer keeps one per index, an open site one for its
+    searches); without one, a call memoises only its own text's words. Past MAX words a memo
+    starts over: a bound on memory, never a change of result."""
+    MAX = 1_000_000
+
+    def __init__(self):
+        self.pairs: dict[str, list] = {}     # raw word -> its (exact, folded) pairs
+        self.counts: dict[str, tuple] = {}   # raw word -> (its terms, exact and differing folded; positions)
 
 
 def _ascii(word: str) -> list:
@@ -159,16 +169,16 @@ def _word(raw: str) -> list:
     return out
 
 
-def analyze_pairs(text: str) -> list[tuple[str, str]]:
+def analyze_pairs(text: str, memo: WordMemo | None = None) -> list[tuple[str, str]]:
     """One (exact term, folded term) pair per position of *text*, in order."""
-    memo = _memo
+    memo = memo.pairs if memo is not None else {}
     words = _words(text)
     out: list = []
     try:
         for w in words:
             out += memo[w]
     except KeyError:
-        if len(memo) > _MEMO_MAX:
+        if len(memo) > WordMemo.MAX:
             memo.clear()
         out = []
         for w in words:
@@ -179,16 +189,13 @@ def analyze_pairs(text: str) -> list[tuple[str, str]]:
     return out
 
 
-_cmemo: dict[str, tuple] = {}   # raw word -> (its terms, exact and differing folded; positions)
-
-
-def term_counts(text: str) -> tuple[dict[str, int], int]:
+def term_counts(text: str, memo: WordMemo | None = None) -> tuple[dict[str, int], int]:
     """({term: frequency}, positions) of *text* as an index field holds it: per position its
     exact term and, where it differs, its folded term. Counts words first (most repeat)."""
     words = _words(text)
     wc = Counter(words)
-    memo = _cmemo
-    if len(memo) > _MEMO_MAX:
+    memo = memo.counts if memo is not None else {}
+    if len(memo) > WordMemo.MAX:
         memo.clear()
     counts: dict[str, int] = {}
     get = counts.get
@@ -205,9 +212,9 @@ def term_counts(text: str) -> tuple[dict[str, int], int]:
     return counts, n
 
 
-def analyze(text: str) -> list[str]:
+def analyze(text: str, memo: WordMemo | None = None) -> list[str]:
     """The exact terms of *text*, one per position, in order."""
-    return [e for e, _ in analyze_pairs(text)]
+    return [e for e, _ in analyze_pairs(text, memo)]
 
 
 def query_terms(text: str) -> list[tuple[str, str]]:
@@ -226,6 +233,6 @@ def query_words(text: str) -> list[tuple[str, str]]:
     return analyze_pairs(text)
 
 
-def name_key(text: str) -> str:
+def name_key(text: str, memo: WordMemo | None = None) -> str:
     """The name-index key of a title, alias, file stem or query: its folded terms joined by " "."""
-    return " ".join(f for _, f in analyze_pairs(text))
+    return " ".join(f for _, f in analyze_pairs(text, memo))

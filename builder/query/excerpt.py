@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from ..bm25 import analyze
+from ..bm25.pipeline import WordMemo
 from ..bm25.tokenizer import SEPARATOR_RE
 from ..kernel.text import EXCERPT_CHARS, cut
 
@@ -28,13 +29,13 @@ SPACE = " \t\n\r\f\v"
 ASCII_TOKEN_RE = re.compile("[^ \t\n\r\f\v-]+")   # runs between lunr's separators in ASCII text
 
 
-def _matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
+def _matches(text: str, terms: set[str], memo: WordMemo | None) -> list[tuple[int, int, str]]:
     """(start, end, term) of each token of `text` whose lunr term is in `terms`, in order.
     Speed-up only (results are the same without it): the stemmer keeps a word's first two
     letters, so a token holding none of the terms' first two letters is not analysed."""
     heads = {t[:2] for t in terms}
     if text.isascii():
-        return _ascii_matches(text, terms, heads)
+        return _ascii_matches(text, terms, heads, memo)
     out, start = [], 0
     for m in [*SEPARATOR_RE.finditer(text), None]:
         end = m.start() if m else len(text)
@@ -42,7 +43,7 @@ def _matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
             token = text[start:end]
             low = token.lower()
             if any(h in low for h in heads):
-                found = analyze(token)
+                found = analyze(token, memo)
                 if found and found[0] in terms:
                     out.append((start, end, found[0]))
         if m:
@@ -50,7 +51,7 @@ def _matches(text: str, terms: set[str]) -> list[tuple[int, int, str]]:
     return out
 
 
-def _ascii_matches(text: str, terms: set[str], heads: set[str]) -> list[tuple[int, int, str]]:
+def _ascii_matches(text: str, terms: set[str], heads: set[str], memo: WordMemo | None) -> list[tuple[int, int, str]]:
     """_matches() for ASCII text, where lower() keeps positions: one regex pass over the
     lower-cased text, each distinct token analysed once."""
     low = text.lower()
@@ -63,17 +64,18 @@ def _ascii_matches(text: str, terms: set[str], heads: set[str]) -> list[tuple[in
             continue
         found = seen.get(token)
         if found is None:
-            found = seen[token] = analyze(token)
+            found = seen[token] = analyze(token, memo)
         if found and found[0] in terms:
             out.append((m.start(), m.end(), found[0]))
     return out
 
 
-def has_phrase(text: str, phrase: list[str]) -> bool:
-    """Do the terms of `phrase` occur one after another in `text` (stop words skipped on both sides)?"""
+def has_phrase(text: str, phrase: list[str], memo: WordMemo | None = None) -> bool:
+    """Do the terms of `phrase` occur one after another in `text` (stop words skipped on both sides)?
+    `memo`: the caller's (pipeline.WordMemo), for the words of many texts."""
     if not phrase:
         return True
-    terms = analyze(text)
+    terms = analyze(text, memo)
     n = len(phrase)
     for i in range(len(terms) - n + 1):
         if terms[i:i + n] == phrase:
@@ -91,8 +93,8 @@ def _window_start(text: str, at: int) -> int:
     return start
 
 
-def excerpt(text: str, terms: set[str], fallback: str, limit: int = EXCERPT_CHARS) -> str:
-    hits = _matches(text, terms) if terms else []
+def excerpt(text: str, terms: set[str], fallback: str, limit: int = EXCERPT_CHARS, memo: WordMemo | None = None) -> str:
+    hits = _matches(text, terms, memo) if terms else []
     if not hits:
         return cut(fallback, limit)
     best_start, best_worth = 0, -1

@@ -125,7 +125,7 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
             if scope.kind != "none" and not admits(scope, entry, bounds):   # "none" admits all
                 narrowed = True
                 continue
-            if phrases and not all(has_phrase(_text(store, entry), p) for p in phrases):
+            if phrases and not all(has_phrase(_text(store, entry), p, store.site.words) for p in phrases):
                 continue
             kept.append((entry, score, len(matched), tier))
     return kept, narrowed
@@ -170,12 +170,12 @@ def item_of(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
     text = _text(store, entry)
     if entry.kind == "record":
         item.update(title=meta.get("title", ""), source=entry.source, time=meta.get("time"),
-                    observed=meta.get("observed"), excerpt=excerpt(text, terms, text))
+                    observed=meta.get("observed"), excerpt=excerpt(text, terms, text, memo=store.site.words))
     elif entry.kind == "section":
-        item.update(title=entry.section[1], excerpt=excerpt(text, terms, text))
+        item.update(title=entry.section[1], excerpt=excerpt(text, terms, text, memo=store.site.words))
     else:
         fallback = store.text(entry).get("summary") or text
-        item.update(title=meta.get("title", ""), excerpt=excerpt(text, terms, fallback))
+        item.update(title=meta.get("title", ""), excerpt=excerpt(text, terms, fallback, memo=store.site.words))
     return item
 
 

@@ -18,16 +18,16 @@ The reply is a search reply (schemas/search-reply.schema.json) whose `query` is 
 """
 from __future__ import annotations
 
-from datetime import datetime
-
 from ..kernel import refs
 from ..kernel.errors import EmbeddingsMissing, NotFound
+from ..kernel.times import from_rfc3339
 from .coverage import coverage_fields
 from .read import check_ref, finish, selected
 from .scopes import admits, parse_scope, window
 from .search import check_limit, item_of, open_stores
 from .site import Site
 from . import topk, vector
+from .vectorstore import brain_vectors, table
 
 
 def _candidate(store, vectors, groups: set[str] | None, doc: int) -> bool:
@@ -52,18 +52,18 @@ def similar(site: Site, ref_text, *, limit=10, scope=None, brains=None) -> dict:
     chosen, ref = selected(site, ref_text, brains)
     stores, missing = open_stores(site, brains)
     sc = parse_scope(scope, stores)
-    if not (stores and vector.table(site).ok() and all(vector.brain_vectors(site, s).ok() for s in stores.values())):
+    if not (stores and table(site).ok() and all(brain_vectors(site, s).ok() for s in stores.values())):
         raise EmbeddingsMissing(str(site.path), "semantic", asked="bf similar")
     store, doc, skip = _target(stores, chosen, ref)
     if store is None:
         raise NotFound(ref_text)
-    q, qq = vector.brain_vectors(site, store).row(doc)
-    as_of = datetime.fromisoformat(site.as_of.replace("Z", "+00:00"))
+    q, qq = brain_vectors(site, store).row(doc)
+    as_of = from_rfc3339(site.as_of)
     trivial = vector.own_candidates(sc, None, None)
     found, total = [], 0
     for name, other in sorted(stores.items()):
         groups = topk.keep_groups(sc, other, None, None)
-        vectors = vector.brain_vectors(site, other)
+        vectors = brain_vectors(site, other)
         count = vectors.count(groups)
         # a trivial scope refuses nothing: the first limit + 2 (REF and its note) suffice
         near = vectors.nearest(q, qq, groups, limit + 2 if trivial else count) if qq else []

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import BUNDLE_VERSION, MANIFEST
+from ..bm25.pipeline import WordMemo
 from ..kernel import packs, refs
 from ..kernel.errors import IndexMissing
 from ..kernel.fingerprint import FORMAT, changed_since, fingerprint_records
@@ -22,6 +23,9 @@ class Site:
     manifest: dict
     _stale: dict = field(default_factory=dict)
     _data: dict = field(default_factory=dict)     # brain → BrainData (its packs, loaded on demand)
+    stores: dict = field(default_factory=dict)    # brain → store.BrainStore (store.open_store)
+    words: WordMemo = field(default_factory=WordMemo)   # the analysis of the words its searches read
+    vector_table: object = None   # vectorstore.Table, read on first use (vectorstore.table)
 
     @property
     def build_id(self) -> str:

@@ -22,11 +22,7 @@ except ImportError:  # pragma: no cover
     _loads = json.loads
 
 STORE_FORMAT = "bf-search-2"
-OPEN_MAX = 8
 CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
-# Open stores by (site folder, build id, brain): a long-lived process (bf mcp, tests) answers
-# warm, and a rebuilt site (new build id) is never read through a stale store.
-_open: dict[tuple, "BrainStore"] = {}
 
 
 def _read_json(folder, rel: str, packed: bool) -> dict | None:
@@ -202,10 +198,9 @@ class _Owners:
 
 
 def open_store(site: Site, brain: str) -> BrainStore:
-    key = (str(site.path), site.build_id, brain)
-    store = _open.get(key)
-    if store is None:
-        if len(_open) >= OPEN_MAX:
-            _open.pop(next(iter(_open)))
-        store = _open[key] = BrainStore(site, brain)
-    return store
+    """The site's store of `brain`, kept by the Site: a long-lived process (bf mcp, the API)
+    answers warm, and a rebuilt site (a new Site: LiveSite reopens it) is never read through a
+    stale store."""
+    if brain not in site.stores:
+        site.stores[brain] = BrainStore(site, brain)
+    return site.stores[brain]

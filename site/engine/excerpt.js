@@ -9,7 +9,7 @@ const SPACE = ' \t\n\r\f\v'
 const SEPARATOR = /^[\s-]$/ // lunr's separator, ECMAScript white space (the Python side copies it)
 
 // [start, end, term] of each token of `chars` whose lunr term is in `terms`, in order.
-function matches (chars, terms) {
+function matches (chars, terms, memo) {
   const heads = [...new Set([...terms].map((t) => [...t].slice(0, 2).join('')))]
   const out = []
   let start = 0
@@ -19,7 +19,7 @@ function matches (chars, terms) {
       const token = chars.slice(start, i).join('')
       const low = token.toLowerCase()
       if (heads.some((h) => low.includes(h))) {
-        const found = analyze(token)
+        const found = analyze(token, memo)
         if (found.length && terms.has(found[0])) out.push([start, i, found[0]])
       }
     }
@@ -28,10 +28,10 @@ function matches (chars, terms) {
   return out
 }
 
-// Do the terms of `phrase` occur one after another in `text`?
-export function hasPhrase (text, phrase) {
+// Do the terms of `phrase` occur one after another in `text`? `memo`: the caller's WordMemo.
+export function hasPhrase (text, phrase, memo = null) {
   if (!phrase.length) return true
-  const terms = analyze(text)
+  const terms = analyze(text, memo)
   for (let i = 0; i + phrase.length <= terms.length; i++) {
     if (phrase.every((t, k) => terms[i + k] === t)) return true
   }
@@ -48,9 +48,9 @@ function windowStart (chars, at) {
   return start
 }
 
-export function excerpt (text, terms, fallback, limit = EXCERPT_CHARS) {
+export function excerpt (text, terms, fallback, limit = EXCERPT_CHARS, memo = null) {
   const chars = [...text]
-  const hits = terms.size ? matches(chars, terms) : []
+  const hits = terms.size ? matches(chars, terms, memo) : []
   if (!hits.length) return cut(fallback, limit)
   let bestStart = 0
   let bestWorth = -1

@@ -6,7 +6,7 @@ import { FormatError } from './bm25/reader.js'
 import { analyze, queryTerms } from './bm25/pipeline.js'
 import { coverageFields } from './coverage.js'
 import { excerpt, hasPhrase } from './excerpt.js'
-import { joinPieces } from './text.js'
+import { EXCERPT_CHARS, joinPieces } from './text.js'
 import { finish, selected } from './read.js'
 import { admits, parseScope, window } from './scopes.js'
 import { openStore } from './store.js'
@@ -123,7 +123,7 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
       }
       if (phrases.length) {
         const text = await textOf(store, entry)
-        if (!phrases.every((p) => hasPhrase(text, p))) continue
+        if (!phrases.every((p) => hasPhrase(text, p, store.site.words))) continue
       }
       kept.push([entry, score, matched.length, tier])
     }
@@ -178,13 +178,13 @@ export async function itemOf (store, [entry, score, lexicalScore, similarity], t
   if (entry.kind === 'record') {
     Object.assign(item, {
       title: get(meta, 'title', ''), source: entry.source, time: get(meta, 'time'),
-      observed: get(meta, 'observed'), excerpt: excerpt(text, terms, text)
+      observed: get(meta, 'observed'), excerpt: excerpt(text, terms, text, EXCERPT_CHARS, store.site.words)
     })
   } else if (entry.kind === 'section') {
-    Object.assign(item, { title: entry.section[1], excerpt: excerpt(text, terms, text) })
+    Object.assign(item, { title: entry.section[1], excerpt: excerpt(text, terms, text, EXCERPT_CHARS, store.site.words) })
   } else {
     const fallback = (await store.text(entry)).summary || text
-    Object.assign(item, { title: get(meta, 'title', ''), excerpt: excerpt(text, terms, fallback) })
+    Object.assign(item, { title: get(meta, 'title', ''), excerpt: excerpt(text, terms, fallback, EXCERPT_CHARS, store.site.words) })
   }
   return item
 }

@@ -8,7 +8,8 @@ import { admits, parseScope, window } from './scopes.js'
 import { checkLimit, itemOf, openStores, refsOf } from './search.js'
 import { keepGroups } from './topk.js'
 import { sortedBy } from './order.js'
-import { brainVectors, ownCandidates, table } from './vector.js'
+import { ownCandidates } from './vector.js'
+import { brainVectors, table } from './vectorstore.js'
 
 async function candidate (store, vectors, groups, doc) {
   const [group] = (await store.reader.grouper())(doc)

@@ -4,6 +4,7 @@ import * as refs from './refs.js'
 import { BrainData } from './data.js'
 import { packedName, unpack } from './packs.js'
 import { indexMissing } from './errors.js'
+import { WordMemo } from './bm25/pipeline.js'
 
 export const BUNDLE_VERSION = 4 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
 export const MANIFEST = '_bf/manifest.json'
@@ -30,6 +31,7 @@ export class Site {
     this.files = new Map() // rel → Promise of parsed JSON or null
     this.availability = new Map()
     this.data = new Map() // brain → BrainData (its packs, loaded on demand)
+    this.words = new WordMemo() // the analysis of the words its searches read
   }
 
   get buildId () { return this.manifest.build_id }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import * as twin from './twin.mjs'
 
 const input = JSON.parse(readFileSync(0, 'utf8'))
-const out = { pairs: input.strings.map(twin.analyzePairs), word: twin.WORD_TABLE, mn: twin.MN_TABLE }
+const out = { pairs: input.strings.map((s) => twin.analyzePairs(s)), word: twin.WORD_TABLE, mn: twin.MN_TABLE }
 if (input.codePoints) {
   const all = []
   for (const [a, b] of twin.decode(twin.WORD_TABLE)) {

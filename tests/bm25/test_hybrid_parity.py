@@ -124,11 +124,11 @@ def test_no_vector_scan_when_word_matches_fill_the_reply(sites, monkeypatch):
     """Additions follow every strong item: when those fill the reply the arm does not scan
     every vector for them (node agrees: the parity calls include limit 5), and the items are
     those of the larger reply's first places."""
-    from builder.query import vector
+    from builder.query import vectorstore
     s = open_site(sites[0])
     scans = []
-    real = vector.BrainVectors.nearest
-    monkeypatch.setattr(vector.BrainVectors, "nearest", lambda self, *a: scans.append(a) or real(self, *a))
+    real = vectorstore.BrainVectors.nearest
+    monkeypatch.setattr(vectorstore.BrainVectors, "nearest", lambda self, *a: scans.append(a) or real(self, *a))
     wide = search(s, "pricing", mode="hybrid", limit=50)
     assert scans
     scans.clear()

@@ -26,7 +26,7 @@ ANALYZE = """async (strings) => {
   const m = {...await import(window.bf.root + '_bf/engine/bm25/pipeline.js'), ...await import(window.bf.root + '_bf/engine/bm25/unitable.js')}
   const every = []
   for (const [a, b] of m.decode(m.WORD_TABLE)) for (let cp = a; cp <= b; cp++) every.push(m.analyzePairs(String.fromCodePoint(cp)))
-  return { pairs: strings.map(m.analyzePairs), every }
+  return { pairs: strings.map((s) => m.analyzePairs(s)), every }
 }"""
 SEARCH = """async (calls) => {
   const out = []

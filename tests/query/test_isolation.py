@@ -8,11 +8,13 @@ submodule pkg.name when there is one, else to pkg itself (its __init__).
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[2] / "builder"
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "builder"
 
 # What each package may import besides itself (docs/code.md, "What each package may import").
 # `builder` is the package's face (builder/__init__: its version and constants, open_site).
@@ -173,6 +175,34 @@ def test_a_forbidden_edge_is_reported():
         "builder.kernel.refs → builder.cli  (only ['builder.__main__'] may import builder.cli)",
         "builder.kernel.refs → builder.views.items  (builder.kernel may import only itself)",
         "builder.views.items → builder.build  (builder.views may import only ['builder.kernel', 'builder.bm25'])"]
+
+
+def documented_rules() -> dict[str, tuple[str, ...]]:
+    """docs/code.md's table "What each package may import": package → its "may import" column."""
+    doc = (ROOT / "docs" / "code.md").read_text("utf-8")
+    rules = {}
+    for line in doc.splitlines():
+        m = re.match(r"\| `builder/(\w+)`[^|]*\| ([^|]*) \|", line)
+        if m:
+            name = "builder" if m.group(1) == "__init__" else f"builder.{m.group(1)}"
+            rules[name] = tuple("builder" if n == "builder" else f"builder.{n}"
+                                for n in re.findall(r"`(\w+)`", m.group(2)))
+    return rules
+
+
+def test_the_doc_states_these_rules():
+    documented = documented_rules()
+    assert set(documented) == set(MAY_IMPORT)
+    assert {k: set(v) for k, v in documented.items()} == {k: set(v) for k, v in MAY_IMPORT.items()}
+
+
+def test_the_doc_draws_this_layout():
+    """docs/code.md's layout is scripts/layout.py's output (regenerate it when modules move)."""
+    doc = (ROOT / "docs" / "code.md").read_text("utf-8")
+    drawn = doc[doc.index("## Layout"):].split("```\n")[1]
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "layout.py")], capture_output=True, text=True,
+                         check=True).stdout
+    assert drawn == out, "docs/code.md's layout is stale: run python scripts/layout.py"
 
 
 def test_query_engine_never_imports_brain_or_views():

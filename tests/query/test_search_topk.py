@@ -45,9 +45,8 @@ def test_topk_equals_general_path(scope):
                     assert view(fast) == view(slow), (query, scope, type_, path, required, limit)
 
 
-def test_scoped_record_search_reads_no_other_source(monkeypatch):
-    monkeypatch.setattr(store_mod, "_open", {})   # a fresh store: nothing read yet
-    s = site()
+def test_scoped_record_search_reads_no_other_source():
+    s = site()   # a fresh Site, so fresh stores: nothing read yet
     reply = mod.search(s, "deploy", scope="memories/chat")
     assert reply["total"] > 0
     store = store_mod.open_store(s, "brain")
@@ -69,8 +68,7 @@ def test_keep_groups():
 def test_warm_scoped_search_reuses_verdicts(monkeypatch):
     """A scoped search keeps each checked hit's verdict on the store (BrainStore.checks); the
     next search in that scope reads it instead of checking again, with the same reply."""
-    monkeypatch.setattr(store_mod, "_open", {})
-    s = site()
+    s = site()   # a fresh Site, so fresh stores
     first = mod.search(s, "website", scope="30d", mode="lexical")
     store = store_mod.open_store(s, "brain")
     (verdicts,) = store._checks.values()

@@ -30,6 +30,13 @@ export function fold (word) {
   return word.normalize('NFD').replace(MN_RE, '').normalize('NFC').replace(FOLD_RE, (c) => FOLD_MAP[c])
 }
 
+// Raw word -> its analysis, for whoever analyses many texts (read WordMemo in pipeline.py): an
+// open site keeps one for its searches. Smaller than Python's: a page's memory is the reader's.
+export class WordMemo {
+  static MAX = 100000
+  constructor () { this.pairs = new Map() }
+}
+
 function asciiPairs (word) {
   if (STOP_WORDS.has(word)) return []
   const s = stem(word)
@@ -66,19 +73,19 @@ function wordPairs (raw) {
   return out
 }
 
-const memo = new Map()
-
-// One [exact term, folded term] pair per position of `text`, in order.
-export function analyzePairs (text) {
+// One [exact term, folded term] pair per position of `text`, in order; `memo`: the caller's
+// WordMemo (without one, only this text's words are memoised).
+export function analyzePairs (text, memo = null) {
   text = String(text)
   const words = isAscii(text) ? (text.toLowerCase().match(ASCII_WORD_RE) || []) : (text.match(WORD_RE) || [])
+  const seen = memo ? memo.pairs : new Map()
   const out = []
   for (const w of words) {
-    let pairs = memo.get(w)
+    let pairs = seen.get(w)
     if (pairs === undefined) {
-      if (memo.size > 100000) memo.clear()
+      if (seen.size > WordMemo.MAX) seen.clear()
       pairs = wordPairs(w)
-      memo.set(w, pairs)
+      seen.set(w, pairs)
     }
     for (const p of pairs) out.push(p)
   }
@@ -86,7 +93,7 @@ export function analyzePairs (text) {
 }
 
 // The exact terms of `text`, one per position.
-export const analyze = (text) => analyzePairs(text).map(([e]) => e)
+export const analyze = (text, memo = null) => analyzePairs(text, memo).map(([e]) => e)
 export const queryTerms = analyzePairs
 export function analyzeQueryWord (word) {
   const pairs = analyzePairs(word)
@@ -95,4 +102,4 @@ export function analyzeQueryWord (word) {
 export const queryWords = analyzePairs
 
 // The name-index key of a title, alias, file stem or query: its folded terms joined by ' '.
-export const nameKey = (text) => analyzePairs(text).map(([, f]) => f).join(' ')
+export const nameKey = (text, memo = null) => analyzePairs(text, memo).map(([, f]) => f).join(' ')
