@@ -176,17 +176,17 @@ def index_files(docs, state=None) -> dict[str, bytes]:
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
-    files = layout(docs, refs, totals, weights)
+    files = layout(docs, refs, totals, weights, memo)
     names_ = sorted(files)
     stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
     if state is not None:
-        state.keep(docs, refs, post, totals, weights, files, stored)
+        state.keep(docs, refs, post, totals, weights, files, stored, memo)
     return stored
 
 
-def layout(docs, refs, totals, weights) -> dict[str, object]:
+def layout(docs, refs, totals, weights, memo: WordMemo) -> dict[str, object]:
     """{relative path: JSON value} of the index whose term entries are `weights` (term →
-    _term_entry, in term order)."""
+    _term_entry, in term order); `memo`: the index's analysed words."""
     total = sum(count for count, _, _ in weights.values())
     # a shard holds its terms and their postings, except those of big terms (in b/ files)
     shards = _shards_for(sum(count * 9 for count, _, _ in weights.values() if count <= BIG_POSTINGS)

@@ -12,13 +12,13 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 
 from .index import _LONE_SURROGATE, _MASK, WEIGHTS, _weighted_counts, _term_entry, dump_file, layout, stored_name
-from .pipeline import term_counts
+from .pipeline import WordMemo, term_counts
 from .scoring import FIELDS, PARAMS
 
 _KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
 
 
-def _field_counts(doc) -> list[tuple[dict[str, int], int]]:
+def _field_counts(doc, memo: WordMemo) -> list[tuple[dict[str, int], int]]:
     """Per field, ({term: tf}, length) of `doc`, as index._postings counts them."""
     out = []
     for field in FIELDS:
@@ -26,7 +26,7 @@ def _field_counts(doc) -> list[tuple[dict[str, int], int]]:
         if not text:
             out.append(({}, 0))
         else:
-            out.append(term_counts(text) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field]))
+            out.append(term_counts(text, memo) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field], memo))
     return out
 
 
@@ -36,9 +36,9 @@ class IndexState:
     def __init__(self):
         self.refs: list[str] | None = None
 
-    def keep(self, docs, refs, post, totals, weights, files, stored) -> None:
+    def keep(self, docs, refs, post, totals, weights, files, stored, memo: WordMemo) -> None:
         self.docs, self.refs, self.post, self.totals = docs, refs, post, list(totals)
-        self.weights, self.files, self.stored = weights, files, stored
+        self.weights, self.files, self.stored, self.memo = weights, files, stored, memo
 
     def update(self, docs) -> dict[str, bytes]:
         """The index of `docs` (sorted by ref, the same refs as the kept index)."""
@@ -65,7 +65,7 @@ class IndexState:
                 self.weights.pop(term, None)
         if added:    # layout numbers big terms in term order
             self.weights = {t: self.weights[t] for t in sorted(self.weights)}
-        files = layout(docs, self.refs, self.totals, self.weights)
+        files = layout(docs, self.refs, self.totals, self.weights, self.memo)
         stored = {}
         for rel in sorted(files):
             name = stored_name(rel)
@@ -76,7 +76,7 @@ class IndexState:
 
     def _patch(self, d: int, doc, sign: int, touched: set[str]) -> None:
         """Take doc `d`'s postings out (sign -1, `doc` its old value) or put them in (+1)."""
-        for fi, (counts, n) in enumerate(_field_counts(doc)):
+        for fi, (counts, n) in enumerate(_field_counts(doc, self.memo)):
             if not n:
                 continue
             self.totals[fi] += sign * n
