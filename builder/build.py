@@ -128,7 +128,8 @@ def _emit_brain(phases: Phases, ctx: Context) -> None:
     """The brain's emitters: those of its views, then (the views freed: they and the search index
     would be the build's peak of memory together) those of its index documents."""
     g = phases.run("views", graph, ctx.brain)
-    scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g)), graph=g)
+    paged = ctx.state.paged.setdefault(ctx.brain.name, {}) if ctx.state else None
+    scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged)), graph=g)
     for emitter in EMITTERS:
         if emitter.scope == "views":
             _run(phases, emitter, scoped)

@@ -138,20 +138,23 @@ def load(path: Path) -> Cache:
 
 
 def save(path: Path, cache: Cache) -> None:
-    """One line of version, then one line per note: [root, key, note]."""
+    """One line of version, then one line per note: [root, key, note]. The lines written stay
+    in `cache.lines`, so a process that saves again (bf serve --watch) writes them as they are."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
+    lines = {}
     with tmp.open("w", encoding="ascii") as fh:
         os.chmod(tmp, 0o600)
         fh.write(json.dumps(version(), separators=(",", ":")) + "\n")
         for root, entries in cache.notes.items():
             for key, note in entries.items():
                 old = cache.lines.get((root, key))
-                if old is not None and old[0] is note:
-                    fh.write(old[1])
-                    continue
-                try:
-                    fh.write(json.dumps([root, encode(key), encode(note)], separators=(",", ":")) + "\n")
-                except Unencodable:
-                    pass
+                if old is None or old[0] is not note:
+                    try:
+                        old = (note, json.dumps([root, encode(key), encode(note)], separators=(",", ":")) + "\n")
+                    except Unencodable:
+                        continue
+                fh.write(old[1])
+                lines[root, key] = old
     tmp.replace(path)
+    cache.lines = lines

@@ -95,7 +95,7 @@ def _pages_part(state, index: int):
     ctx, site, n, kept, root = state
     part = ctx.writer.part()
     chunk = ctx.views[index::n]
-    emit_replies(part, chunk)
+    emit_replies(part, chunk, kept)
     emit_item_pages(part, ctx.brain, [v for v in chunk if page_path(ctx.brain.name, v.ref) not in kept])
     emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept)
     return part.record()

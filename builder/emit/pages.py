@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from ..kernel.config import language_tag
 from ..kernel.model import Brain
@@ -25,13 +25,16 @@ def offset_variant(view: View, page: dict) -> tuple[str, ...]:
     return view.variant + ((f"o{offset}",) if offset else ())
 
 
-def emit_replies(writer: Writer, views: Sequence[View]) -> None:
-    """Reply files of notes and home; every other reply lives in the compact data (emit/data.py)."""
+def emit_replies(writer: Writer, views: Sequence[View], skip: Container[str] = ()) -> None:
+    """Reply files of notes and home; every other reply lives in the compact data (emit/data.py).
+    Files at the paths in `skip` were kept from the previous site (emit/reuse.py)."""
     for view in views:
         if not stored_in_files(view):
             continue
         for page in view.pages:
-            writer.write_json(reply_path(view.brain, view.ref, *offset_variant(view, page)), page, view.ref)
+            path = reply_path(view.brain, view.ref, *offset_variant(view, page))
+            if path not in skip:
+                writer.write_json(path, page, view.ref)
 
 
 def grouped(backlinks: list[dict]) -> list[tuple[str, list[dict]]]:

@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from ..kernel.model import Brain
 from ..views import View
 from ..views.graph import Graph
+from .data import stored_in_files
 from .listing_pages import DAY_TEMPLATE, TEMPLATES, SiteViews
-from .urls import page_path
+from .pages import offset_variant
+from .urls import page_path, reply_path
 
 
 def _deps(brain: Brain, g: Graph, ref: str) -> set[str]:
@@ -65,9 +67,13 @@ def _listing_key(brain: Brain, site: SiteViews, view: View) -> tuple:
 
 
 def page_keys(brain: Brain, g: Graph, site: SiteViews, views, root: bool) -> dict[str, tuple]:
-    """{site path: key} of every HTML page the views scope renders (emit/pages.py, listing_pages.py)."""
+    """{site path: key} of every HTML page the views scope renders (emit/pages.py, listing_pages.py)
+    and of every reply file (its bytes are a function of its page alone)."""
     keys = {}
     for view in views:
+        if stored_in_files(view):
+            for page in view.pages:
+                keys[reply_path(view.brain, view.ref, *offset_variant(view, page))] = page
         if view.template == "note.html":
             keys[page_path(brain.name, view.ref)] = _note_key(brain, g, view)
         elif not view.variant and view.template in TEMPLATES + (DAY_TEMPLATE,):

@@ -5,6 +5,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 
 - parse: the parse cache (parsecache.py), kept in memory instead of read back from disk;
 - index: per brain, the last search index (bm25/update.py: patched in place when refs are unchanged);
+- paged: per brain, each read's reply and its pages (views.compute keeps the pages of an equal reply);
 - pages: per brain, the HTML pages the last build rendered and what they were made of (reuse.py);
 - vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text).
 """
@@ -22,6 +23,7 @@ class BuildState:
     index: dict[str, IndexState] = field(default_factory=dict)
     vectors: dict[str, dict[str, bytes]] = field(default_factory=dict)
     pages: dict[str, PageMemo] = field(default_factory=dict)
+    paged: dict[str, dict] = field(default_factory=dict)
 
     def index_of(self, brain: str) -> IndexState:
         return self.index.setdefault(brain, IndexState())

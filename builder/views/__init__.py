@@ -15,17 +15,29 @@ from .view import View
 __all__ = ["View", "compute"]
 
 
-def compute(brain: Brain, as_of: str, g: Graph | None = None) -> list[View]:
+def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None = None) -> list[View]:
+    """`paged`: ref → (reply, its pages) of the last compute in this process (bf serve --watch
+    keeps it, emit/state.py); a reply equal to the last one keeps its pages (the same objects:
+    paging is a function of the reply), and `paged` is left holding this compute's."""
     g = g or graph(brain)
     reviews = review_signals(brain, g, as_of)
+    last, paged = (paged or {}).copy(), paged if paged is not None else {}
+    paged.clear()
+
+    def pages(ref: str, reply: dict, *how, **kw) -> tuple[dict, ...]:
+        old = last.get(ref)
+        if old is None or old[0] != reply:
+            old = (reply, tuple(paginate(reply, *how, **kw)))
+        paged[ref] = old
+        return old[1]
+
     views = []
     for ref, note in brain.notes.items():
         reply = note_reply(brain, g, note, as_of, reviews.get(ref))
-        views.append(View(brain.name, ref, "note.html", tuple(paginate(reply, divided=bool(note.sections)))))
+        views.append(View(brain.name, ref, "note.html", pages(ref, reply, divided=bool(note.sections))))
         for section in note.sections:
             sreply = section_reply(brain, g, note, section, as_of)
-            views.append(View(brain.name, section.ref, None,
-                              tuple(paginate(sreply, divided=bool(sreply["outline"])))))
+            views.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))
     for ref, rec in brain.records.items():
-        views.append(View(brain.name, ref, "record.html", tuple(paginate(record_reply(brain, g, rec, as_of), ("record", "text")))))
+        views.append(View(brain.name, ref, "record.html", pages(ref, record_reply(brain, g, rec, as_of), ("record", "text"))))
     return views + computed_views(brain, g, as_of, reviews)
