@@ -68,6 +68,7 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
         report = build([corpus.root], Path(out), now=later if name == "now_plus_1d" else NOW, pagefind=pagefind,
                        state=state)
         reports.append(_report(report, time.perf_counter() - start))
+        state.settle()    # as bf serve --watch does once the page is told to reload
     json.dump(reports, sys.stdout)
 
 

@@ -5,6 +5,7 @@ documents, run theirs â†’ run the site's emitters (emit/emitters.py, in order) â
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
 from dataclasses import dataclass, field, replace
@@ -103,6 +104,9 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
 
     writer = Writer(out, cache_file.parent)
     ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state)
+    # The parsed brains (and a kept BuildState) live through the build: the collector need not
+    # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end.
+    gc.freeze()
     try:
         for brain in brains:
             _emit_brain(phases, replace(ctx, brain=brain))
@@ -117,6 +121,8 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     except BaseException:
         writer.abort()
         raise
+    finally:
+        gc.unfreeze()
     report.brains = names
     report.files = len(writer.written)
     report.reused = writer.reused

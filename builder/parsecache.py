@@ -109,8 +109,9 @@ def decode(value):
 
 
 class Cache:
-    """notes: {brain root: {(ref, sha256, config key): Note}}, filled in place by brain.load.
-    Each loaded note keeps its JSON line, so saving re-encodes only notes parsed this time."""
+    """notes: {brain root: {(ref, sha256, config key): Note}}, filled in place by brain.load (which
+    also keeps ("record", path, sha256): Record there, for a process that builds again; those are
+    never saved). Each loaded note keeps its JSON line, so saving re-encodes only notes parsed since."""
 
     def __init__(self):
         self.notes: dict[str, dict] = {}
@@ -148,6 +149,8 @@ def save(path: Path, cache: Cache) -> None:
         fh.write(json.dumps(version(), separators=(",", ":")) + "\n")
         for root, entries in cache.notes.items():
             for key, note in entries.items():
+                if key[0] == "record":   # records are kept in memory only (brain.load): cheap to parse
+                    continue
                 old = cache.lines.get((root, key))
                 if old is None or old[0] is not note:
                     try:

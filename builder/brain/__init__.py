@@ -17,7 +17,8 @@ from .resolve import Resolver, build_names, known_identities, resolve_links
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None) -> Brain:
-    """Parse the brain at `root`. `cache` maps (ref, sha-of-bytes, config) → Note and is updated in place."""
+    """Parse the brain at `root`. `cache` maps (ref, sha-of-bytes, config) → Note, and ("record",
+    path, sha-of-bytes) → Record, and is updated in place (an unchanged file keeps its object)."""
     root = Path(root)
     cfg = load_config(root)
     found = discover(root, skip)
@@ -46,21 +47,25 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
             continue
         notes[rel] = note
 
-    cache.clear()           # keep only what this brain still holds
-    cache.update(used)
     records = {}
     for rel in found.records:
         _, source, filename = rel.split("/")
         data = _read(root, rel, problems, cfg.name, MAX_RECORD_BYTES)
         if data is None:
             continue
-        try:
-            rec = parse_record(source, filename[:-len(".json")], data)
-        except RecordError as exc:
-            problems.append(Problem(cfg.name, rel, exc.kind, str(exc)))
-            continue
+        key = ("record", rel, hashlib.sha256(data).hexdigest())   # kept in memory only (parsecache.py)
+        rec = cache.get(key)
+        if rec is None:
+            try:
+                rec = parse_record(source, filename[:-len(".json")], data)
+            except RecordError as exc:
+                problems.append(Problem(cfg.name, rel, exc.kind, str(exc)))
+                continue
+        used[key] = rec
         records[rec.ref] = rec
 
+    cache.clear()           # keep only what this brain still holds
+    cache.update(used)
     sources = _sources(root, cfg, found, problems)
     identities = known_identities(cfg.identities, notes, records, sources)
     names = build_names(notes, identities)

@@ -85,7 +85,8 @@ def pages(ctx: Context) -> None:
         keys = page_keys(ctx.brain, ctx.graph, site, ctx.views, root)
         kept = memo.keep(ctx.writer, keys)
     state = (ctx, site, n, kept, root)
-    for record in fork_map(_pages_part, list(range(n)), state, parallel=len(ctx.views) > 500):
+    todo = len(ctx.views) if memo is None else len(keys) - len(kept)   # every file here is keyed
+    for record in fork_map(_pages_part, list(range(n)), state, parallel=todo > 500):
         ctx.writer.merge(*record)
     if memo:
         memo.remember(ctx.writer, keys)

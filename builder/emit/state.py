@@ -11,6 +11,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 """
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 
 from ..bm25.update import IndexState
@@ -24,6 +25,15 @@ class BuildState:
     vectors: dict[str, dict[str, bytes]] = field(default_factory=dict)
     pages: dict[str, PageMemo] = field(default_factory=dict)
     paged: dict[str, dict] = field(default_factory=dict)
+
+    @staticmethod
+    def settle() -> None:
+        """Between builds: collect once, then freeze what survives (the state, the brains' parsed
+        files), so the collections of the next build do not walk it again. The process that keeps
+        the state calls this once its site is published (bf serve --watch)."""
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
 
     def index_of(self, brain: str) -> IndexState:
         return self.index.setdefault(brain, IndexState())
