@@ -86,15 +86,6 @@ def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW) -> dict:
     return json.loads(stdout)
 
 
-def _watch(corpus_file: Path, out: Path, pagefind: bool) -> list[dict]:
-    """benchrebuild.watch_rebuilds in a child process: its reports."""
-    cmd = [sys.executable, "-m", "builder.bench", "--child-watch", str(corpus_file), str(out)]
-    _, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]))
-    if code != 0:
-        raise RuntimeError(f"benchmark rebuilds failed (exit {code}): {' '.join(cmd)}")
-    return json.loads(stdout)
-
-
 def _record_build(res: Result, tag: str, child: dict) -> None:
     timings = child["timings"]
     res[f"{tag}_s"] = round(child["seconds"], 3)
@@ -247,14 +238,12 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
     res.update(first_view(out, corpus.notes[0]["ref"]))
 
     _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after a body edit, then as bf serve --watch does")
-    again = bench_rebuilds(res, corpus, out, pagefind, _build, _watch)
+    again = bench_rebuilds(res, corpus, out, pagefind, _build, _run)
     _record_build(res, "rebuild", again)
-    res["rebuild_without_pagefind_s"] = round(again["seconds"] - again["timings"].get("pagefind", 0.0), 3)
 
     qs = queries(corpus)
     res["queries"] = len(qs)
-    _log(f"{n} notes: body edit rebuilt in {again['seconds']:.1f} s by bf build, {res['rebuild_body_edit_s']} s "
-         "by bf serve --watch; stock lunr.py and bf index")
+    _log(f"{n} notes: a body edit rebuilt in {again['seconds']:.1f} s (bf build); stock lunr.py and bf index")
     _compare_indexes(res, corpus, qs, reps, work)
     if res["stock_lunr_bytes"] is None:
         res.null("stock_lunr_bytes_to_raw_note_ratio", res["null_reasons"]["stock_lunr_bytes"])

@@ -75,20 +75,30 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
 _EDIT = {"body_edit": _body_edit, "title_edit": _title_edit, "new_record": _new_record, "deleted_note": _deleted_note}
 
 
-def bench_rebuilds(res, corpus: Corpus, out: Path, pagefind: bool, build, run_child) -> dict:
+def _watch(run, corpus_file: Path, out: Path, pagefind: bool) -> list[dict]:
+    """watch_rebuilds in a child process (started by `run`: bench._run): its reports."""
+    cmd = [sys.executable, "-m", "builder.bench", "--child-watch", str(corpus_file), str(out)]
+    _, code, stdout, _ = run(cmd + ([] if pagefind else ["--no-pagefind"]))
+    if code != 0:
+        raise RuntimeError(f"benchmark rebuilds failed (exit {code}): {' '.join(cmd)}")
+    return json.loads(stdout)
+
+
+def bench_rebuilds(res, corpus: Corpus, out: Path, pagefind: bool, build, run) -> dict:
     """Fill `res` with each edit's rebuild figures. First a body edit rebuilt by `bf build` in a
     new process (`build(brain, out, pagefind, now)`: bench._build), reported as
-    `rebuild_body_edit_cold_*`; then a child process keeps one BuildState across a first build and
-    each of EDITS (watch_rebuilds; `run_child(corpus_file, out, pagefind)` returns its reports), as
-    `bf serve --watch` rebuilds: `rebuild_<edit>_*`. Returns the cold rebuild's report."""
+    `rebuild_body_edit_cold_*`; then a child process (`run(cmd)`: bench._run) keeps one BuildState
+    across a first build and each of EDITS (watch_rebuilds), as `bf serve --watch` rebuilds:
+    `rebuild_<edit>_*`. Returns the cold rebuild's report."""
     _body_edit(corpus)
     cold = build(corpus.root, out, pagefind, NOW)
     _figures(res, "body_edit_cold", cold)
+    res["rebuild_without_pagefind_s"] = res["rebuild_body_edit_cold_without_pagefind_s"]
     corpus_file = out.parent / "bench-corpus.json"
     corpus_file.write_text(json.dumps({"root": str(corpus.root), "notes": [{"ref": n["ref"], "title": n["title"]}
                                                                          for n in corpus.notes],
                                        "people": corpus.people}), encoding="utf-8")
-    reports = run_child(corpus_file, out, pagefind)
+    reports = _watch(run, corpus_file, out, pagefind)
     _figures(res, "watch_start", reports[0])
     for name, child in zip(EDITS, reports[1:]):
         _figures(res, name, child)
