@@ -238,7 +238,7 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
     res.update(first_view(out, corpus.notes[0]["ref"]))
 
     _log(f"{n} notes: built in {full['seconds']:.1f} s; rebuilding after a body edit, then as bf serve --watch does")
-    again = bench_rebuilds(res, corpus, out, pagefind, _build, _run)
+    again = bench_rebuilds(res, corpus, out, pagefind, _run)
     _record_build(res, "rebuild", again)
 
     qs = queries(corpus)

@@ -1,13 +1,14 @@
 """Rebuild times after the edits a person makes while writing (issue 15), for bench.py.
 
-After the full build, the benchmark brain is edited five times in a row, each followed by a
+After the full build, the benchmark brain is edited six times in a row, each followed by a
 rebuild over the site just built (its caches beside it, as `bf build` and `bf serve --watch`
-use them): a body edit, a title edit of the note that HUB_LINKERS notes link to (benchgen), a
+use them): a body edit twice, a title edit of the note that HUB_LINKERS notes link to (benchgen), a
 new record, a deleted note, and the build instant moved by one day. Each reports
 `rebuild_<edit>_s` (the whole rebuild), `rebuild_<edit>_without_pagefind_s` (minus its pagefind
-phase) and `rebuild_<edit>_files_written` (files not reused from the previous site). The edits'
-rebuilds run in one process that keeps a BuildState, as `bf serve --watch` does; a body edit
-rebuilt by `bf build` in a new process is `rebuild_body_edit_cold_*` (and the older `rebuild_*`).
+phase) and `rebuild_<edit>_files_written` (files not reused from the previous site). The
+rebuilds run in one process that keeps a BuildState, as `bf serve --watch` does; its first build,
+after a body edit and with nothing kept, is `bf build`'s rebuild: `rebuild_body_edit_cold_*` (and
+the older `rebuild_*`).
 """
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ def _report(report, seconds: float) -> dict:
 def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
     """Runs in a child process, as `bf serve --watch` does: a first build over the site with a
     fresh BuildState (emit/state.py), then each of EDITS and its rebuild in this one process.
+    The first build follows a body edit: with nothing kept yet it is what `bf build` does.
     Prints a JSON list of build reports: the first build's, then one per edit."""
     import time
     from .build import build
@@ -61,7 +63,7 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
     corpus = Corpus(root=Path(saved["root"]), vocab=[], notes=saved["notes"], people=saved["people"])
     state, reports = BuildState(), []
     later = rfc3339(parse_instant(NOW) + timedelta(days=1))
-    for name in ("start",) + EDITS:
+    for name in ("body_edit_cold",) + EDITS:
         if name in _EDIT:
             _EDIT[name](corpus)
         start = time.perf_counter()
@@ -72,7 +74,8 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
     json.dump(reports, sys.stdout)
 
 
-_EDIT = {"body_edit": _body_edit, "title_edit": _title_edit, "new_record": _new_record, "deleted_note": _deleted_note}
+_EDIT = {"body_edit_cold": _body_edit, "body_edit": _body_edit, "title_edit": _title_edit, "new_record": _new_record,
+         "deleted_note": _deleted_note}
 
 
 def _watch(run, corpus_file: Path, out: Path, pagefind: bool) -> list[dict]:
@@ -84,26 +87,22 @@ def _watch(run, corpus_file: Path, out: Path, pagefind: bool) -> list[dict]:
     return json.loads(stdout)
 
 
-def bench_rebuilds(res, corpus: Corpus, out: Path, pagefind: bool, build, run) -> dict:
-    """Fill `res` with each edit's rebuild figures. First a body edit rebuilt by `bf build` in a
-    new process (`build(brain, out, pagefind, now)`: bench._build), reported as
-    `rebuild_body_edit_cold_*`; then a child process (`run(cmd)`: bench._run) keeps one BuildState
-    across a first build and each of EDITS (watch_rebuilds), as `bf serve --watch` rebuilds:
-    `rebuild_<edit>_*`. Returns the cold rebuild's report."""
-    _body_edit(corpus)
-    cold = build(corpus.root, out, pagefind, NOW)
-    _figures(res, "body_edit_cold", cold)
-    res["rebuild_without_pagefind_s"] = res["rebuild_body_edit_cold_without_pagefind_s"]
+def bench_rebuilds(res, corpus: Corpus, out: Path, pagefind: bool, run) -> dict:
+    """Fill `res` with each edit's rebuild figures, from a child process (`run(cmd)`: bench._run)
+    that keeps one BuildState across its builds, as `bf serve --watch` does (watch_rebuilds): its
+    first build, after a body edit and with nothing kept yet, is what `bf build` does
+    (`rebuild_body_edit_cold_*`, and the older `rebuild_*`); then each of EDITS: `rebuild_<edit>_*`.
+    Returns the first build's report."""
     corpus_file = out.parent / "bench-corpus.json"
     corpus_file.write_text(json.dumps({"root": str(corpus.root), "notes": [{"ref": n["ref"], "title": n["title"]}
                                                                          for n in corpus.notes],
                                        "people": corpus.people}), encoding="utf-8")
     reports = _watch(run, corpus_file, out, pagefind)
-    _figures(res, "watch_start", reports[0])
-    for name, child in zip(EDITS, reports[1:]):
+    for name, child in zip(("body_edit_cold",) + EDITS, reports):
         _figures(res, name, child)
+    res["rebuild_without_pagefind_s"] = res["rebuild_body_edit_cold_without_pagefind_s"]
     res["rebuild_title_edit_backlinks"] = corpus.hub_backlinks
-    return cold
+    return reports[0]
 
 
 def _figures(res, name: str, child: dict) -> None:

@@ -30,7 +30,7 @@ FIELDS = [
     "ratio_stock_to_bf_search_p50_ms", "ratio_stock_to_bf_search_p95_ms",
 ] + [f"ratio_stock_to_bf_index_{k}" for k in ("build_s", "bytes", "p50_ms", "p95_ms")] + [
     f"{tag}_phase_{phase}_s" for tag in ("build", "rebuild") for phase in PHASES] + [
-    f"rebuild_{edit}_{key}" for edit in EDITS + ("body_edit_cold", "watch_start")
+    f"rebuild_{edit}_{key}" for edit in EDITS + ("body_edit_cold",)
     for key in ("s", "without_pagefind_s", "files_written")] + [
     "rebuild_title_edit_backlinks", "first_view_files", "first_view_bytes_gz", "first_view_html_bytes_gz",
     "first_view_with_graph_bytes_gz", "graph_data_bytes_gz"]
