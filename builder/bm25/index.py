@@ -36,25 +36,39 @@ def _dumps(obj) -> bytes:
                       sort_keys=True).encode("utf-8")
 
 
+# a field with b = 0 ignores length: its codes store length 0, one digit instead of four
+KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
+
+
+def field_counts(doc, memo: WordMemo | None = None) -> list[tuple[dict[str, int], int]]:
+    """Per field, ({term: tf}, length) of `doc`, as its postings hold them."""
+    out = []
+    for field in FIELDS:
+        text = doc.get(field)
+        if not text:  # records have no aliases or headings: skip the pipeline
+            out.append(({}, 0))
+        else:
+            out.append(term_counts(text, memo) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field], memo))
+    return out
+
+
+def entry_base(d: int, fi: int, n: int) -> int:
+    """What every entry of doc `d` in field `fi` (of length `n`) starts with: d << 48 | len << 24."""
+    return d << 48 | (min(n, _MASK) << 24 if KEEPS_LENGTH[fi] else 0)
+
+
 def _postings(docs, first: int = 0, memo: WordMemo | None = None):
     """Per field: term -> [doc << 48 | len << 24 | tf, ...] (docs ascending, numbered from
     *first*), and the field's total length."""
     post = [dict() for _ in FIELDS]
     totals = [0] * len(FIELDS)
-    # a field with b = 0 ignores length: its codes store length 0, one digit instead of four
-    keeps_length = [PARAMS[f]["b"] != 0 for f in FIELDS]
     for d, doc in enumerate(docs, first):
-        base = d << 48
-        for fi, field in enumerate(FIELDS):
-            text = doc.get(field)
-            if not text:  # records have no aliases or headings: skip the pipeline
-                continue
-            counts, n = term_counts(text, memo) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field], memo)
+        for fi, (counts, n) in enumerate(field_counts(doc, memo)):
             if not n:
                 continue
             totals[fi] += n
             pf = post[fi]
-            at = base | (min(n, _MASK) << 24 if keeps_length[fi] else 0)
+            at = entry_base(d, fi, n)
             for term, tf in counts.items():
                 entry = at | min(tf, _MASK)
                 try:

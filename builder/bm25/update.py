@@ -11,23 +11,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 
-from .index import _LONE_SURROGATE, _MASK, WEIGHTS, _weighted_counts, _term_entry, dump_file, layout, stored_name
-from .pipeline import WordMemo, term_counts
-from .scoring import FIELDS, PARAMS
-
-_KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
-
-
-def _field_counts(doc, memo: WordMemo) -> list[tuple[dict[str, int], int]]:
-    """Per field, ({term: tf}, length) of `doc`, as index._postings counts them."""
-    out = []
-    for field in FIELDS:
-        text = doc.get(field)
-        if not text:
-            out.append(({}, 0))
-        else:
-            out.append(term_counts(text, memo) if isinstance(text, str) else _weighted_counts(text, WEIGHTS[field], memo))
-    return out
+from .index import _LONE_SURROGATE, _MASK, _term_entry, dump_file, entry_base, field_counts, layout, stored_name
+from .pipeline import WordMemo
 
 
 class IndexState:
@@ -76,12 +61,12 @@ class IndexState:
 
     def _patch(self, d: int, doc, sign: int, touched: set[str]) -> None:
         """Take doc `d`'s postings out (sign -1, `doc` its old value) or put them in (+1)."""
-        for fi, (counts, n) in enumerate(_field_counts(doc, self.memo)):
+        for fi, (counts, n) in enumerate(field_counts(doc, self.memo)):
             if not n:
                 continue
             self.totals[fi] += sign * n
             pf = self.post[fi]
-            at = d << 48 | (min(n, _MASK) << 24 if _KEEPS_LENGTH[fi] else 0)
+            at = entry_base(d, fi, n)
             for term, tf in counts.items():
                 touched.add(term)
                 if sign > 0:
