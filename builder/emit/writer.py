@@ -50,40 +50,46 @@ class Writer:
             raise BuildError(f"two outputs claim {path}: {self.written[path]} and {owner}")
         self.written[path] = owner or path
         digest = self.digests[path] = hashlib.sha256(data).digest()
-        target = self.stage / path
-        if target.parent not in self.folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self.folders.add(target.parent)
-        if self.previous is not None and self._same(path, data, digest):
-            try:
-                os.link(self.previous / path, target)
-                self.reused += 1
-                return
-            except OSError:
-                pass
+        target = self._target(path)
+        if self.previous is not None and self._same(path, data, digest) and self._link_previous(path, target):
+            return
         target.write_bytes(data)
 
     def keep(self, path: str, digest: bytes, owner: str = "") -> bool:
         """Take the previous site's `path` as it is, without its bytes, when the file index
         vouches that it holds `digest` (what the caller knows it would write); False (nothing
         done) when it cannot: then the caller writes the file."""
-        known = self.index.get(path)
-        if self.previous is None or path in self.written or known is None or known[0] != digest:
+        if self.previous is None or path in self.written:
             return False
-        old, target = self.previous / path, self.stage / path
         try:
-            st = old.stat()
-            if known[1:] != (st.st_size, st.st_mtime_ns, st.st_ino):
-                return False
-            if target.parent not in self.folders:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                self.folders.add(target.parent)
-            os.link(old, target)
+            st = (self.previous / path).stat()
         except OSError:
             return False
+        if self._vouched(path, st) != digest or not self._link_previous(path, self._target(path)):
+            return False
         self.written[path], self.digests[path] = owner or path, digest
+        return True
+
+    def _target(self, path: str) -> Path:
+        """`path` in the staging folder, its folder made."""
+        target = self.stage / path
+        if target.parent not in self.folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.folders.add(target.parent)
+        return target
+
+    def _link_previous(self, path: str, target: Path) -> bool:
+        try:
+            os.link(self.previous / path, target)
+        except OSError:
+            return False
         self.reused += 1
         return True
+
+    def _vouched(self, path: str, st: os.stat_result) -> bytes | None:
+        """The digest the file index holds for `path` while the old file's stat still matches it."""
+        known = self.index.get(path)
+        return known[0] if known is not None and known[1:] == (st.st_size, st.st_mtime_ns, st.st_ino) else None
 
     def part(self) -> "Writer":
         """A writer into the same staging folder for a worker process; merge() its record() back."""
@@ -120,9 +126,9 @@ class Writer:
             st = old.stat()
             if st.st_size != len(data):
                 return False
-            known = self.index.get(path)
-            if known is not None and known[1:] == (st.st_size, st.st_mtime_ns, st.st_ino):
-                return known[0] == digest
+            known = self._vouched(path, st)
+            if known is not None:
+                return known == digest
             return old.read_bytes() == data     # not in the index (or changed since): compare bytes
         except OSError:
             return False
