@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -56,7 +57,6 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
     fresh BuildState (emit/state.py), then each of EDITS and its rebuild in this one process.
     The first build follows a body edit: with nothing kept yet it is what `bf build` does.
     Prints a JSON list of build reports: the first build's, then one per edit."""
-    import time
     from .build import build
     from .emit.state import BuildState
     saved = json.loads(Path(corpus_file).read_text(encoding="utf-8"))

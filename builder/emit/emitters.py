@@ -31,7 +31,7 @@ from .pages import emit_item_pages, emit_replies
 from .search_index import emit_index, emit_store
 from .site_pages import emit_site_pages
 from .state import BuildState
-from .urls import attachment_path, page_path
+from .urls import attachment_path
 from .vectors import emit_doc_vectors, emit_table
 from .writer import Writer
 
@@ -97,7 +97,7 @@ def _pages_part(state, index: int):
     part = ctx.writer.part()
     chunk = ctx.views[index::n]
     emit_replies(part, chunk, kept)
-    emit_item_pages(part, ctx.brain, [v for v in chunk if page_path(ctx.brain.name, v.ref) not in kept])
+    emit_item_pages(part, ctx.brain, chunk, kept)
     emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept)
     return part.record()
 

@@ -73,13 +73,16 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     }
 
 
-def emit_item_pages(writer: Writer, brain: Brain, views: Sequence[View]) -> None:
-    """Note pages. Records have no page of their own: emit/listing_pages.py shows each on its day page."""
+def emit_item_pages(writer: Writer, brain: Brain, views: Sequence[View], skip: Container[str] = ()) -> None:
+    """Note pages. Records have no page of their own: emit/listing_pages.py shows each on its day page.
+    Pages at the paths in `skip` were kept from the previous site (emit/reuse.py)."""
     renderer = NoteRenderer(brain)
     for view in views:
         if view.template != "note.html":
             continue
         page = page_path(brain.name, view.ref)
+        if page in skip:
+            continue
         whole = whole_reply(view)
         ctx = common(brain, view.ref, whole, json=True) | {"crumbs": crumbs(brain.name, view.ref, whole["title"]),
                                                           "backlinks": grouped(whole.get("backlinks", []))}

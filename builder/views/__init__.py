@@ -21,7 +21,8 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
     paging is a function of the reply), and `paged` is left holding this compute's."""
     g = g or graph(brain)
     reviews = review_signals(brain, g, as_of)
-    last, paged = (paged or {}).copy(), paged if paged is not None else {}
+    last = dict(paged or {})
+    paged = {} if paged is None else paged
     paged.clear()
 
     def pages(ref: str, reply: dict, *how, **kw) -> tuple[dict, ...]:
