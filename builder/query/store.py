@@ -196,6 +196,15 @@ class _Owners:
             self.known[doc] = owner
         return owner
 
+    def count(self, docs) -> int:
+        """How many distinct owners `docs` have: the known ones looked up at C speed (a warm
+        search of a common word counts tens of thousands of hits), the rest worked out."""
+        docs = list(docs)
+        owners = list(map(self.known.get, docs))
+        if None in owners:
+            owners = [self[doc] if owner is None else owner for doc, owner in zip(docs, owners)]
+        return len(set(owners))
+
 
 def open_store(site: Site, brain: str) -> BrainStore:
     """The site's store of `brain`, kept by the Site: a long-lived process (bf mcp, the API)

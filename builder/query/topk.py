@@ -69,7 +69,7 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
         owners = store.owners() if keep is None or "" in keep else None
         if trivial:   # (idx is a range only while it is every hit: then docs are the hits)
             held = docs if isinstance(idx, range) else map(docs.__getitem__, idx)
-            total += len(set(map(owners.__getitem__, held))) if owners else len(idx)
+            total += owners.count(held) if owners else len(idx)
         groups = store.groups()
         verdicts = None if trivial else store.checks((scope.kind, scope.value, scope.period, scope.brain, type_, path))
         seen, fresh = {}, 0
