@@ -176,6 +176,9 @@ class BrainStore:
         return self._load(f"notes/{entry.meta.get('t', 0)}.json").get(entry.note, {})
 
 
+WALK = 64   # _Owners._note: steps back before bisecting
+
+
 class _Owners:
     """Doc id -> its owner's doc id, worked out per doc asked for: a cold search reads the refs
     of its hits (and bisects for their notes) instead of every ref file of the index."""
@@ -191,10 +194,22 @@ class _Owners:
                 ref = self.reader.ref(doc)
                 note = ref.partition("#")[0]
                 if note != ref:
-                    found = self.reader.doc(note)
+                    found = self._note(doc, note)
                     owner = doc if found is None else found
             self.known[doc] = owner
         return owner
+
+    def _note(self, doc: int, note: str) -> int | None:
+        """The doc id of `note`, which sorts before its section `doc`: a few steps back (its
+        other sections, rarely a ref like "NOTE copy.md" between), else a bisection."""
+        reader = self.reader
+        for prev in range(doc - 1, max(doc - WALK, -1), -1):
+            ref = reader.ref(prev)
+            if ref <= note:
+                return prev if ref == note else None
+            if ref.startswith(note + "#") and prev in self.known:
+                return self.known[prev]
+        return reader.doc(note)
 
     def count(self, docs) -> int:
         """How many distinct owners `docs` have: the known ones looked up at C speed (a warm
