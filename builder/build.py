@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,6 +21,7 @@ from .emit.emitters import EMITTERS, Context, Emitter
 from .emit.state import BuildState
 from .emit.writer import Writer, recover
 from .kernel.errors import InvalidInput
+from .kernel.parallel import Forked, cores
 from .views import compute
 from .views.graph import graph
 from .views.documents import index_input
@@ -132,19 +134,43 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
 
 def _emit_brain(phases: Phases, ctx: Context) -> None:
     """The brain's emitters: those of its views, then (the views freed: they and the search index
-    would be the build's peak of memory together) those of its index documents."""
-    g = phases.run("views", graph, ctx.brain)
-    paged = ctx.state.paged.setdefault(ctx.brain.name, {}) if ctx.state else None
-    scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged)), graph=g)
-    for emitter in EMITTERS:
-        if emitter.scope == "views":
-            _run(phases, emitter, scoped)
-    del scoped
+    would be the build's peak of memory together) those of its index documents. Without a kept
+    state the search side runs in a forked child beside the views side instead, whose views are
+    computed on one core: the two overlap (their phase timings then add up to more than the wall)."""
+    side = Forked(_forked_search_side, (phases, ctx)) if ctx.state is None and cores() > 1 else None
+    with side or nullcontext():
+        g = phases.run("views", graph, ctx.brain)
+        paged = ctx.state.paged.setdefault(ctx.brain.name, {}) if ctx.state else None
+        scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged)), graph=g)
+        for emitter in EMITTERS:
+            if emitter.scope == "views":
+                _run(phases, emitter, scoped)
+        del scoped
+        if side is None:
+            _search_side(phases, ctx)
+            return
+        record, timings, emitted = side.get()
+    ctx.writer.merge(*record)
+    for report, kept in ((phases.report.timings, timings), (phases.report.emitted, emitted)):
+        for key, value in kept.items():
+            report[key] = report.get(key, 0) + value
+
+
+def _search_side(phases: Phases, ctx: Context) -> None:
+    """The emitters of the brain's index documents (the search index, store and vectors)."""
     pieces, docs = phases.run("lunr", index_input, ctx.brain)
     scoped = replace(ctx, pieces=pieces, docs=tuple(docs))
     for emitter in EMITTERS:
         if emitter.scope == "brain":
             _run(phases, emitter, scoped)
+
+
+def _forked_search_side(state) -> tuple:
+    """_search_side in a forked child: what it wrote (to merge), its timings and counts."""
+    phases, ctx = state
+    report, part = BuildReport(out=phases.report.out), ctx.writer.part()
+    _search_side(Phases(report), replace(ctx, writer=part))
+    return part.record(), report.timings, report.emitted
 
 
 def _run(phases: Phases, emitter: Emitter, ctx: Context) -> None:

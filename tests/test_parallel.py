@@ -1,5 +1,10 @@
 """Parallel parse and emit give the very bytes a one-process build gives."""
+import os
+
+import pytest
+
 import builder.brain as brain_module
+import builder.build as build_module
 import builder.emit.emitters as emitters_module
 import builder.kernel.parallel as parallel_module
 from builder.benchgen import generate
@@ -13,7 +18,30 @@ def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     brain = tmp_path / "brain"
     generate(brain, notes=220, records_per_note=1, seed=5)   # over both parallel thresholds
     build_site(brain, tmp_path / "parallel")
-    for module in (parallel_module, emitters_module, brain_module):
+    for module in (parallel_module, emitters_module, brain_module, build_module):
         monkeypatch.setattr(module, "cores", lambda: 1)
     build_site(brain, tmp_path / "serial")
     assert _tree(tmp_path / "parallel") == _tree(tmp_path / "serial")
+
+
+def _pid_and_workers(n):
+    return os.getpid(), parallel_module.fork_map(_square, list(range(n)))
+
+
+def _square(_, x):
+    return x * x
+
+
+def _fail(_):
+    raise ValueError("no such thing")
+
+
+def test_forked_returns_what_its_child_computed_and_the_child_may_fork_workers():
+    with parallel_module.Forked(_pid_and_workers, 30) as side:
+        pid, squares = side.get()
+    assert pid != os.getpid() and squares == [x * x for x in range(30)]
+
+
+def test_forked_raises_the_childs_exception_in_the_parent():
+    with parallel_module.Forked(_fail, None) as side, pytest.raises(ValueError, match="no such thing"):
+        side.get()

@@ -59,3 +59,46 @@ def fork_each(fn, items: list, state, parallel: bool) -> list:
 def _each(state, job):
     fn, items = job
     return [fn(state, item) for item in items]
+
+
+class Forked:
+    """fn(state) started in a forked child beside this process's own work; get() waits for its
+    result or raises its exception. Not a pool worker: the child may fork workers of its own.
+    Leaving the `with` block ends a child still running (an interrupted build)."""
+
+    def __init__(self, fn, state):
+        ctx = multiprocessing.get_context("fork")
+        self._result, send = ctx.Pipe(duplex=False)
+        self._child = ctx.Process(target=_forked, args=(fn, state, send))
+        self._child.start()
+        send.close()
+
+    def get(self):
+        try:
+            ok, value = self._result.recv()   # before join: a large result fills the pipe
+        except EOFError:
+            raise ChildProcessError(f"a build worker died (exit code {self._child.exitcode})") from None
+        finally:
+            self._child.join()
+        if not ok:
+            raise value
+        return value
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._child.is_alive():
+            self._child.terminate()
+            self._child.join()
+
+
+def _forked(fn, state, send) -> None:
+    try:
+        result = (True, fn(state))
+    except BaseException as exc:   # re-raised by the parent's get()
+        result = (False, exc)
+    try:
+        send.send(result)
+    except Exception:   # a result or exception that does not pickle: its text, at least
+        send.send((False, RuntimeError(f"{type(result[1]).__name__}: {result[1]}")))
