@@ -36,7 +36,7 @@ from __future__ import annotations
 from .. import MODES
 from ..kernel.errors import EmbeddingsMissing, InvalidInput
 from . import topk
-from .vectorstore import brain_vectors, table
+from .vectorstore import brain_vectors, dot, table
 
 K = 60
 DEPTH = 50
@@ -70,7 +70,7 @@ def own_candidates(scope, type_, path) -> bool:
             and type_ is None and path is None)
 
 
-def vector_of(site, store, ref: str) -> tuple[np.ndarray, int]:
+def vector_of(site, store, ref: str) -> tuple[list[int], int]:
     """An item's vector and squared norm (recall's MMR)."""
     return brain_vectors(site, store).row(store.reader.doc(ref))
 
@@ -118,7 +118,7 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
     `every_word`: whether they hold every query word (else they come from the any-word pass);
     `n_words`: how many distinct words the query has; `limit`: the reply's."""
     q = table(site).query(text)
-    qq = int(q @ q)
+    qq = dot(q, q)
     sims: dict[tuple, float | None] = {}
     entries: dict[tuple, object] = {}
     for entry, *_ in lexical:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from functools import cached_property
+from operator import mul
 
 from ..vectors.wordpiece import WordPiece
 
@@ -37,19 +38,17 @@ class Table:
     def ok(self) -> bool:
         return self.meta.get("format") == FORMAT
 
-    def row(self, token: int) -> np.ndarray:
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
-        k, shard = divmod(token, self.meta["shard"])
+    def row(self, token: int) -> memoryview:
+        k, i = divmod(token, self.meta["shard"])
         if k not in self.shards:
-            data = _bytes(self.site.path / f"_bf/vectors/t/{k}.bin") or b""
-            self.shards[k] = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"])
-        return self.shards[k][shard]
+            self.shards[k] = memoryview(_bytes(self.site.path / f"_bf/vectors/t/{k}.bin") or b"").cast("b")
+        dims = self.meta["dims"]
+        return self.shards[k][i * dims:(i + 1) * dims]
 
-    def query(self, text: str) -> np.ndarray:
-        """The query's vector (int64: an exact sum in any order)."""
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+    def query(self, text: str) -> list[int]:
+        """The query's vector: the exact integer sum of its tokens' rows."""
         rows = [self.row(token) for token in self.wordpiece.tokens(text)]
-        return np.sum(rows, axis=0, dtype=np.int64) if rows else np.zeros(self.meta["dims"], dtype=np.int64)
+        return [sum(column) for column in zip(*rows)] if rows else [0] * self.meta["dims"]
 
 
 class BrainVectors:
@@ -59,7 +58,7 @@ class BrainVectors:
         self.site, self.store = site, store
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
         self.blocks: dict[int, tuple] = {}
-        self.raw: dict[int, np.ndarray] = {}
+        self.raw: dict[int, memoryview] = {}   # file n's int8 vectors as stored
 
     def ok(self) -> bool:
         return self.meta.get("format") == FORMAT
@@ -84,18 +83,22 @@ class BrainVectors:
     def _raw(self, n: int) -> np.ndarray:
         """File n's int8 vectors as stored (read once, not converted: a cold search that only
         scores a few candidates must not widen a whole group's vectors to int64)."""
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+        import numpy as np   # lazily: only a scan of every vector needs it (cold start)
+        return np.frombuffer(self._view(n), dtype=np.int8).reshape(-1, self.meta["dims"])
+
+    def _view(self, n: int) -> memoryview:
         if n not in self.raw:
             data = _bytes(self.site.path / f"{self.store.base}/vectors/{n}.bin") or b""
-            self.raw[n] = np.frombuffer(data, dtype=np.int8).reshape(-1, self.meta["dims"])
+            self.raw[n] = memoryview(data).cast("b")
         return self.raw[n]
 
-    def row(self, doc: int) -> tuple[np.ndarray, int]:
-        """Doc `doc`'s vector (int64) and its squared norm (bf similar's query)."""
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+    def row(self, doc: int) -> tuple[list[int], int]:
+        """Doc `doc`'s vector and its squared norm (bf similar's query), in plain integers:
+        scoring a search's few candidates needs no numpy (a tenth of a second to import)."""
         n, i = self.file_of(doc)
-        row = self._raw(n)[i].astype(np.int64)
-        return row, int(row @ row)
+        dims = self.meta["dims"]
+        row = list(self._view(n)[i * dims:(i + 1) * dims])
+        return row, dot(row, row)
 
     def count(self, groups: set[str] | None) -> int:
         """How many docs of `groups` (None: all) the arm may list (a vector, not a section)."""
@@ -115,15 +118,15 @@ class BrainVectors:
                 return n, doc - first
         raise IndexError(doc)
 
-    def similarity(self, q: np.ndarray, qq: int, doc: int) -> float | None:
+    def similarity(self, q: list[int], qq: int, doc: int) -> float | None:
         row, dd = self.row(doc)
-        return int(row @ q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
+        return dot(row, q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
 
-    def nearest(self, q: np.ndarray, qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
+    def nearest(self, q: list[int], qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
         all), ties included at the cut, in vector order."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
-        sims, docs = [], []
+        sims, docs, q = [], [], np.asarray(q, dtype=np.int64)
         for n, (group, _, _) in enumerate(self.meta["files"]):
             if groups is not None and group not in groups:
                 continue
@@ -137,6 +140,11 @@ class BrainVectors:
             keep = sim >= np.partition(sim, len(sim) - n_best)[len(sim) - n_best]
             sim, doc = sim[keep], doc[keep]
         return sorted(zip(sim.tolist(), doc.tolist()), key=lambda sd: (-sd[0], sd[1]))
+
+
+def dot(q, rows, at: int = 0) -> int:
+    """q · rows[at…at + len(q)]: exact integer sums (a row of a file's vectors, or a whole vector)."""
+    return sum(map(mul, q, rows[at:at + len(q)]))
 
 
 def table(site) -> Table:

@@ -153,7 +153,7 @@ export class BrainVectors {
   }
 }
 
-// q · rows[at…at + q.length]: exact integer sums (Python's numpy @).
+// q · rows[at…at + q.length]: exact integer sums (Python: vectorstore.dot).
 export function dot (q, rows, at) {
   let s = 0
   for (let i = 0; i < q.length; i++) s += q[i] * rows[at + i]
