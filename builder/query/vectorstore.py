@@ -59,6 +59,7 @@ class BrainVectors:
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
         self.blocks: dict[int, tuple] = {}
         self.raw: dict[int, memoryview] = {}   # file n's int8 vectors as stored
+        self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
 
     def ok(self) -> bool:
         return self.meta.get("format") == FORMAT
@@ -119,8 +120,12 @@ class BrainVectors:
         raise IndexError(doc)
 
     def similarity(self, q: list[int], qq: int, doc: int) -> float | None:
-        row, dd = self.row(doc)
-        return dot(row, q) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
+        n, i = self.file_of(doc)
+        rows, at = self._view(n), i * self.meta["dims"]
+        dd = self.norms.get(doc)
+        if dd is None:
+            dd = self.norms[doc] = dot(rows[at:at + len(q)], rows, at)
+        return dot(q, rows, at) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
 
     def nearest(self, q: list[int], qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
