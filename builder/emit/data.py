@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..kernel import refs
 from ..kernel.listing import paged
+from ..kernel.packs import pack
 from ..query.data import FORMAT
 from ..query.sections import section_reply
 from ..views import View
@@ -59,6 +60,25 @@ class Cards:
         return n
 
 
+@dataclass
+class DataMemo:
+    """What emit_data made in the last build of this process (emit/state.py), for a watch rebuild:
+    the serialized record and section replies by their pages (views.compute keeps the very page
+    objects of an unchanged reply), and each pack file's bytes by the JSON they pack."""
+    replies: dict[tuple, tuple] = field(default_factory=dict)   # (id(pages), id(note)) → (pages, note, text)
+    packs: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)   # path → (JSON, packed)
+
+    def reply(self, view: View, note: dict | None, family: str, fresh: dict) -> str | None:
+        """The stored text of a record or section reply, None for a section readers compute."""
+        key = (id(view.pages), id(note))
+        old = self.replies.get(key)
+        if old is None or old[0] is not view.pages or old[1] is not note:
+            text = None if family == "sections" and computed_from(note, view) else _json(list(view.pages))
+            old = (view.pages, note, text)
+        fresh[key] = old
+        return old[2]
+
+
 def compact_listing(pages: tuple[dict, ...], cards: Cards) -> dict:
     """{"base", "ids"} when `pages` are exactly `paged(base, items)`; else {"pages"} as they are."""
     base = {k: v for k, v in pages[0].items() if k not in PAGING}
@@ -77,46 +97,51 @@ def family_of(view: View) -> str:
     return "lists"
 
 
-def emit_data(writer: Writer, brain: str, views: Sequence[View]) -> list[str]:
-    """Write `brain`'s compact data through `writer`; returns the paths written."""
-    cards = Cards()
+def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo | None = None) -> list[str]:
+    """Write `brain`'s compact data through `writer`; returns the paths written. `memo`: what the
+    last build in this process made (DataMemo), left holding this build's."""
+    memo = memo if memo is not None else DataMemo()
+    cards, replies, packs = Cards(), {}, {}
     families: dict[str, dict[str, str]] = {}      # family → key → serialized value
     notes = {v.ref: v.pages[0] for v in views if v.template == "note.html" and len(v.pages) == 1 and not v.variant}
     for view in views:
         if stored_in_files(view):
             continue
         family = family_of(view)
-        if family == "sections" and computed(notes, view):
-            continue
-        value = compact_listing(view.pages, cards) if family == "lists" else list(view.pages)
-        families.setdefault(family, {})[refs.data_key(brain, view.ref, *view.variant)] = _json(value)
+        if family == "lists":
+            text = _json(compact_listing(view.pages, cards))
+        else:
+            note = notes.get(view.pages[0].get("note")) if family == "sections" else None
+            text = memo.reply(view, note, family, replies)
+            if text is None:
+                continue
+        families.setdefault(family, {})[refs.data_key(brain, view.ref, *view.variant)] = text
     root = data_dir(brain)
-    written = []
-    packs = {}
+    files: list[tuple[str, str]] = []
+    counts = {}
     for family, entries in sorted(families.items()):
         n = max(1, -(-sum(len(k) + len(v) for k, v in entries.items()) // PACK_BYTES))
-        packs[family] = n
+        counts[family] = n
         groups: list[list[str]] = [[] for _ in range(n)]
         for key in sorted(entries):
             groups[refs.pack_of(key, n)].append(f"{json.dumps(key, ensure_ascii=False)}:{entries[key]}")
-        for i, group in enumerate(groups):
-            written.append(_write_pack(writer, f"{root}/{family}/{i}.json", "{" + ",".join(group) + "}"))
+        files += [(f"{root}/{family}/{i}.json", "{" + ",".join(group) + "}") for i, group in enumerate(groups)]
     rows = timeline_rows(views, cards)   # before the cards are written: it adds the low-priority ones
-    for start in range(0, len(rows), TIMELINE_CHUNK):
-        written.append(_write_pack(writer, f"{root}/timeline/{start // TIMELINE_CHUNK}.json", _json(rows[start:start + TIMELINE_CHUNK])))
-    for start in range(0, len(cards.texts), CARD_CHUNK):
-        chunk = cards.texts[start:start + CARD_CHUNK]
-        written.append(_write_pack(writer, f"{root}/cards/{start // CARD_CHUNK}.json", "[" + ",".join(chunk) + "]"))
-    meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": packs,
+    files += [(f"{root}/timeline/{start // TIMELINE_CHUNK}.json", _json(rows[start:start + TIMELINE_CHUNK]))
+              for start in range(0, len(rows), TIMELINE_CHUNK)]
+    files += [(f"{root}/cards/{start // CARD_CHUNK}.json", "[" + ",".join(cards.texts[start:start + CARD_CHUNK]) + "]")
+              for start in range(0, len(cards.texts), CARD_CHUNK)]
+    written = [_write_pack(writer, path, text, memo.packs, packs) for path, text in files]
+    memo.replies, memo.packs = replies, packs
+    meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": counts,
             "timeline": len(rows), "timelineChunk": TIMELINE_CHUNK}
     writer.write(f"{root}/meta.json", _json(meta), "data")
     written.append(f"{root}/meta.json")
     return written
 
 
-def computed(notes: dict[str, dict], view: View) -> bool:
-    """Whether readers compute this section's reply exactly from its note's reply."""
-    note = notes.get(view.pages[0].get("note"))
+def computed_from(note: dict | None, view: View) -> bool:
+    """Whether readers compute this section's reply exactly from its note's reply `note`."""
     return not view.variant and [section_reply(note, view.ref)] == list(view.pages)
 
 
@@ -131,5 +156,11 @@ def _json(value) -> str:
     return canonical_json(value).decode("utf-8")
 
 
-def _write_pack(writer: Writer, path: str, text: str) -> str:
-    return writer.write_pack(path, text.encode("utf-8"), "data")
+def _write_pack(writer: Writer, path: str, text: str, last: dict, packs: dict) -> str:
+    """Write `text` as the pack file of `path`, packed again only when it is not what the last
+    build packed there (`last`; `packs` gets this build's)."""
+    data = text.encode("utf-8")
+    old = last.get(path)
+    packed = old[1] if old is not None and old[0] == data else pack(data)
+    packs[path] = (data, packed)
+    return writer.write_pack(path, data, "data", packed)

@@ -21,7 +21,7 @@ from ..kernel.parallel import cores, fork_map
 from ..views import View
 from ..views.graph import Graph
 from .assets import emit_assets, emit_attachments
-from .data import emit_data
+from .data import DataMemo, emit_data
 from .feeds import emit_feeds
 from .listing_pages import SiteViews, emit_listing_pages
 from .navigation import emit_navigation
@@ -104,7 +104,8 @@ def _pages_part(state, index: int):
 
 EMITTERS = (
     Emitter("pages", "views", "render", pages),
-    Emitter("data", "views", "render", _paths(lambda c: emit_data(c.writer, c.brain.name, c.views))),
+    Emitter("data", "views", "render", _paths(lambda c: emit_data(
+        c.writer, c.brain.name, c.views, c.state and c.state.data.setdefault(c.brain.name, DataMemo())))),
     Emitter("attachments", "brain", "render", _paths(lambda c: emit_attachments(
         c.writer, c.brain.name, Path(c.brain.root), c.brain.attachments, attachment_path))),
     Emitter("search index", "brain", "lunr", _paths(lambda c: emit_index(

@@ -7,7 +7,8 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - index: per brain, the last search index (bm25/update.py: patched in place when refs are unchanged);
 - paged: per brain, each read's reply and its pages (views.compute keeps the pages of an equal reply);
 - pages: per brain, the HTML pages the last build rendered and what they were made of (reuse.py);
-- vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text).
+- vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text);
+- data: per brain, the compact data's serialized record and section replies and pack bytes (data.py).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import gc
 from dataclasses import dataclass, field
 
 from ..bm25.update import IndexState
+from .data import DataMemo
 from .reuse import PageMemo
 
 
@@ -25,6 +27,7 @@ class BuildState:
     vectors: dict[str, dict[str, bytes]] = field(default_factory=dict)
     pages: dict[str, PageMemo] = field(default_factory=dict)
     paged: dict[str, dict] = field(default_factory=dict)
+    data: dict[str, DataMemo] = field(default_factory=dict)
 
     @staticmethod
     def settle() -> None:

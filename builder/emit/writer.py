@@ -111,9 +111,10 @@ class Writer:
     def write_json(self, path: str, obj, owner: str = "") -> None:
         self.write(path, canonical_json(obj), owner)
 
-    def write_pack(self, path: str, data: bytes, owner: str = "") -> str:
-        """Write JSON bytes as the pack file of `path` (builder/packs.py); returns its site path."""
-        self.write(packed_name(path), pack(data), owner)
+    def write_pack(self, path: str, data: bytes, owner: str = "", packed: bytes | None = None) -> str:
+        """Write JSON bytes as the pack file of `path` (builder/packs.py); returns its site path.
+        `packed`: pack(data), when the caller kept it from an earlier build."""
+        self.write(packed_name(path), pack(data) if packed is None else packed, owner)
         return packed_name(path)
 
     def copy(self, source: Path, path: str) -> None:
