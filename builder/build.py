@@ -118,7 +118,7 @@ def _build(roots, out, now, base_url, site_url, pagefind, embeddings, progress, 
     if site_url is None:
         report.notices.append(NO_SITE_URL)
 
-    writer = Writer(out, cache_file.parent)
+    writer = Writer(out, cache_file.parent, state.packs if state is not None else None)
     ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state)
     # The parsed brains (and a kept BuildState) live through the build: the collector need not
     # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end.

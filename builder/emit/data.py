@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 from ..kernel import refs
 from ..kernel.listing import paged
-from ..kernel.packs import pack
 from ..query.data import FORMAT
 from ..query.sections import section_reply
 from ..views import View
@@ -64,9 +63,8 @@ class Cards:
 class DataMemo:
     """What emit_data made in the last build of this process (emit/state.py), for a watch rebuild:
     the serialized record and section replies by their pages (views.compute keeps the very page
-    objects of an unchanged reply), and each pack file's bytes by the JSON they pack."""
+    objects of an unchanged reply)."""
     replies: dict[tuple, tuple] = field(default_factory=dict)   # (id(pages), id(note)) → (pages, note, text)
-    packs: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)   # path → (JSON, packed)
 
     def reply(self, view: View, note: dict | None, family: str, fresh: dict) -> str | None:
         """The stored text of a record or section reply, None for a section readers compute."""
@@ -101,7 +99,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     """Write `brain`'s compact data through `writer`; returns the paths written. `memo`: what the
     last build in this process made (DataMemo), left holding this build's."""
     memo = memo if memo is not None else DataMemo()
-    cards, replies, packs = Cards(), {}, {}
+    cards, replies = Cards(), {}
     families: dict[str, dict[str, str]] = {}      # family → key → serialized value
     notes = {v.ref: v.pages[0] for v in views if v.template == "note.html" and len(v.pages) == 1 and not v.variant}
     for view in views:
@@ -131,8 +129,8 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
               for start in range(0, len(rows), TIMELINE_CHUNK)]
     files += [(f"{root}/cards/{start // CARD_CHUNK}.json", "[" + ",".join(cards.texts[start:start + CARD_CHUNK]) + "]")
               for start in range(0, len(cards.texts), CARD_CHUNK)]
-    written = [_write_pack(writer, path, text, memo.packs, packs) for path, text in files]
-    memo.replies, memo.packs = replies, packs
+    written = [writer.write_pack(path, text.encode("utf-8"), "data") for path, text in files]
+    memo.replies = replies
     meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": counts,
             "timeline": len(rows), "timelineChunk": TIMELINE_CHUNK}
     writer.write(f"{root}/meta.json", _json(meta), "data")
@@ -154,13 +152,3 @@ def timeline_rows(views: Sequence[View], cards: Cards) -> list[list]:
 
 def _json(value) -> str:
     return canonical_json(value).decode("utf-8")
-
-
-def _write_pack(writer: Writer, path: str, text: str, last: dict, packs: dict) -> str:
-    """Write `text` as the pack file of `path`, packed again only when it is not what the last
-    build packed there (`last`; `packs` gets this build's)."""
-    data = text.encode("utf-8")
-    old = last.get(path)
-    packed = old[1] if old is not None and old[0] == data else pack(data)
-    packs[path] = (data, packed)
-    return writer.write_pack(path, data, "data", packed)

@@ -8,7 +8,8 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - paged: per brain, each read's reply and its pages (views.compute keeps the pages of an equal reply);
 - pages: per brain, the HTML pages the last build rendered and what they were made of (reuse.py);
 - vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text);
-- data: per brain, the compact data's serialized record and section replies and pack bytes (data.py).
+- data: per brain, the compact data's serialized record and section replies (data.py);
+- packs: pack file path → (its JSON, its compressed bytes), for the Writer (writer.py).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class BuildState:
     pages: dict[str, PageMemo] = field(default_factory=dict)
     paged: dict[str, dict] = field(default_factory=dict)
     data: dict[str, DataMemo] = field(default_factory=dict)
+    packs: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
 
     @staticmethod
     def settle() -> None:

@@ -27,8 +27,12 @@ def canonical_json(obj) -> bytes:
 
 
 class Writer:
-    def __init__(self, out: Path, cache: Path | None = None):
+    def __init__(self, out: Path, cache: Path | None = None, packs: dict | None = None):
+        """`packs`: pack path → (JSON, packed bytes) of the last build in this process (a watch
+        rebuild's BuildState): a pack whose JSON is unchanged is not compressed again. It is
+        left holding this build's packs once the writer commits."""
         self.out, self.cache = out, cache
+        self.packs, self.packed = packs, {}
         self.stage = out.parent / f".{out.name}.building-{os.getpid()}"
         self.previous = out if out.is_dir() else None
         self.written: dict[str, str] = {}     # site path → who wrote it
@@ -111,10 +115,13 @@ class Writer:
     def write_json(self, path: str, obj, owner: str = "") -> None:
         self.write(path, canonical_json(obj), owner)
 
-    def write_pack(self, path: str, data: bytes, owner: str = "", packed: bytes | None = None) -> str:
-        """Write JSON bytes as the pack file of `path` (builder/packs.py); returns its site path.
-        `packed`: pack(data), when the caller kept it from an earlier build."""
-        self.write(packed_name(path), pack(data) if packed is None else packed, owner)
+    def write_pack(self, path: str, data: bytes, owner: str = "") -> str:
+        """Write JSON bytes as the pack file of `path` (builder/packs.py); returns its site path."""
+        old = self.packs.get(path) if self.packs else None
+        packed = old[1] if old is not None and old[0] == data else pack(data)
+        if self.packs is not None:
+            self.packed[path] = (data, packed)
+        self.write(packed_name(path), packed, owner)
         return packed_name(path)
 
     def copy(self, source: Path, path: str) -> None:
@@ -145,6 +152,9 @@ class Writer:
         if self.out.exists():
             os.rename(self.out, old)
         os.rename(self.stage, self.out)
+        if self.packs is not None:
+            self.packs.clear()
+            self.packs.update(self.packed)
         if old.exists():
             _discard(old, self.cache)
         if self.cache is not None:
