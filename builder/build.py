@@ -172,7 +172,8 @@ def _emit_brain(phases: Phases, ctx: Context) -> None:
 
 def _search_side(phases: Phases, ctx: Context) -> None:
     """The emitters of the brain's index documents (the search index, store and vectors)."""
-    pieces, docs = phases.run("lunr", index_input, ctx.brain)
+    known = ctx.state.pieces.setdefault(ctx.brain.name, {}) if ctx.state else None
+    pieces, docs = phases.run("lunr", index_input, ctx.brain, known)
     scoped = replace(ctx, pieces=pieces, docs=tuple(docs))
     for emitter in EMITTERS:
         if emitter.scope == "brain":

@@ -9,6 +9,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - pages: per brain, the HTML pages the last build rendered and what they were made of (reuse.py);
 - vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text);
 - data: per brain, the compact data's serialized record and section replies (data.py);
+- pieces: per brain, each note's text pieces for the index by its note object (views/documents.py);
 - packs: pack file path → (its JSON, its compressed bytes), for the Writer (writer.py).
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ class BuildState:
     paged: dict[str, dict] = field(default_factory=dict)
     data: dict[str, DataMemo] = field(default_factory=dict)
     packs: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
+    pieces: dict[str, dict] = field(default_factory=dict)
 
     @staticmethod
     def settle() -> None:

@@ -79,11 +79,16 @@ def _pieces(brain: Brain, ref: str) -> list[str]:
     return note_pieces(brain.notes[ref])
 
 
-def index_input(brain: Brain) -> tuple[dict, list[dict]]:
+def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dict]]:
     """({note ref: its pieces}, the index documents): pieces are cut once, for the index, the
-    store and the vectors."""
-    refs = list(brain.notes)
-    pieces = dict(zip(refs, fork_each(_pieces, refs, brain, len(refs) > PARALLEL_NOTES)))
+    store and the vectors. `known`: note ref → (note, its pieces) of the last build in this
+    process (a note object unchanged since keeps its pieces), left holding this build's."""
+    known = {} if known is None else known
+    todo = [ref for ref, note in brain.notes.items() if known.get(ref, (None,))[0] is not note]
+    cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
+    pieces = {ref: cut[ref] if ref in cut else known[ref][1] for ref in brain.notes}
+    known.clear()
+    known.update((ref, (note, pieces[ref])) for ref, note in brain.notes.items())
     return pieces, documents(brain, pieces)
 
 
