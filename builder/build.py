@@ -10,6 +10,7 @@ import hashlib
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
+from functools import wraps
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from .emit.emitters import EMITTERS, Context, Emitter
 from .emit.state import BuildState
 from .emit.writer import Writer, recover
 from .kernel.errors import InvalidInput
-from .kernel.parallel import Forked, cores
+from .kernel.parallel import Forked, can_fork, cores
 from .views import compute
 from .views.graph import graph
 from .views.documents import index_input
@@ -76,23 +77,27 @@ def _cache_path(out: Path) -> Path:
     return out.parent / ".bf-cache" / f"{out.name}.parse.jsonl"
 
 
+def _without_full_collections(run):
+    """No full collection while a build piles up brains, views and pages that stay alive to its
+    end: each walked all of them and freed next to nothing (a quarter of a watch rebuild).
+    Young generations are still collected; the old one once the build is over."""
+    @wraps(run)
+    def quiet(*args, **kwargs):
+        thresholds = gc.get_threshold()
+        gc.set_threshold(thresholds[0], thresholds[1], NO_FULL_COLLECTION)
+        try:
+            return run(*args, **kwargs)
+        finally:
+            gc.set_threshold(*thresholds)
+    return quiet
+
+
+@_without_full_collections
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
           site_url: str | None = None, pagefind: bool = True, embeddings: bool = True, progress=None,
           state: BuildState | None = None) -> BuildReport:
     """`state`: what the last build in this process left (emit/state.py; bf serve --watch keeps
     one), so this build recomputes only what changed where a stage knows how."""
-    # No full collection while a build piles up brains, views and pages that stay alive to its
-    # end: each walked all of them and freed next to nothing (a quarter of a watch rebuild).
-    # Young generations are still collected; the old one once the build is over.
-    thresholds = gc.get_threshold()
-    gc.set_threshold(thresholds[0], thresholds[1], NO_FULL_COLLECTION)
-    try:
-        return _build(roots, out, now, base_url, site_url, pagefind, embeddings, progress, state)
-    finally:
-        gc.set_threshold(*thresholds)
-
-
-def _build(roots, out, now, base_url, site_url, pagefind, embeddings, progress, state) -> BuildReport:
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
@@ -151,7 +156,7 @@ def _emit_brain(phases: Phases, ctx: Context) -> None:
     would be the build's peak of memory together) those of its index documents. Without a kept
     state the search side runs in a forked child beside the views side instead, whose views are
     computed on one core: the two overlap (their phase timings then add up to more than the wall)."""
-    side = Forked(_forked_search_side, (phases, ctx)) if ctx.state is None and cores() > 1 else None
+    side = Forked(_forked_search_side, (phases, ctx)) if ctx.state is None and cores() > 1 and can_fork() else None
     with side or nullcontext():
         g = phases.run("views", graph, ctx.brain)
         paged = ctx.state.paged.setdefault(ctx.brain.name, {}) if ctx.state else None

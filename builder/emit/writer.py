@@ -117,7 +117,7 @@ class Writer:
 
     def write_pack(self, path: str, data: bytes, owner: str = "") -> str:
         """Write JSON bytes as the pack file of `path` (builder/packs.py); returns its site path."""
-        old = self.packs.get(path) if self.packs else None
+        old = self.packs.get(path) if self.packs is not None else None
         packed = old[1] if old is not None and old[0] == data else pack(data)
         if self.packs is not None:
             self.packed[path] = (data, packed)

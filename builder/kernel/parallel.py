@@ -29,7 +29,7 @@ def fork_map(fn, args: list, state=None, *, parallel: bool = True) -> list:
     """[fn(state, arg) for arg in args], in forked workers when `parallel`; results in order."""
     global _STATE
     workers = min(cores(), len(args))
-    if not parallel or workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if not parallel or workers <= 1 or not can_fork():
         return [fn(state, arg) for arg in args]
     _STATE = state
     # Frozen objects are skipped by the workers' collector, which would otherwise
@@ -41,6 +41,11 @@ def fork_map(fn, args: list, state=None, *, parallel: bool = True) -> list:
     finally:
         gc.unfreeze()
         _STATE = None
+
+
+def can_fork() -> bool:
+    """Whether this platform starts processes by fork (workers inherit state without pickling)."""
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def chunks(items: list, n: int) -> list[list]:

@@ -96,10 +96,20 @@ class BrainVectors:
     def row(self, doc: int) -> tuple[list[int], int]:
         """Doc `doc`'s vector and its squared norm (bf similar's query), in plain integers:
         scoring a search's few candidates needs no numpy (a tenth of a second to import)."""
+        rows, at = self._at(doc)
+        return list(rows[at:at + self.meta["dims"]]), self.norm(doc)
+
+    def norm(self, doc: int) -> int:
+        """Doc `doc`'s squared norm, kept once asked."""
+        if doc not in self.norms:
+            rows, at = self._at(doc)
+            self.norms[doc] = dot(rows[at:at + self.meta["dims"]], rows, at)
+        return self.norms[doc]
+
+    def _at(self, doc: int) -> tuple[memoryview, int]:
+        """The file holding doc `doc`'s vector, and where in it the vector starts."""
         n, i = self.file_of(doc)
-        dims = self.meta["dims"]
-        row = list(self._view(n)[i * dims:(i + 1) * dims])
-        return row, dot(row, row)
+        return self._view(n), i * self.meta["dims"]
 
     def count(self, groups: set[str] | None) -> int:
         """How many docs of `groups` (None: all) the arm may list (a vector, not a section)."""
@@ -120,12 +130,8 @@ class BrainVectors:
         raise IndexError(doc)
 
     def similarity(self, q: list[int], qq: int, doc: int) -> float | None:
-        n, i = self.file_of(doc)
-        rows, at = self._view(n), i * self.meta["dims"]
-        dd = self.norms.get(doc)
-        if dd is None:
-            dd = self.norms[doc] = dot(rows[at:at + len(q)], rows, at)
-        return dot(q, rows, at) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
+        dd = self.norm(doc)
+        return dot(q, *self._at(doc)) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
 
     def nearest(self, q: list[int], qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
