@@ -112,8 +112,16 @@ def test_pages_declare_their_language_and_filters_span_every_language(ml_page, m
         assert ml_page.evaluate("document.documentElement.lang") == lang
     full_text_results(ml_page, base, "Android")   # a word in notes of many languages
     # every note is tagged with its language: the tag filter offers the tags of every language index
+    # (the merged indexes add their filters as each loads: wait for them, then read them)
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout   # as conftest: only once a browser runs
+    wanted = ["en", "zh", "ar", "ru", "ko"]
+    try:
+        ml_page.wait_for_function("tags => tags.every(t => document.querySelector(`input[name=tag][value='${t}']`))",
+                                  arg=wanted, timeout=15_000)
+    except PlaywrightTimeout:
+        pass   # the assertion below names what is missing
     tags = ml_page.eval_on_selector_all("input[name=tag]", "els => els.map(e => e.value)")
-    assert {"en", "zh", "ar", "ru", "ko"} <= set(tags), tags
+    assert set(wanted) <= set(tags), tags
     ml_page.locator(".pagefind-ui__filter-name", has_text="Tag").click()
     ml_page.check("#tag-ru")
     ml_page.wait_for_function("/^2 results/.test(document.querySelector('.pagefind-ui__message')?.textContent)")
