@@ -12,12 +12,12 @@ the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/kernel/pac
   notes/K.json             {NOTE_REF: {summary, pieces}} for the notes whose `t` is K
   records/SRC/m/K.json     {RECORD_REF: {id, title, time, observed, modified, placed, entities}} for
                            chunk K of SRC's records (ref order; bisect record_chunks to find K)
-  records/SRC/K.json       {RECORD_REF: text} for the same chunk K
-SRC is the source name escaped like a ref segment (builder.kernel.refs.escape_segment). Text is
-split from metadata, and both into chunks of TEXT_CHUNK items, because only the items a reply
-shows (and phrase and period checks) need them: a search scoped to one source ranks its
-hits from the index alone, then reads the chunks of the items it returns. Empty values are
-omitted (see views/documents._compact).
+SRC is the source name escaped like a ref segment (builder.kernel.refs.escape_segment). A note's
+text is split from its metadata, and both into chunks of TEXT_CHUNK items, because only the items
+a reply shows (and phrase and period checks) need them: a search scoped to one source ranks its
+hits from the index alone, then reads the chunks of the items it returns. A record's text is not
+here: the engine reads it from the brain's record store (`_bf/BRAIN/data/records/`, docs/data.md),
+so the site keeps it once. Empty values are omitted (see views/documents._compact).
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from ..kernel.refs import escape_segment
 from ..views.documents import store
 from .writer import Writer, canonical_json
 
-STORE_FORMAT = "bf-search-2"
+STORE_FORMAT = "bf-search-3"
 TEXT_CHUNK = 100
 
 
@@ -48,15 +48,14 @@ def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str) ->
         writer.write_pack(f"{folder}/{k}.json", canonical_json(chunk), owner)
 
 
-def _record_chunks(writer: Writer, folder: str, meta: dict, text: dict, owner: str) -> list[str]:
-    """Write one source's meta and text chunks; return the first ref of each chunk."""
+def _record_chunks(writer: Writer, folder: str, meta: dict, owner: str) -> list[str]:
+    """Write one source's meta chunks; return the first ref of each chunk."""
     ordered = sorted(meta)
     heads = []
     for k, i in enumerate(range(0, len(ordered), TEXT_CHUNK)):
         part = ordered[i:i + TEXT_CHUNK]
         heads.append(part[0])
         writer.write_pack(f"{folder}/m/{k}.json", canonical_json({ref: meta[ref] for ref in part}), owner)
-        writer.write_pack(f"{folder}/{k}.json", canonical_json({ref: text[ref] for ref in part}), owner)
     return heads
 
 
@@ -76,7 +75,7 @@ def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict) -> None:
     heads = {}
     for source, meta in sorted(data["records"].items()):
         folder = f"{base}/records/{escape_segment(source)}"
-        heads[source] = _record_chunks(writer, folder, meta, data["record_text"][source], owner)
+        heads[source] = _record_chunks(writer, folder, meta, owner)
     writer.write_json(f"{base}/meta.json", {
         "format": STORE_FORMAT, "brain": brain.name, "notes": len(data["notes"]),
         "records": {s: len(m) for s, m in sorted(data["records"].items())}, "record_chunks": heads,

@@ -44,6 +44,15 @@ class BrainData:
         pack = self._file(f"{family}/{refs.pack_of(key, n)}.json")
         return pack.get(key) if isinstance(pack, dict) else None
 
+    def record_text(self, ref: str) -> str:
+        """Record `ref`'s text with each run of whitespace as one space (what search excerpts and
+        phrase checks read), joined from its reply pages: the site keeps a record's text once."""
+        source = ref.split(":", 1)[0]
+        pages = self.entry("records/" + refs.escape_segment(source), refs.data_key(self.brain, ref))
+        if not isinstance(pages, list):
+            return ""
+        return " ".join("".join(page.get("record", {}).get("text", "") for page in pages).split())
+
     def card(self, n: int) -> dict:
         size = self.meta["cardChunk"]
         return self._file(f"cards/{n // size}.json")[n % size]

@@ -21,7 +21,7 @@ try:  # orjson parses ~2x faster; json gives the same values
 except ImportError:  # pragma: no cover
     _loads = json.loads
 
-STORE_FORMAT = "bf-search-2"
+STORE_FORMAT = "bf-search-3"
 CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
 
 
@@ -92,16 +92,15 @@ class BrainStore:
     def notes(self) -> dict:
         return self._load("notes.json")
 
-    def _record_file(self, ref: str, part: str) -> str | None:
-        """records/SRC/{part}K.json: the chunk that would hold record `ref` (part "m/": its
-        meta, "": its text), or None."""
+    def _record_file(self, ref: str) -> str | None:
+        """records/SRC/m/K.json: the meta chunk that would hold record `ref`, or None."""
         source = ref.partition(":")[0]
         heads = self.meta.get("record_chunks", {}).get(source)
         k = bisect_right(heads, ref) - 1 if heads else -1
-        return f"records/{escape_segment(source)}/{part}{k}.json" if k >= 0 else None
+        return f"records/{escape_segment(source)}/m/{k}.json" if k >= 0 else None
 
     def record_meta(self, ref: str) -> dict | None:
-        rel = self._record_file(ref, "m/")
+        rel = self._record_file(ref)
         return self._load(rel).get(ref) if rel else None
 
     @property
@@ -169,10 +168,9 @@ class BrainStore:
         return self._owners
 
     def text(self, entry: Entry) -> dict | str:
-        """A note's {summary, pieces}, or a record's text."""
+        """A note's {summary, pieces}, or a record's text (from the brain's record store)."""
         if entry.kind == "record":
-            rel = self._record_file(entry.ref, "")
-            return self._load(rel).get(entry.ref, "") if rel else ""
+            return self.site.brain_data(self.brain).record_text(entry.ref)
         return self._load(f"notes/{entry.meta.get('t', 0)}.json").get(entry.note, {})
 
 

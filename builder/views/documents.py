@@ -118,7 +118,7 @@ def documents(brain: Brain, pieces_of: dict | None = None) -> list[dict]:
 
 def store(brain: Brain, as_of: str, pieces_of: dict | None = None) -> dict:
     """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
-        "records": {source: {ref: meta}}, "record_text": {source: {ref: text}},
+        "records": {source: {ref: meta}},
         "sources": {source: coverage}, "types": {type: count}}
     `pieces_of` as for `documents`."""
     links_by_source: dict = {}
@@ -138,7 +138,6 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None) -> dict:
         })
         note_text[ref] = _compact({"summary": note.summary, "pieces": pieces_of[ref] if pieces_of is not None else note_pieces(note)})
     records: dict[str, dict] = {name: {} for name in brain.sources}
-    record_text: dict[str, dict] = {name: {} for name in brain.sources}
     for ref in sorted(brain.records):
         rec = brain.records[ref]
         records.setdefault(rec.source, {})[ref] = _compact({
@@ -146,7 +145,6 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None) -> dict:
             "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
             "entities": _entities(brain, ref, (), links_by_source),
         })
-        record_text.setdefault(rec.source, {})[ref] = " ".join(rec.text.split())
     coverage = all_coverage(brain, parse_instant(as_of))
-    return {"notes": notes, "note_text": note_text, "records": records, "record_text": record_text,
+    return {"notes": notes, "note_text": note_text, "records": records,
             "sources": coverage, "types": dict(sorted(types.items()))}

@@ -35,6 +35,15 @@ export class BrainData {
     return pack && typeof pack === 'object' && Object.prototype.hasOwnProperty.call(pack, key) ? pack[key] : null
   }
 
+  // Record `ref`'s text with each run of whitespace as one space (what search excerpts and phrase
+  // checks read), joined from its reply pages: the site keeps a record's text once.
+  async recordText (ref) {
+    const meta = await this.meta
+    const pages = await this.entry(meta, 'records/' + refs.escapeSegment(ref.split(':')[0]), refs.dataKey(this.brain, ref))
+    if (!Array.isArray(pages)) return ''
+    return refs.pyWords(pages.map((page) => (page.record || {}).text || '').join('')).join(' ')
+  }
+
   async card (meta, n) {
     const size = meta.cardChunk
     return (await this.loadJson(`${this.root}/cards/${Math.floor(n / size)}.json`, true))[n % size]

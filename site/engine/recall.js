@@ -5,7 +5,7 @@ import { read } from './read.js'
 import { search } from './search.js'
 import { openStore } from './store.js'
 import { diversify, vectorOf } from './vector.js'
-import { PY_SPACE, pyStrip } from './refs.js'
+import { pyStrip, pyWords } from './refs.js'
 
 export const DEFAULT_BUDGET = 16000
 const MAX_BUDGET = 1000000
@@ -15,7 +15,6 @@ const GIST_CHARS = 160
 const FRONTMATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/
 // Python's \b is Unicode-aware: a tag name ends where no letter, digit or "_" follows.
 const DETAILS_TAGS = /<\/?(?:details|summary)(?![\p{L}\p{N}_])[^>]*>/giu
-const SPACES = new RegExp('[' + PY_SPACE + ']+')
 const length = (text) => [...text].length
 
 function checkBudget (budget) {
@@ -30,7 +29,7 @@ export const disclose = (text) => text.replace(DETAILS_TAGS, '')
 function indexLine (item, rank, reason) {
   const line = {}
   for (const k of ['kind', 'brain', 'ref', 'uri', 'title']) line[k] = item[k] ?? null
-  const gist = cut((item.excerpt || '').split(SPACES).filter(Boolean).join(' '), GIST_CHARS)
+  const gist = cut(pyWords(item.excerpt || '').join(' '), GIST_CHARS)
   return Object.assign(line, { rank, gist, reason })
 }
 

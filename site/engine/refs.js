@@ -13,6 +13,11 @@ const encoder = new TextEncoder()
 export const PY_SPACE = '\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005' +
   '\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000'
 
+const PY_SPACES = new RegExp('[' + PY_SPACE + ']+')
+
+// Python's text.split(): the words between runs of whitespace.
+export const pyWords = (text) => text.split(PY_SPACES).filter(Boolean)
+
 export function pyStrip (text, chars = PY_SPACE) {
   let start = 0
   let end = text.length

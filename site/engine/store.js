@@ -4,7 +4,7 @@ import { IndexReader } from './bm25/reader.js'
 import { escapeSegment } from './refs.js'
 import { cmp, sortedBy } from './order.js'
 
-export const STORE_FORMAT = 'bf-search-2'
+export const STORE_FORMAT = 'bf-search-3'
 
 // One searchable item (store.py Entry): `meta` is its notes.json / records/SRC/m/K.json entry; a
 // section's is its note's; `section` is [id, title, first, end] of a section. A record hit's meta
@@ -39,18 +39,18 @@ export class BrainStore {
 
   notes () { return this.load('notes.json') }
 
-  // records/SRC/{part}K.json: the chunk that would hold record `ref` (part 'm/': its meta,
-  // '': its text), or null. Heads compare by code point, like Python's bisect.
-  recordFile (ref, part) {
+  // records/SRC/m/K.json: the meta chunk that would hold record `ref`, or null. Heads compare
+  // by code point, like Python's bisect.
+  recordFile (ref) {
     const source = ref.split(':')[0]
     const heads = (this.meta.record_chunks || {})[source] || []
     let lo = 0; let hi = heads.length
     while (lo < hi) { const mid = (lo + hi) >> 1; if (cmp(ref, heads[mid]) < 0) hi = mid; else lo = mid + 1 }
-    return lo > 0 ? `records/${escapeSegment(source)}/${part}${lo - 1}.json` : null
+    return lo > 0 ? `records/${escapeSegment(source)}/m/${lo - 1}.json` : null
   }
 
   async recordMeta (ref) {
-    const rel = this.recordFile(ref, 'm/')
+    const rel = this.recordFile(ref)
     if (rel === null) return null
     const chunk = await this.load(rel)
     return Object.hasOwn(chunk, ref) ? chunk[ref] : null
@@ -118,13 +118,9 @@ export class BrainStore {
     return entry
   }
 
-  // A note's {summary, pieces}, or a record's text.
+  // A note's {summary, pieces}, or a record's text (from the brain's record store).
   async text (entry) {
-    if (entry.kind === 'record') {
-      const rel = this.recordFile(entry.ref, '')
-      const chunk = rel === null ? {} : await this.load(rel)
-      return Object.hasOwn(chunk, entry.ref) ? chunk[entry.ref] : ''
-    }
+    if (entry.kind === 'record') return this.site.brainData(this.brain).recordText(entry.ref)
     const chunk = await this.load(`notes/${entry.meta.t ?? 0}.json`)
     return Object.hasOwn(chunk, entry.note) ? chunk[entry.note] : {}
   }

@@ -49,7 +49,7 @@ def test_phrase_is_ordered_and_skips_stop_words():
 def test_build_writes_search_files():
     base = site_dir() / "_bf" / "search" / "brain"
     meta = json.loads((base / "meta.json").read_text("utf-8"))
-    assert meta["format"] == "bf-search-2" and meta["notes"] == 25
+    assert meta["format"] == "bf-search-3" and meta["notes"] == 25
     assert sum(meta["records"].values()) == 55
     assert set(meta["sources"]) == {"brief", "calendar", "chat", "deploys", "email", "issues", "survey"}
     notes = unpacked(base / "notes.json")
@@ -63,10 +63,11 @@ def test_build_writes_search_files():
     for g, n in index_meta["groups"]:
         groups[g] += n
     assert {g: n for g, n in groups.items() if g} == {s: n for s, n in meta["records"].items() if n}  # group: source
-    assert meta["record_chunks"]["chat"] == [min(unpacked(base / "records" / "chat" / "0.json"))]
     chat = unpacked(base / "records" / "chat" / "m" / "0.json")
+    assert meta["record_chunks"]["chat"] == [min(chat)]
     assert chat["chat:pinned-message"]["placed"] == "2026-11-30T10:00:00Z" and "time" not in chat["chat:pinned-message"]
     assert not (base / "records" / "chat.json").exists() and not (base / "notes.json").exists()
+    assert not (base / "records" / "chat" / "0.json.gz").exists()   # record text: in the record store only
 
 
 def unpacked(path):
@@ -79,3 +80,19 @@ def test_lunr_phase_is_timed(tmp_path):
     from search_fixtures import NOW, ROOT
     report = build([ROOT / "examples" / "brain"], tmp_path / "site", now=NOW, pagefind=False)
     assert "lunr" in report.timings
+
+
+def test_a_paged_records_text_is_read_whole_from_the_record_store(tmp_path):
+    """Search keeps no copy of a record's text: excerpts and phrase checks read it from the
+    record store, every page of a long record joined, whitespace runs as one space."""
+    from builder.build import build
+    from builder.query.search import search
+    from builder.query.site import open_site
+    brain = tmp_path / "b"
+    (brain / "memories" / "chat").mkdir(parents=True)
+    text = "alpha beta " * 4000 + "zebrafinch \x85\n lands here"   # > 32 KiB: the reply is paged
+    (brain / "memories" / "chat" / "long.json").write_text(json.dumps({"text": text, "time": "2026-11-01T10:00:00Z"}))
+    build([brain], tmp_path / "site", now="2026-12-02T12:00:00Z", pagefind=False, embeddings=False)
+    site = open_site(tmp_path / "site")
+    [item] = search(site, '"zebrafinch lands"')["items"]
+    assert item["ref"] == "chat:long" and item["excerpt"].endswith("zebrafinch lands here")

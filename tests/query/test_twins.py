@@ -44,6 +44,7 @@ EXCEPTIONS = {
                                       "file per fetch); Python's store.hit reads it from the index as it makes the entry",
     # JS stands in for what Python's standard library gives
     ("kernel/refs.py", "js:pyStrip"): "Python's str.strip (its whitespace set, not String.trim's)",
+    ("kernel/refs.py", "js:pyWords"): "Python's str.split() (its whitespace set, not \\s)",
     ("kernel/refs.py", "js:pyRstrip"): "Python's str.rstrip",
     ("kernel/errors.py", "js:pyRepr"): "Python's repr, for messages that quote a value",
     ("kernel/periods.py", "js:localDays"): "zoneinfo's local date, from Intl",
