@@ -158,9 +158,11 @@ def _emit_brain(phases: Phases, ctx: Context) -> None:
     computed on one core: the two overlap (their phase timings then add up to more than the wall)."""
     side = Forked(_forked_search_side, (phases, ctx)) if ctx.state is None and cores() > 1 and can_fork() else None
     with side or nullcontext():
-        g = phases.run("views", graph, ctx.brain)
+        excerpts = ctx.state.excerpts.setdefault(ctx.brain.name, {}) if ctx.state else None
+        g = phases.run("views", graph, ctx.brain, excerpts)
         paged = ctx.state.paged.setdefault(ctx.brain.name, {}) if ctx.state else None
-        scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged)), graph=g)
+        items = ctx.state.items.setdefault(ctx.brain.name, {}) if ctx.state else None
+        scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged, items)), graph=g)
         for emitter in EMITTERS:
             if emitter.scope == "views":
                 _run(phases, emitter, scoped)

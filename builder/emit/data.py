@@ -46,12 +46,14 @@ class Cards:
     ids: dict[str, int] = field(default_factory=dict)
     texts: list[str] = field(default_factory=list)
     seen: dict[int, tuple[object, int]] = field(default_factory=dict)   # id(item) → (item, card id)
+    known: dict[int, tuple[object, str]] = field(default_factory=dict)  # id(item) → (item, text): DataMemo.cards
 
     def id_of(self, item: dict) -> int:
         hit = self.seen.get(id(item))       # views share item dicts between listings
         if hit is not None and hit[0] is item:
             return hit[1]
-        text = _json(item)
+        old = self.known.get(id(item))      # and a watch rebuild keeps the unchanged ones (lists.item)
+        text = old[1] if old is not None and old[0] is item else _json(item)
         n = self.ids.setdefault(text, len(self.texts))
         if n == len(self.texts):
             self.texts.append(text)
@@ -63,8 +65,10 @@ class Cards:
 class DataMemo:
     """What emit_data made in the last build of this process (emit/state.py), for a watch rebuild:
     the serialized record and section replies by their pages (views.compute keeps the very page
-    objects of an unchanged reply)."""
+    objects of an unchanged reply), and the serialized cards by their item objects (views/lists.item
+    keeps an unchanged item's object)."""
     replies: dict[tuple, tuple] = field(default_factory=dict)   # (id(pages), id(note)) → (pages, note, text)
+    cards: dict[int, tuple] = field(default_factory=dict)       # id(item) → (item, text)
 
     def reply(self, view: View, note: dict | None, family: str, fresh: dict) -> str | None:
         """The stored text of a record or section reply, None for a section readers compute."""
@@ -99,7 +103,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     """Write `brain`'s compact data through `writer`; returns the paths written. `memo`: what the
     last build in this process made (DataMemo), left holding this build's."""
     memo = memo if memo is not None else DataMemo()
-    cards, replies = Cards(), {}
+    cards, replies = Cards(known=memo.cards), {}
     families: dict[str, dict[str, str]] = {}      # family → key → serialized value
     notes = {v.ref: v.pages[0] for v in views if v.template == "note.html" and len(v.pages) == 1 and not v.variant}
     for view in views:
@@ -131,6 +135,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
               for start in range(0, len(cards.texts), CARD_CHUNK)]
     written = [writer.write_pack(path, text.encode("utf-8"), "data") for path, text in files]
     memo.replies = replies
+    memo.cards = {key: (item, cards.texts[n]) for key, (item, n) in cards.seen.items()}
     meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": counts,
             "timeline": len(rows), "timelineChunk": TIMELINE_CHUNK}
     writer.write(f"{root}/meta.json", _json(meta), "data")

@@ -10,6 +10,8 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text);
 - data: per brain, the compact data's serialized record and section replies (data.py);
 - pieces: per brain, each note's text pieces for the index by its note object (views/documents.py);
+- excerpts: per brain, the backlink excerpts of each link source by its object (views/graph.py);
+- items: per brain, each listed item and what it was made of (views/lists.item);
 - packs: pack file path → (its JSON, its compressed bytes), for the Writer (writer.py).
 """
 from __future__ import annotations
@@ -32,6 +34,8 @@ class BuildState:
     data: dict[str, DataMemo] = field(default_factory=dict)
     packs: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
     pieces: dict[str, dict] = field(default_factory=dict)
+    excerpts: dict[str, dict] = field(default_factory=dict)
+    items: dict[str, dict] = field(default_factory=dict)
 
     @staticmethod
     def settle() -> None:

@@ -15,10 +15,12 @@ from .view import View
 __all__ = ["View", "compute"]
 
 
-def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None = None) -> list[View]:
+def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None = None,
+            items: dict | None = None) -> list[View]:
     """`paged`: ref → (reply, its pages) of the last compute in this process (bf serve --watch
     keeps it, emit/state.py); a reply equal to the last one keeps its pages (the same objects:
-    paging is a function of the reply), and `paged` is left holding this compute's."""
+    paging is a function of the reply), and `paged` is left holding this compute's. `items`: the
+    listed items of the last compute (views/lists.item), likewise."""
     g = g or graph(brain)
     reviews = review_signals(brain, g, as_of)
     last = dict(paged or {})
@@ -41,4 +43,4 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
             views.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))
     for ref, rec in brain.records.items():
         views.append(View(brain.name, ref, "record.html", pages(ref, record_reply(brain, g, rec, as_of), ("record", "text"))))
-    return views + computed_views(brain, g, as_of, reviews)
+    return views + computed_views(brain, g, as_of, reviews, items)

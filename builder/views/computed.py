@@ -17,11 +17,17 @@ def review_signals(brain: Brain, g: Graph, as_of: str) -> dict[str, dict]:
     return all_reviews(brain, g, from_rfc3339(as_of))
 
 
-def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict]) -> list:
+def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict], items: dict | None = None) -> list:
+    """`items`: the listed items of the last build in this process (lists.item), left holding this one's."""
     now = from_rfc3339(as_of)
-    ctx = Ctx(brain=brain, g=g, as_of=as_of, now=now, reviews=reviews, coverage=all_coverage(brain, now))
+    ctx = Ctx(brain=brain, g=g, as_of=as_of, now=now, reviews=reviews, coverage=all_coverage(brain, now),
+              kept=items if items is not None else {})
     entries = timeline(ctx)
     by_source = records_by_source(brain)
-    return [home_view(ctx, entries), *folder_views(ctx), *tag_views(ctx), *identity_views(ctx),
-            *source_views(ctx, by_source), *source_period_views(ctx, by_source), *period_views(ctx, entries),
-            *relation_views(ctx)]
+    views = [home_view(ctx, entries), *folder_views(ctx), *tag_views(ctx), *identity_views(ctx),
+             *source_views(ctx, by_source), *source_period_views(ctx, by_source), *period_views(ctx, entries),
+             *relation_views(ctx)]
+    if items is not None:
+        items.clear()
+        items.update(ctx.items)
+    return views

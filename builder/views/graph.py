@@ -14,7 +14,10 @@ class Graph:
     excerpts: dict[Link, str]                   # a backlink → what its source says around it
 
 
-def graph(brain: Brain) -> Graph:
+def graph(brain: Brain, known: dict | None = None) -> Graph:
+    """`known`: what the last graph in this process made of each backlink's source (emit/state.py),
+    left holding this one's: an excerpt is a function of its source's text, so a source object
+    unchanged since keeps its excerpts."""
     back: dict[str, list[Link]] = {}
     out: dict[str, list[Link]] = {}
     for link in brain.links:
@@ -24,25 +27,36 @@ def graph(brain: Brain) -> Graph:
     return Graph(
         backlinks={k: tuple(v) for k, v in back.items()},
         outgoing={k: tuple(v) for k, v in out.items()},
-        excerpts=_excerpts(brain, [link for links in back.values() for link in links]),
+        excerpts=_excerpts(brain, [link for links in back.values() for link in links], known),
     )
 
 
-def _excerpts(brain: Brain, links: list[Link]) -> dict[Link, str]:
-    """Each backlink's excerpt, worked out once per build: a record's whole text (flattened), a
-    note's line holding the link, else "RELATION: TARGET". `made` shares the work between links
-    of one record or one line (a busy note's line links to several targets)."""
-    made: dict[tuple[str, int], str] = {}
+def _excerpts(brain: Brain, links: list[Link], known: dict | None) -> dict[Link, str]:
+    """Each backlink's excerpt, worked out once per source and line: a record's whole text
+    (flattened), a note's line holding the link, else "RELATION: TARGET". `made` (source ref →
+    (its object, {line: excerpt})) shares the work between links of one record or one line (a busy
+    note's line links to several targets), and with the next build through `known`."""
+    last = known if known is not None else {}
+    made: dict[str, tuple[object, dict[int, str]]] = {}
     lines: dict[str, list[str]] = {}
     out = {}
     for link in links:
-        key = (link.source, -1 if link.source in brain.records else link.line)
-        if key[1] == 0:                     # no line: the excerpt names the link itself
+        is_record = link.source in brain.records
+        line = -1 if is_record else link.line
+        if line == 0:                       # no line: the excerpt names the link itself
             out[link] = _excerpt(brain, link, lines)
             continue
-        if key not in made:
-            made[key] = _excerpt(brain, link, lines)
-        out[link] = made[key]
+        source = made.get(link.source)
+        if source is None:
+            obj = brain.records[link.source] if is_record else brain.notes.get(link.source)
+            old = last.get(link.source) if obj is not None else None
+            source = made[link.source] = old if old is not None and old[0] is obj else (obj, {})
+        if line not in source[1]:
+            source[1][line] = _excerpt(brain, link, lines)
+        out[link] = source[1][line]
+    if known is not None:
+        known.clear()
+        known.update(made)
     return out
 
 

@@ -32,7 +32,8 @@ class Ctx:
     now: datetime
     reviews: dict[str, dict]
     coverage: dict[str, dict]
-    items: dict = field(default_factory=dict, compare=False)   # item() results, by its arguments
+    items: dict = field(default_factory=dict, compare=False)   # item()'s arguments → (stamp, result)
+    kept: dict = field(default_factory=dict, compare=False)    # the same, of the last build in this process
 
 
 def placed(brain: Brain, ref: str) -> datetime | None:
@@ -48,15 +49,33 @@ def placed(brain: Brain, ref: str) -> datetime | None:
 
 def item(ctx: Ctx, ref: str, *, timed: bool = False, excerpt: str | None = None) -> dict:
     """One listed item with its review badge; `timed` lists also carry `placed` (their sort key).
-    Made once per build and shared by every listing holding it (an item sits on ~7): never mutate."""
+    Made once per build and shared by every listing holding it (an item sits on ~7), and kept by
+    the next build in this process while what it is made of is unchanged: never mutate."""
     key = (ref, timed, excerpt)
-    out = ctx.items.get(key)
-    if out is None:
-        out = listed(ctx.brain, ref, excerpt) | badge(ctx.reviews.get(ref))
-        if timed:
-            out["placed"] = rfc3339(placed(ctx.brain, ref))
-        ctx.items[key] = out
-    return out
+    made = ctx.items.get(key)
+    if made is None:
+        stamp = _stamp(ctx, ref)
+        made = ctx.kept.get(key)
+        if made is None or made[0] != stamp:
+            out = listed(ctx.brain, ref, excerpt) | badge(ctx.reviews.get(ref))
+            if timed:
+                out["placed"] = rfc3339(placed(ctx.brain, ref))
+            made = (stamp, out)
+        ctx.items[key] = made
+    return made[1]
+
+
+def _stamp(ctx: Ctx, ref: str) -> tuple:
+    """What an item of `ref` is made of besides its arguments (items.listed, badge, placed): the
+    note or record object (immutable, kept by the parse while its file is unchanged), a note's
+    modification time and review signals, a section's note."""
+    brain = ctx.brain
+    note = brain.notes.get(ref)
+    if note is not None:
+        return ("note", note, brain.modified[ref], ctx.reviews.get(ref))
+    if ref in brain.records:
+        return ("record", brain.records[ref])
+    return ("other", brain.notes.get(ref.partition("#")[0]) if "#" in ref else None)
 
 
 def base(ctx: Ctx, page: str, ref: str, title: str, **extra) -> dict:

@@ -10,6 +10,7 @@ Front matter and brain.toml are edited as text (brain_text.py).
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import tomllib
@@ -73,8 +74,8 @@ class Editor:
         kinds = [self.body, self.title, self.h1, self.aliases, self.tags, self.add_link, self.drop_link,
                  self.relations, self.note_time, self.record_time, self.record_fields, self.task, self.draft,
                  self.delete_note, self.rename_note, self.new_note, self.new_record, self.delete_record,
-                 self.attachment, self.source_status, self.config, self.move_now, self.stamp]
-        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2]
+                 self.attachment, self.source_status, self.config, self.move_now, self.stamp, self.touch]
+        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2]
         return self.rng.choices(kinds, weights)[0]()
 
     def _edit(self, fn, what: str) -> str:
@@ -292,6 +293,16 @@ class Editor:
         moved = self.move_now()
         line = f"\nLast synced at {self.now}\n"
         return f"{moved}; " + self._edit(lambda t: re.sub(r"\nLast synced at .*\n", "\n", t) + line, "synced line")
+
+    def touch(self) -> str:
+        """A note saved unchanged: only its file time moves (its `modified` when nothing else gives one)."""
+        notes = self.notes()
+        if not notes:
+            return self.new_note()
+        path = self.rng.choice(notes)
+        moment = path.stat().st_mtime + self.rng.choice([3600, 86400 * 3])
+        os.utime(path, (moment, moment))
+        return f"touch {self.rel(path)}"
 
     def move_now(self) -> str:
         delta = timedelta(hours=self.rng.choice([1, 5, 13, 24, 24 * 3, 24 * 9]))
