@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from .benchgen import NOW, Corpus, generate, queries
+from .benchmcp import mcp_times
 from .benchrebuild import bench_rebuilds, watch_rebuilds
 from .benchsize import dir_bytes, site_sizes
 from .benchview import first_view
@@ -107,9 +108,13 @@ def _latency(fn, items, reps: int) -> tuple[float, float, int]:
             start = time.perf_counter()
             fn(item)
             times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return (round(statistics.median(times), 3), round(times[min(len(times) - 1, int(len(times) * 0.95))], 3),
-            empty)
+    return (*_percentiles(times), empty)
+
+
+def _percentiles(times: list[float]) -> tuple[float, float]:
+    """p50 and p95 of `times` (ms)."""
+    times = sorted(times)
+    return round(statistics.median(times), 3), round(times[min(len(times) - 1, int(len(times) * 0.95))], 3)
 
 
 def _words(query: str) -> list[str]:
@@ -181,6 +186,12 @@ def _search(res: Result, site: Path, qs, reps: int, read_ref: str) -> None:
     if fn is None:
         for key in ("search_warm_p50_ms", "search_warm_p95_ms", "search_empty_replies"):
             res.null(key, why)
+    try:
+        times, res["mcp_search_empty_replies"] = mcp_times(site, [(q, s) for _, q, s in qs], reps)
+        res["mcp_search_p50_ms"], res["mcp_search_p95_ms"] = _percentiles(times)
+    except Exception as exc:   # an SDK or server failure is reported, as for bf search
+        for key in ("mcp_search_p50_ms", "mcp_search_p95_ms", "mcp_search_empty_replies"):
+            res.null(key, f"bf mcp failed: {type(exc).__name__}: {exc}")
     for key in ("p50_ms", "p95_ms"):
         res.ratio(f"ratio_stock_to_bf_search_{key}", f"stock_lunr_{key}", f"search_warm_{key}")
     walls, rss, why = [], [], None

@@ -26,7 +26,8 @@ FIELDS = [
     "stock_lunr_p95_ms", "stock_lunr_empty_replies", "stock_lunr_bytes_to_raw_note_ratio",
     "bf_index_build_s", "bf_index_bytes", "bf_index_p50_ms", "bf_index_p95_ms", "bf_index_empty_replies",
     "bf_index_bytes_to_raw_note_ratio", "search_warm_p50_ms", "search_warm_p95_ms", "search_empty_replies",
-    "search_cold_process_s", "query_peak_rss_mb", "read_cold_process_s", "read_peak_rss_mb",
+    "search_cold_process_s", "mcp_search_p50_ms", "mcp_search_p95_ms", "mcp_search_empty_replies",
+    "query_peak_rss_mb", "read_cold_process_s", "read_peak_rss_mb",
     "ratio_stock_to_bf_search_p50_ms", "ratio_stock_to_bf_search_p95_ms",
 ] + [f"ratio_stock_to_bf_index_{k}" for k in ("build_s", "bytes", "p50_ms", "p95_ms")] + [
     f"{tag}_phase_{phase}_s" for tag in ("build", "rebuild") for phase in PHASES] + [
@@ -63,6 +64,14 @@ def test_every_field_is_numeric_or_null_with_reason(rows):
         else:
             assert isinstance(value, (int, float)) and not isinstance(value, bool), (key, value)
     assert set(reasons) <= set(FIELDS)
+
+
+def test_the_mcp_round_trip_is_measured_over_the_same_queries(rows):
+    """bf mcp answers the benchmark's queries as the in-process search does (as many empty)."""
+    row = rows[0]
+    assert row["mcp_search_p50_ms"] is not None, row["null_reasons"].get("mcp_search_p50_ms")
+    assert row["mcp_search_p50_ms"] <= row["mcp_search_p95_ms"]
+    assert row["mcp_search_empty_replies"] == row["search_empty_replies"]
 
 
 def test_the_generated_brain_builds_without_problems(rows):
