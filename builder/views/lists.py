@@ -124,13 +124,13 @@ def identity_views(ctx: Ctx) -> list[View]:
     """Every note and record naming an identity: notes claiming it in `entities`, and every item
     with a resolved link to it or to a note claiming it (records' author/refs/relations, notes'
     links and relations). Exact, case-sensitive matches only (SPEC §2.5)."""
-    naming: dict[str, set[str]] = {ident: set() for ident in ctx.brain.identities}
+    claiming: dict[str, list[str]] = {ident: [] for ident in ctx.brain.identities}
     for ref, note in ctx.brain.notes.items():
-        for ident in note.entities:
-            naming.setdefault(ident, set()).add(ref)
+        for ident in dict.fromkeys(note.entities):
+            claiming.setdefault(ident, []).append(ref)
     views = []
-    for ident, members in sorted(naming.items()):
-        claimed = sorted(r for r, n in ctx.brain.notes.items() if ident in n.entities)
+    for ident, claimers in sorted(claiming.items()):
+        members, claimed = set(claimers), sorted(claimers)
         # A link to a note claiming the identity names it too: the resolver treats the two as one.
         for target in (ident, *claimed):
             members.update(link.source for link in ctx.g.backlinks.get(target, ()))
