@@ -109,10 +109,12 @@ class WordMemo:
     searches); without one, a call memoises only its own text's words. Past MAX words a memo
     starts over: a bound on memory, never a change of result."""
     MAX = 1_000_000
+    TEXTS = 4096   # recent texts kept whole: a record's text is also its neighbours' context, nearby
 
     def __init__(self):
         self.pairs: dict[str, list] = {}     # raw word -> its (exact, folded) pairs
         self.counts: dict[str, tuple] = {}   # raw word -> (its terms, exact and differing folded; positions)
+        self.texts: dict[str, tuple] = {}    # recent text -> its term_counts (never mutated)
 
 
 def _ascii(word: str) -> list:
@@ -191,7 +193,21 @@ def analyze_pairs(text: str, memo: WordMemo | None = None) -> list[tuple[str, st
 
 def term_counts(text: str, memo: WordMemo | None = None) -> tuple[dict[str, int], int]:
     """({term: frequency}, positions) of *text* as an index field holds it: per position its
-    exact term and, where it differs, its folded term. Counts words first (most repeat)."""
+    exact term and, where it differs, its folded term. Counts words first (most repeat). With a
+    memo, a text met again (in doc order: a record, then as its neighbours' context) is counted
+    once; the dict returned is then shared, so callers never mutate it."""
+    if memo is not None:
+        hit = memo.texts.get(text)
+        if hit is not None:
+            return hit
+        if len(memo.texts) >= WordMemo.TEXTS:
+            memo.texts.clear()
+        memo.texts[text] = out = _term_counts(text, memo)
+        return out
+    return _term_counts(text, None)
+
+
+def _term_counts(text: str, memo: WordMemo | None) -> tuple[dict[str, int], int]:
     words = _words(text)
     wc = Counter(words)
     memo = memo.counts if memo is not None else {}
