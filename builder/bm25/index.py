@@ -129,15 +129,17 @@ def _term_entry(post, term):
             continue
         ids = [e >> 48 for e in entries]
         out.append([fi, [ids[0]] + [b - a for a, b in zip(ids, ids[1:])],
-                    [code(e & _MASK, e >> 24 & _MASK) for e in entries]])
+                    codes(entries)])
         count += len(entries)
     return count, out, fnv1a(term)
 
 
-def code(tf: int, length: int) -> int:
-    """One integer for a (term frequency, field length) pair: length * 16 + tf when tf < 16,
-    else -(tf * 2**24 + length) (FORMAT.md; both below 2**53, exact in JS)."""
-    return length * 16 + tf if tf < 16 else -(tf * 16777216 + length)
+def codes(entries: list[int]) -> list[int]:
+    """One integer per posting entry for its (term frequency, field length) pair: length * 16 + tf
+    when tf < 16, else -(tf * 2**24 + length) (FORMAT.md; both below 2**53, exact in JS). The
+    arithmetic is inline: a function call per posting took a tenth of the index writer."""
+    m = _MASK
+    return [(e >> 24 & m) << 4 | (e & m) if (e & m) < 16 else -((e & m) << 24 | (e >> 24 & m)) for e in entries]
 
 
 def _names(docs, memo: WordMemo) -> dict[str, list[int]]:

@@ -9,7 +9,7 @@ from .scoring import CONTEXT, idf
 
 
 def _decode(code: int) -> tuple[int, int]:
-    """(tf, field length) of a posting code (index.code)."""
+    """(tf, field length) of a posting code (index.codes)."""
     if code >= 0:
         return code & 15, code >> 4
     length = -code & 16777215
