@@ -5,6 +5,7 @@ Never follows symbolic links; special files, links and ignored paths never reach
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pathspec
 
 SKIP_DIRS = {"_site", ".bf-cache", "node_modules"}
+CONTROL = re.compile("[\x00-\x1f\x7f]")   # characters no ref may hold
 
 
 @dataclass
@@ -63,7 +65,7 @@ def _walk(root: Path, rel_dir: str, ignore: Ignore, skip: set[Path], found: Foun
         rel = f"{rel_dir}/{name}" if rel_dir else name
         if name.startswith(".") or (not rel_dir and name in SKIP_DIRS):
             continue
-        if any(ord(c) < 32 or ord(c) == 127 for c in name):
+        if CONTROL.search(name):
             # Such a ref could never be read back: bf read refuses control characters.
             found.skipped.append((rel, "bad_name", "file name holds control characters: skipped"))
             continue
