@@ -184,8 +184,8 @@ def index_files(docs, state=None) -> dict[str, bytes]:
     refs = [str(doc["ref"]) for doc in docs]
     if len(set(refs)) != len(refs):
         raise ValueError("duplicate refs in index input")
-    if state is not None and state.refs == refs:
-        return state.update(docs)
+    if state is not None and state.refs is not None:
+        return state.update(docs, refs)
     parallel = len(docs) > PARALLEL_DOCS
     memo = WordMemo()   # this index's words, analysed once each (workers fork a copy)
     post, totals = _all_postings(docs, parallel, memo)
