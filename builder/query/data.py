@@ -32,10 +32,15 @@ class BrainData:
         if "#" in ref and not refs.is_record_like(ref):
             return "sections"
         if refs.is_record_like(ref):
-            family = "records/" + refs.escape_segment(ref.split(":", 1)[0])
+            family = self.record_family(ref)
             if family in packs:
                 return family
         return "lists"
+
+    @staticmethod
+    def record_family(ref: str) -> str:
+        """The pack family of record `ref` (SOURCE:ID): records/SOURCE, escaped like a ref segment."""
+        return "records/" + refs.escape_segment(ref.split(":", 1)[0])
 
     def entry(self, family: str, key: str):
         n = (self.meta or {}).get("packs", {}).get(family)
@@ -47,8 +52,7 @@ class BrainData:
     def record_text(self, ref: str) -> str:
         """Record `ref`'s text with each run of whitespace as one space (what search excerpts and
         phrase checks read), joined from its reply pages: the site keeps a record's text once."""
-        source = ref.split(":", 1)[0]
-        pages = self.entry("records/" + refs.escape_segment(source), refs.data_key(self.brain, ref))
+        pages = self.entry(self.record_family(ref), refs.data_key(self.brain, ref))
         if not isinstance(pages, list):
             return ""
         return " ".join("".join(page.get("record", {}).get("text", "") for page in pages).split())

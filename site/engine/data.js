@@ -22,11 +22,14 @@ export class BrainData {
     if ((ref === 'home' && variant.length === 0) || (ref.endsWith('.md') && !variant.includes('r'))) return null
     if (ref.includes('#') && !refs.isRecordLike(ref)) return 'sections'
     if (refs.isRecordLike(ref)) {
-      const family = 'records/' + refs.escapeSegment(ref.split(':')[0])
+      const family = this.recordFamily(ref)
       if (Object.prototype.hasOwnProperty.call(packs, family)) return family
     }
     return 'lists'
   }
+
+  // The pack family of record `ref` (SOURCE:ID): records/SOURCE, escaped like a ref segment.
+  recordFamily (ref) { return 'records/' + refs.escapeSegment(ref.split(':')[0]) }
 
   async entry (meta, family, key) {
     const n = meta && meta.packs[family]
@@ -39,7 +42,7 @@ export class BrainData {
   // checks read), joined from its reply pages: the site keeps a record's text once.
   async recordText (ref) {
     const meta = await this.meta
-    const pages = await this.entry(meta, 'records/' + refs.escapeSegment(ref.split(':')[0]), refs.dataKey(this.brain, ref))
+    const pages = await this.entry(meta, this.recordFamily(ref), refs.dataKey(this.brain, ref))
     if (!Array.isArray(pages)) return ''
     return refs.pyWords(pages.map((page) => (page.record || {}).text || '').join('')).join(' ')
   }
