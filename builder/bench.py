@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .benchgen import NOW, Corpus, generate, queries
+from .benchgen import NOW, SHAPES, Corpus, generate, queries
 from .benchmcp import mcp_times
 from .benchrebuild import bench_rebuilds, watch_rebuilds
 from .benchsize import dir_bytes, site_sizes
@@ -223,14 +223,15 @@ def _rss(res: Result, key: str, mb: float | None) -> None:
         res[key] = round(mb, 1)
 
 
-def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, reps: int) -> Result:
+def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, reps: int,
+               shape: str = "rich") -> Result:
     res = Result()
     brain, out = work / f"brain-{n}", work / f"site-{n}"
     for old in (brain, out, work / ".bf-cache"):   # a kept --workdir must not leak into this run
         shutil.rmtree(old, ignore_errors=True)
     start = time.perf_counter()
-    corpus = generate(brain, n, records_per_note)
-    res.update(notes=n, records=corpus.records, generate_s=round(time.perf_counter() - start, 3),
+    corpus = generate(brain, n, records_per_note, shape=shape)
+    res.update(notes=n, records=corpus.records, shape=shape, generate_s=round(time.perf_counter() - start, 3),
                cpus=os.cpu_count(), load_avg_1m=round(os.getloadavg()[0], 2),
                raw_note_bytes=corpus.note_bytes, raw_record_text_bytes=corpus.record_bytes,
                raw_text_bytes=corpus.note_bytes + corpus.record_bytes)
@@ -276,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="the 1k size only")
     p.add_argument("--notes", type=int, action="append", help="a size to run (repeatable); default 1000 and 10000")
     p.add_argument("--records-per-note", type=int, default=5)
+    p.add_argument("--shape", choices=sorted(SHAPES), default="rich",
+                   help="the generated brain: rich (2-6 sections, 5 sources) or issue (issue 14's: 1-4 sections, "
+                        "2 sources, 50 authors)")
     p.add_argument("--reps", type=int, default=5, help="timed passes over the query set")
     p.add_argument("--no-pagefind", action="store_true")
     p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
@@ -299,7 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     try:
         for n in sizes:
-            res = bench_size(n, args.records_per_note, work, pagefind=not args.no_pagefind, reps=args.reps)
+            res = bench_size(n, args.records_per_note, work, pagefind=not args.no_pagefind, reps=args.reps,
+                             shape=args.shape)
             print(json.dumps(res, sort_keys=True), flush=True)
     finally:
         if not args.workdir:

@@ -3,8 +3,10 @@
 Words follow a Zipf law over a pseudo-English vocabulary (real function words at the top
 ranks, so stop-word handling is exercised), notes have the folders, frontmatter, sections,
 wikilinks, inline tags and tasks of a real brain, and records spread over the year before
-`NOW` across five sources, some naming notes and identities. `queries(corpus)` is the fixed
-query set the benchmark times over it.
+`NOW` across sources, some naming notes and identities. `queries(corpus)` is the fixed
+query set the benchmark times over it. Two shapes (`SHAPES`): `rich`, the benchmark's own brain
+(2–6 sections, five sources, an identity per 20 notes), and `issue`, the brain issue 14 measured
+SPEC §11's targets on (1–4 sections, chat and issues with four chat records in five, 50 authors).
 """
 from __future__ import annotations
 
@@ -31,6 +33,33 @@ FOLDERS = [("projects", 0.05, None), ("actions", 0.10, None), ("concepts", 0.30,
            ("people", 0.05, "person"), ("meetings/2026", 0.20, "meeting"), ("events", 0.05, "event"),
            ("areas/ops", 0.10, None), ("areas/design", 0.10, None), ("journal", 0.05, None)]
 SOURCES = {"chat": "1d", "issues": "7d", "brief": "1d", "calendar": "1d", "mail": "1d"}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What differs between the benchmark's brains; `rich` draws exactly as before shapes existed."""
+    sections: tuple[int, int]
+    sources: dict[str, str]
+    source_weights: tuple[float, ...] | None = None   # None: a Pareto draw over `sources` in order
+    authors: int | None = None                         # None: one identity per 20 notes (at least 8)
+
+    def people(self, words: "_Words", notes: int) -> list[str]:
+        if self.authors is None:
+            return sorted({words.content(1)[0] for _ in range(max(8, notes // 20))})
+        names: set[str] = set()
+        while len(names) < self.authors:
+            names.add(words.content(1)[0])
+        return sorted(names)
+
+    def source(self, rng: random.Random) -> str:
+        names = list(self.sources)
+        if self.source_weights is None:
+            return names[min(int(rng.paretovariate(1.2)) - 1, len(names) - 1)]
+        return rng.choices(names, self.source_weights)[0]
+
+
+SHAPES = {"rich": Shape((2, 6), SOURCES),
+          "issue": Shape((1, 4), {"chat": "1d", "issues": "7d"}, (0.8, 0.2), authors=50)}
 HUB_LINKERS = 50   # notes that link the first note by title: the benchmark edits its title (issue 15)
 
 
@@ -51,6 +80,7 @@ class Corpus:
     """What the benchmark needs to know about the generated brain, besides its files."""
     root: Path
     vocab: list[str]
+    shape: Shape = SHAPES["rich"]
     notes: list[dict] = field(default_factory=list)   # {ref, title, aliases, headings, body, folder, tags}
     tags: list[str] = field(default_factory=list)
     people: list[str] = field(default_factory=list)
@@ -87,13 +117,13 @@ def _slug(title: str) -> str:
     return title.lower().replace(" ", "-")
 
 
-def generate(root: Path, notes: int, records_per_note: int = 5, seed: int = 7) -> Corpus:
+def generate(root: Path, notes: int, records_per_note: int = 5, seed: int = 7, shape: str = "rich") -> Corpus:
     rng = random.Random(seed)
     words = _Words(rng, vocabulary(rng, 4000))
     root = Path(root)
-    corpus = Corpus(root, words.vocab)
+    corpus = Corpus(root, words.vocab, SHAPES[shape])
     corpus.tags = sorted({"/".join(words.content(rng.choice((1, 1, 1, 2)))) for _ in range(300)})
-    corpus.people = sorted({words.content(1)[0] for _ in range(max(8, notes // 20))})
+    corpus.people = corpus.shape.people(words, notes)
     plan, titles = _plan(rng, words, corpus, notes), set()
     for note in plan:
         while note["title"].lower() in titles:  # names must stay unique, or links go ambiguous
@@ -179,7 +209,7 @@ def _note_text(rng, words, corpus, note, names) -> str:
     opening = " ".join(_sentence(rng, words, names, corpus.tags, note["links"]) for _ in range(rng.randint(1, 3)))
     body.append(opening)
     headings = []
-    for _ in range(rng.randint(2, 6)):
+    for _ in range(rng.randint(*corpus.shape.sections)):
         heading = " ".join(words.content(rng.randint(1, 3))).capitalize()
         if heading in headings:
             continue
@@ -211,12 +241,11 @@ def _phrase(text: str) -> list[str]:
 
 
 def _write_records(rng, words, corpus, count) -> None:
-    sources = list(SOURCES)
     mem = corpus.root / "memories"
-    for src in sources:
+    for src in corpus.shape.sources:
         (mem / src).mkdir(parents=True, exist_ok=True)
     for i in range(count):
-        src = sources[min(int(rng.paretovariate(1.2)) - 1, len(sources) - 1)]
+        src = corpus.shape.source(rng)
         time = _instant(rng)
         rec = {"text": " ".join(_sentence(rng, words, [(n["title"], n) for n in rng.sample(corpus.notes, 2)],
                                           corpus.tags) for _ in range(rng.randint(1, 5))),
@@ -239,7 +268,7 @@ def _write_records(rng, words, corpus, count) -> None:
 
 def _write_config(root: Path, corpus: Corpus) -> None:
     lines = ['name = "bench"', 'title = "Benchmark brain"', 'timezone = "Europe/Berlin"']
-    for src, cadence in SOURCES.items():
+    for src, cadence in corpus.shape.sources.items():
         lines += [f"[sources.{src}]", f'cadence = "{cadence}"'] + (['priority = "low"'] if src == "brief" else [])
     lines.append("[identities]")
     lines += [f'"person:{p}" = ["{p.capitalize()} (person)"]' for p in corpus.people]

@@ -86,6 +86,18 @@ def test_generation_is_deterministic(tmp_path):
     assert queries(a) == queries(b)
 
 
+def test_the_issue_shape_is_the_brain_issue_14_describes(tmp_path):
+    """1–4 sections a note, records in chat and issues (about four in five in chat), 50 authors."""
+    corpus = generate(tmp_path / "brain", 200, 5, shape="issue")
+    assert {len(n["headings"]) for n in corpus.notes} <= {1, 2, 3, 4}
+    by_source = {d.name: sum(1 for _ in d.iterdir()) for d in (corpus.root / "memories").iterdir()}
+    assert set(by_source) == {"chat", "issues"} and 0.7 < by_source["chat"] / corpus.records < 0.9
+    authors = {json.loads(f.read_text())["author"] for f in (corpus.root / "memories").rglob("*.json")}
+    assert len(corpus.people) == 50 and authors <= {f"person:{p}" for p in corpus.people}
+    toml = (corpus.root / "brain.toml").read_text()
+    assert "[sources.chat]" in toml and "[sources.mail]" not in toml
+
+
 def test_the_edited_title_has_the_promised_backlinks(tmp_path):
     """The title edit reaches HUB_LINKERS notes or more: count the notes naming notes[0] by title or alias."""
     corpus = generate(tmp_path / "brain", 300, 0)
