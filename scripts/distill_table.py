@@ -24,7 +24,7 @@ PINS = {
     "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
     "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
 }
-DIMS = int(sys.argv[2]) if len(sys.argv) > 2 else 256
+DIMS = int(sys.argv[2]) if len(sys.argv) > 2 else 128
 SIF = 1e-3
 HEADS, EPS = 12, 1e-12
 # bert-base-uncased's vocabulary lists whole words by frequency from id 1996
