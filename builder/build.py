@@ -2,6 +2,8 @@
 
 load brains → per brain: compute views, run the emitters of its views, compute its index
 documents, run theirs → run the site's emitters (emit/emitters.py, in order) → manifest → swap.
+The emitters of staged content pages (pagefind) start once the last brain's pages are written,
+in a forked child beside the rest when they can (ContentSide).
 """
 from __future__ import annotations
 
@@ -129,12 +131,14 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end.
     gc.freeze()
     try:
-        for brain in brains:
-            _emit_brain(phases, replace(ctx, brain=brain))
-            report.problems.extend(p.to_json() for p in brain.problems)
-        for emitter in EMITTERS:
-            if emitter.scope == "site":
-                _run(phases, emitter, ctx)
+        with ContentSide(phases, ctx) as content:
+            for brain in brains:
+                _emit_brain(phases, replace(ctx, brain=brain), content.start if brain is brains[-1] else None)
+                report.problems.extend(p.to_json() for p in brain.problems)
+            for emitter in EMITTERS:
+                if emitter.scope == "site":
+                    _run(phases, emitter, ctx)
+            content.finish()
         manifest = _manifest(brains, report, writer, base_url)
         writer.write_json(MANIFEST, manifest, "manifest")
         report.build_id = manifest["build_id"]
@@ -151,11 +155,12 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     return report
 
 
-def _emit_brain(phases: Phases, ctx: Context) -> None:
+def _emit_brain(phases: Phases, ctx: Context, pages_staged=None) -> None:
     """The brain's emitters: those of its views, then (the views freed: they and the search index
     would be the build's peak of memory together) those of its index documents. Without a kept
     state the search side runs in a forked child beside the views side instead, whose views are
-    computed on one core: the two overlap (their phase timings then add up to more than the wall)."""
+    computed on one core: the two overlap (their phase timings then add up to more than the wall).
+    `pages_staged()` is called once its pages emitter is done."""
     side = Forked(_forked_search_side, (phases, ctx)) if ctx.state is None and cores() > 1 and can_fork() else None
     with side or nullcontext():
         excerpts = ctx.state.excerpts.setdefault(ctx.brain.name, {}) if ctx.state else None
@@ -166,15 +171,63 @@ def _emit_brain(phases: Phases, ctx: Context) -> None:
         for emitter in EMITTERS:
             if emitter.scope == "views":
                 _run(phases, emitter, scoped)
+                if emitter.name == "pages" and pages_staged:
+                    pages_staged()
         del scoped
         if side is None:
             _search_side(phases, ctx)
             return
         record, timings, emitted = side.get()
-    ctx.writer.merge(*record)
+    _merge(phases, ctx.writer, record, timings, emitted)
+
+
+def _merge(phases: Phases, writer: Writer, record: tuple, timings: dict, emitted: dict) -> None:
+    """What a forked child wrote, timed and counted, into this process's writer and report."""
+    writer.merge(*record)
     for report, kept in ((phases.report.timings, timings), (phases.report.emitted, emitted)):
         for key, value in kept.items():
             report[key] = report.get(key, 0) + value
+
+
+class ContentSide:
+    """The emitters of scope "content" (pagefind), which read the staged note and day pages.
+    Without a kept state (a watch rebuild's server has threads: no fork there) they run in a
+    forked child from the moment the last brain's pages are staged, beside its data emitter and
+    search side; otherwise, and on one core, in this process at finish()."""
+
+    def __init__(self, phases: Phases, ctx: Context):
+        self.phases, self.ctx = phases, ctx
+        self.emitters = [e for e in EMITTERS if e.scope == "content" and e.wanted(ctx)]
+        self.child: Forked | None = None
+
+    def start(self) -> None:
+        if self.emitters and self.ctx.state is None and cores() > 1 and can_fork():
+            self.child = Forked(_forked_content, (self.phases, self.ctx, self.emitters))
+
+    def finish(self) -> None:
+        if self.child is None:
+            for emitter in self.emitters:
+                _run(self.phases, emitter, self.ctx)
+        else:
+            _merge(self.phases, self.ctx.writer, *self.child.get())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.child is not None:
+            self.child.__exit__(*exc)
+
+
+def _forked_content(state) -> tuple:
+    """The content emitters in a forked child: what they wrote (to merge), their timings and
+    counts. They see the pages staged so far through the parent's writer as it was at the fork."""
+    phases, ctx, emitters = state
+    report = BuildReport(out=phases.report.out)
+    part = ctx.writer.part()
+    for emitter in emitters:
+        _run(Phases(report), emitter, replace(ctx, writer=part))
+    return part.record(), report.timings, report.emitted
 
 
 def _search_side(phases: Phases, ctx: Context) -> None:

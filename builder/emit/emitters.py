@@ -55,7 +55,7 @@ class Context:
 @dataclass(frozen=True)
 class Emitter:
     name: str
-    scope: str                                    # "views" | "brain" | "site"
+    scope: str                                    # "views" | "brain" | "site" | "content" (build.ContentSide)
     phase: str
     run: Callable[[Context], list[str]]
     wanted: Callable[[Context], bool] = lambda ctx: True
@@ -120,6 +120,6 @@ EMITTERS = (
     Emitter("feeds", "site", "feeds", _paths(lambda c: emit_feeds(c.writer, list(c.brains), c.as_of))),
     Emitter("assets", "site", "assets", _paths(lambda c: emit_assets(c.writer))),
     Emitter("token table", "site", "vectors", _paths(lambda c: emit_table(c.writer)), lambda c: c.embeddings),
-    Emitter("pagefind", "site", "pagefind", _paths(lambda c: emit_pagefind(c.writer, list(c.brains))),
+    Emitter("pagefind", "content", "pagefind", _paths(lambda c: emit_pagefind(c.writer, list(c.brains))),
             lambda c: c.pagefind),
 )

@@ -123,7 +123,7 @@ def plan_bundles(groups: dict[str, list[str]], per_bundle: dict[str, int]) -> li
     return sorted(bundles, key=lambda b: b.folder)
 
 
-def _content_groups(brains, written) -> tuple[dict[str, list[str]], dict[str, int]]:
+def _content_groups(brains, writer: Writer) -> tuple[dict[str, list[str]], dict[str, int]]:
     """Note pages, and the pages showing records in full: each source's day pages and its undated
     page (a record has no page of its own). A day page is one result filtered by its source, each
     record a sub-result (its heading carries the record's anchor). Record bundles are capped by
@@ -151,7 +151,7 @@ def _content_groups(brains, written) -> tuple[dict[str, list[str]], dict[str, in
             bundles = -(-n // RECORDS_PER_BUNDLE)
             caps[name] = max(1, -(-len(groups[name]) // bundles))
     # a page not written (none today) is simply not indexed
-    return {g: [p for p in pages if p in written] for g, pages in groups.items()}, caps
+    return {g: [p for p in pages if writer.staged(p)] for g, pages in groups.items()}, caps
 
 
 # --- the build phase ----------------------------------------------------------------------
@@ -159,7 +159,7 @@ def _content_groups(brains, written) -> tuple[dict[str, list[str]], dict[str, in
 
 def emit_pagefind(writer: Writer, brains) -> list[Bundle]:
     """Index the staged content pages of `brains` into pagefind bundles, through `writer`."""
-    groups, caps = _content_groups(brains, writer.written)
+    groups, caps = _content_groups(brains, writer)
     bundles = plan_bundles(groups, caps)
     engine = version(ENGINE)
     for bundle in bundles:

@@ -37,6 +37,7 @@ class Writer:
         self.previous = out if out.is_dir() else None
         self.written: dict[str, str] = {}     # site path → who wrote it
         self.digests: dict[str, bytes] = {}   # site path → sha256 of its bytes
+        self.parent_written: dict[str, str] = {}   # a part's: its parent's `written` (see staged)
         self.reused = 0
         self.folders: set[Path] = set()       # staged folders known to exist
         self.index = _load_index(self._index_file()) if self.previous is not None else {}
@@ -98,8 +99,13 @@ class Writer:
     def part(self) -> "Writer":
         """A writer into the same staging folder for a worker process; merge() its record() back."""
         part = copy.copy(self)
-        part.written, part.digests, part.reused = {}, {}, 0
+        part.written, part.digests, part.reused, part.parent_written = {}, {}, 0, self.written
         return part
+
+    def staged(self, path: str) -> bool:
+        """Whether this build has staged `path`: this writer, or the one it is a part of (in a
+        forked child, as that one was at the fork)."""
+        return path in self.written or path in self.parent_written
 
     def record(self) -> tuple:
         return self.written, self.digests, self.reused
