@@ -4,15 +4,16 @@ format check costs one small read (docs/data.md). Static hosts serve the `.gz` f
 and the browser inflates them (site/engine/packs.js, its twin), so the site holds a fifth of the
 bytes of plain JSON.
 
-Compression level 1: it keeps ~90% of level 6's savings at a quarter of its time (measured on the
-10k-note benchmark: 245 MB of JSON → 78 MB in 2.8 s, level 6: 68 MB in 10.5 s)."""
+Compression level 5, for the site's byte budget (issue 14): on the 10k-note + 50k-record
+benchmark (issue shape) 227 MB of JSON pack into 60.3 MB in 3.6 s of CPU at level 5, 68.1 MB in
+1.4 s at level 1, 59.4 MB in 6.3 s at level 6. Inflating costs the same at any level."""
 from __future__ import annotations
 
 import os
 import zlib
 
 SUFFIX = ".gz"
-LEVEL = 1
+LEVEL = 5
 _GZIP = 31   # zlib window bits for a gzip wrapper; its header has mtime 0, so output is deterministic
 
 
