@@ -9,6 +9,9 @@
 - `example_site` (session): `examples/brain` built once with `--now NOW --no-pagefind`
   into a session temp folder. Shared: read it, never write into it.
 - `bf(*args) -> (exit code, stdout, stderr)` (fixture): runs the CLI in-process.
+- `pagefind_runs()` (fixture returning a function): the page lists of every pagefind run
+  (`builder.emit.pagefind.index_pages`) since the test began, in order. Kept in a file, since
+  a build runs pagefind in a forked child (build.ContentSide).
 - `node`, `git` (fixtures): the tool's path; the test is skipped without it, or fails when
   CI=true (tests/support/tools.py, also importable as `tools` from any test).
 """
@@ -77,6 +80,20 @@ def bf(capsys):
         out, err = capsys.readouterr()
         return code, out, err
     return run
+
+
+@pytest.fixture
+def pagefind_runs(monkeypatch, tmp_path):
+    import json
+    from builder.emit import pagefind
+    log, real = tmp_path / "pagefind-runs.jsonl", pagefind.index_pages
+
+    def counted(site, pages, out):
+        with log.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(pages) + "\n")
+        return real(site, pages, out)
+    monkeypatch.setattr(pagefind, "index_pages", counted)
+    return lambda: [json.loads(line) for line in log.read_text("utf-8").splitlines()] if log.exists() else []
 
 
 @pytest.fixture

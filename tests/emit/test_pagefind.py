@@ -239,20 +239,12 @@ def test_merged_search_finds_notes_and_records_with_filters(built):
     assert folder["results"] and all(r["url"].startswith("/brain/projects/") for r in folder["results"])
 
 
-def test_rebuild_reruns_only_changed_bundles(built, tmp_path, monkeypatch, small_bundles):
+def test_rebuild_reruns_only_changed_bundles(built, tmp_path, small_bundles, pagefind_runs):
     site = tmp_path / "site"
     shutil.copytree(built, site)
     brain = tmp_path / "brain"
     shutil.copytree(EXAMPLE, brain)
-    log = tmp_path / "runs"   # a file, not a list: pagefind runs in a forked child of the build
-    real = pf.index_pages
-
-    def counted(s, pages, out):
-        with log.open("a") as f:
-            f.write(f"{len(pages)}\n")
-        return real(s, pages, out)
-    monkeypatch.setattr(pf, "index_pages", counted)
-    calls = lambda: log.read_text().split() if log.exists() else []
+    calls = pagefind_runs
 
     build([brain], site, now="2026-12-09T12:00:00Z")   # another instant only: every bundle reused
     assert calls() == []
