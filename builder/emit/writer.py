@@ -118,8 +118,12 @@ class Writer:
         self.digests.update(digests)
         self.reused += reused
 
-    def write_json(self, path: str, obj, owner: str = "") -> None:
-        self.write(path, canonical_json(obj), owner)
+    def write_json(self, path: str, obj, owner: str = "", packed: bool = False) -> None:
+        """`obj` as canonical JSON at `path`, or (`packed`) as the pack file of `path`."""
+        if packed:
+            self.write_pack(path, canonical_json(obj), owner)
+        else:
+            self.write(path, canonical_json(obj), owner)
 
     def write_pack(self, path: str, data: bytes, owner: str = "") -> str:
         """Write JSON bytes as the pack file of `path` (builder/packs.py); returns its site path."""

@@ -22,8 +22,13 @@ MEMORIES = "memories"
 RECENT_NS = 5_000_000_000   # a folder changed this recently may still change within its mtime tick
 
 
+def fingerprint_main(brain: str) -> str:
+    """Site path (before packing: a pack file, `….json.gz`) of the brain's fingerprint."""
+    return f"_bf/{brain}/fingerprint.json"   # unescaped, as site/engine/site.js looks for it
+
+
 def fingerprint_records(brain: str, folder: str) -> str:
-    """Site path of the build's file list of one source folder (`memories/SOURCE`)."""
+    """Site path (before packing) of the build's file list of one source folder (`memories/SOURCE`)."""
     return f"_bf/{escape_segment(brain)}/fingerprint/{escape_segment(folder.split('/', 1)[1])}.json"
 
 
@@ -110,7 +115,8 @@ def changed(before: dict[str, str], now: dict[str, str]) -> int:
 
 def write_fingerprint(writer, brain) -> None:
     """Through `writer` (emit/writer.py): what staleness compares against, the brain's files and
-    each source folder's files apart (read only when that folder changed).
+    each source folder's files apart (read only when that folder changed), as pack files: a path
+    and its stat signature compress 4× (3 of 4 MB at 10k notes + 50k records).
     A site built inside its brain (`--out docs`) is not the brain's: the previous site must not count."""
     root = Path(brain.root)
     try:
@@ -118,6 +124,6 @@ def write_fingerprint(writer, brain) -> None:
     except ValueError:
         skip = []
     main, records = recorded(root, skip)
-    writer.write_json(f"_bf/{brain.name}/fingerprint.json", main, brain.name)
+    writer.write_json(fingerprint_main(brain.name), main, brain.name, packed=True)
     for folder, files in records.items():
-        writer.write_json(fingerprint_records(brain.name, folder), files, brain.name)
+        writer.write_json(fingerprint_records(brain.name, folder), files, brain.name, packed=True)

@@ -10,7 +10,7 @@ from .. import BUNDLE_VERSION, MANIFEST
 from ..bm25.pipeline import WordMemo
 from ..kernel import packs, refs
 from ..kernel.errors import IndexMissing
-from ..kernel.fingerprint import FORMAT, changed_since, fingerprint_records
+from ..kernel.fingerprint import FORMAT, changed_since, fingerprint_main, fingerprint_records
 from .data import BrainData
 
 def find_site(site: str | None) -> Path:
@@ -64,17 +64,17 @@ class Site:
         return page if handled else self.load_json(refs.ref_file(brain, ref, *variant))
 
     def available(self, brain: str) -> bool:
-        return (self.path / refs.ref_file(brain, "home")).is_file() or (self.path / "_bf" / brain / "fingerprint.json").is_file()
+        return (self.path / refs.ref_file(brain, "home")).is_file() or (self.path / packs.packed_name(fingerprint_main(brain))).is_file()
 
     def stale(self, brain: str) -> dict | None:
         """{built_at, changed} when the brain folder is here and differs from the build; else None."""
         if brain not in self._stale:
             info = self.brain(brain) or {}
             root = Path(info.get("root", ""))
-            before = self.load_json(f"_bf/{brain}/fingerprint.json")
+            before = self.load_json(fingerprint_main(brain), packed=True)
             result = None
             if info.get("root") and root.is_dir() and isinstance(before, dict) and before.get("format") == FORMAT:
-                n = changed_since(root, before, lambda folder: self.load_json(fingerprint_records(brain, folder)))
+                n = changed_since(root, before, lambda folder: self.load_json(fingerprint_records(brain, folder), packed=True))
                 if n:
                     result = {"built_at": self.as_of, "changed": n}
             self._stale[brain] = result

@@ -6,7 +6,7 @@ import { packedName, unpack } from './packs.js'
 import { indexMissing } from './errors.js'
 import { WordMemo } from './bm25/pipeline.js'
 
-export const BUNDLE_VERSION = 4 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
+export const BUNDLE_VERSION = 5 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
 export const MANIFEST = '_bf/manifest.json'
 
 async function fetchJson (url, packed = false) {
@@ -62,7 +62,7 @@ export class Site {
   async available (brain) {
     if (!this.availability.has(brain)) {
       this.availability.set(brain, (async () => {
-        for (const rel of [`_bf/${brain}/fingerprint.json`, refs.refFile(brain, 'home')]) {
+        for (const rel of [`_bf/${brain}/fingerprint.json.gz`, refs.refFile(brain, 'home')]) {
           const resp = await fetch(new URL(rel, this.root), { method: 'HEAD', cache: 'no-cache' }).catch(() => null)
           if (resp && resp.ok) return true
         }

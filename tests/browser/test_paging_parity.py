@@ -24,7 +24,7 @@ def site(make_brain, tmp_path):
     build(roots, out, now="2026-12-02T12:00:00Z", pagefind=False)
     for name in NAMES[1:]:
         (out / refs.ref_file(name, "home")).unlink()
-        (out / "_bf" / name / "fingerprint.json").unlink()
+        (out / "_bf" / name / "fingerprint.json.gz").unlink()
     return out
 
 

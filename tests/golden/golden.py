@@ -12,7 +12,7 @@
   images as ![alt](src)) and every link on the page as `text → href`.
 Volatile values are replaced, so the tree depends only on examples/brain and bf:
 the brain's absolute path → <ROOT>, the manifest's build_id → <build_id> (a hash of
-every output byte), file mtimes in fingerprint.json → <mtime>.
+every output byte), file mtimes in fingerprint.json(.gz) → <mtime>.
 """
 from __future__ import annotations
 
@@ -254,7 +254,7 @@ def normalized(site: Path, brain: Path = BRAIN) -> dict[str, str]:
             continue
         data = (site / rel).read_bytes()
         if rel.endswith(".json.gz"):   # a pack file (search files): kept as the JSON it holds
-            tree[rel[:-3]] = normalize_json(rel, gzip.decompress(data), root)
+            tree[rel[:-3]] = normalize_json(rel[:-3], gzip.decompress(data), root)
         elif rel.endswith(".json"):
             tree[rel] = normalize_json(rel, data, root)
         elif rel.endswith(".html"):

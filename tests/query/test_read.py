@@ -152,7 +152,7 @@ def test_paged_read_caps_the_problems_of_unavailable_brains(bf, make_brain, tmp_
     build(roots, site, now="2026-12-02T12:00:00Z", pagefind=False)
     for name in names[1:]:
         (site / ref_file(name, "home")).unlink()
-        (site / "_bf" / name / "fingerprint.json").unlink()
+        (site / "_bf" / name / "fingerprint.json.gz").unlink()
     (roots[0] / "new.md").write_text("added after the build\n", encoding="utf-8")
     pages = read_all_printed(bf, site, "flat.md")
     assert len(pages) > 2
