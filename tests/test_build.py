@@ -322,18 +322,14 @@ def test_a_build_interrupted_while_pagefind_runs_leaves_nothing_behind(tmp_path)
     cmd = [sys.executable, "-m", "builder", "build", str(ROOT / "examples" / "brain"), "--out", str(site),
            "--now", NOW, "--quiet"]
     interrupted = 0
-    for _ in range(10):
+    for _ in range(5):
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         while proc.poll() is None and not list(tmp_path.glob(".site.building-*/.bf-pagefind-*")):
             time.sleep(0.005)
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGINT)
-        # 0: the build finished before the signal came (a loaded machine can delay this test that long)
-        code = proc.wait(timeout=60)
-        assert code in (0, 130)
-        interrupted += code == 130
+            interrupted += 1
+            assert proc.wait(timeout=60) == 130
         assert list(tmp_path.glob(".site.building-*")) + list(tmp_path.rglob(".bf-pagefind-*")) == []
         assert subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True).stdout == b""
-        if interrupted == 2:
-            break
     assert interrupted >= 1
