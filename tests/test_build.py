@@ -312,24 +312,3 @@ def test_every_file_comes_from_one_named_emitter(tmp_path):
     assert list(report.emitted) == [e.name for e in EMITTERS if e.name != "pagefind"]
     assert sum(report.emitted.values()) == report.files - 1
     assert report.emitted["pages"] > 40 and report.emitted["token table"] > 1
-
-
-def test_a_build_interrupted_while_pagefind_runs_leaves_nothing_behind(tmp_path):
-    """Ctrl-C while pagefind indexes (in the build's forked child): the build exits 130, and
-    neither its staging folder, pagefind's working folder (inside it) nor a pagefind process
-    outlives it."""
-    site = tmp_path / "site"
-    cmd = [sys.executable, "-m", "builder", "build", str(ROOT / "examples" / "brain"), "--out", str(site),
-           "--now", NOW, "--quiet"]
-    interrupted = 0
-    for _ in range(5):
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        while proc.poll() is None and not list(tmp_path.glob(".site.building-*/.bf-pagefind-*")):
-            time.sleep(0.005)
-        if proc.poll() is None:
-            os.kill(proc.pid, signal.SIGINT)
-            interrupted += 1
-            assert proc.wait(timeout=60) == 130
-        assert list(tmp_path.glob(".site.building-*")) + list(tmp_path.rglob(".bf-pagefind-*")) == []
-        assert subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True).stdout == b""
-    assert interrupted >= 1

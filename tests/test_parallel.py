@@ -42,37 +42,6 @@ def test_forked_returns_what_its_child_computed_and_the_child_may_fork_workers()
     assert pid != os.getpid() and squares == [x * x for x in range(30)]
 
 
-def _runs_a_program(note):
-    """In a child: a program started from a thread inside a temporary folder, as pagefind is run."""
-    import subprocess
-    import tempfile
-    import threading
-    with tempfile.TemporaryDirectory(dir=note.parent) as tmp:
-        proc = subprocess.Popen(["sleep", "60"])
-        note.write_text(f"{proc.pid} {tmp}")
-        waiter = threading.Thread(target=proc.wait)
-        waiter.start()
-        waiter.join()
-
-
-def test_leaving_a_forked_child_early_ends_its_programs_and_removes_its_temporary_folders(tmp_path):
-    """An interrupted build: the child and the program it runs end, and its temporary folder goes."""
-    import time
-    note = tmp_path / "started"
-    with parallel_module.Forked(_runs_a_program, note):
-        deadline = time.monotonic() + 30
-        while not note.exists() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(0.1)
-        pid, tmp = note.read_text().split()
-    deadline = time.monotonic() + 10
-    while os.path.exists(f"/proc/{pid}") and time.monotonic() < deadline:
-        time.sleep(0.01)
-    state = open(f"/proc/{pid}/stat").read().split()[2] if os.path.exists(f"/proc/{pid}") else None
-    assert state in (None, "Z"), "the child's program is still running"
-    assert not os.path.exists(tmp)
-
-
 def test_forked_raises_the_childs_exception_in_the_parent():
     with parallel_module.Forked(_fail, None) as side, pytest.raises(ValueError, match="no such thing"):
         side.get()

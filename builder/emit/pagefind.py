@@ -175,9 +175,7 @@ def emit_pagefind(writer: Writer, brains) -> list[Bundle]:
         else:
             stale.append(bundle)
     if stale:
-        # inside the staging folder: a build that dies here (pagefind runs in its forked child) has
-        # its stage removed by Writer.abort or, killed, by the next build's recover()
-        with tempfile.TemporaryDirectory(prefix=".bf-pagefind-", dir=writer.stage) as tmp:
+        with tempfile.TemporaryDirectory(prefix=".bf-pagefind-", dir=writer.stage.parent) as tmp:
             def run(bundle: Bundle) -> tuple[Path, list[str]]:
                 out = Path(tmp) / bundle.folder.replace("/", "_")
                 return out, index_pages(writer.stage, bundle.pages, out)

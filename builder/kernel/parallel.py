@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import signal
 
 _STATE = None   # set only around a fork_map call, read by the forked workers
 
@@ -70,16 +69,13 @@ def _each(state, job):
 class Forked:
     """fn(state) started in a forked child beside this process's own work; get() waits for its
     result or raises its exception. Not a pool worker: the child may fork workers of its own.
-    Leaving the `with` block ends a child still running (an interrupted build): the child leads
-    a process group of its own, so its workers and the programs it runs (pagefind) get SIGTERM
-    with it, and it unwinds on SIGTERM, so its temporary folders are removed."""
+    Leaving the `with` block ends a child still running (an interrupted build)."""
 
     def __init__(self, fn, state):
         ctx = multiprocessing.get_context("fork")
         self._result, send = ctx.Pipe(duplex=False)
         self._child = ctx.Process(target=_forked, args=(fn, state, send))
         self._child.start()
-        _own_group(self._child.pid)   # here as in the child: whichever runs first
         send.close()
 
     def get(self):
@@ -98,27 +94,11 @@ class Forked:
 
     def __exit__(self, *exc):
         if self._child.is_alive():
-            try:
-                os.killpg(self._child.pid, signal.SIGTERM)
-            except OSError:   # no group (yet): the child alone
-                self._child.terminate()
+            self._child.terminate()
             self._child.join()
 
 
-def _own_group(pid: int) -> None:
-    try:
-        os.setpgid(pid, pid)
-    except OSError:   # the child set it first, or is gone
-        pass
-
-
-def _unwind(signum, frame):
-    raise SystemExit(128 + signum)
-
-
 def _forked(fn, state, send) -> None:
-    _own_group(os.getpid())
-    signal.signal(signal.SIGTERM, _unwind)
     try:
         result = (True, fn(state))
     except BaseException as exc:   # re-raised by the parent's get()
