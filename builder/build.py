@@ -161,7 +161,7 @@ def _emit_brain(phases: Phases, ctx: Context, pages_staged=None) -> None:
     state the search side runs in a forked child beside the views side instead, whose views are
     computed on one core: the two overlap (their phase timings then add up to more than the wall).
     `pages_staged()` is called once its pages emitter is done."""
-    side = Forked(_forked_search_side, (phases, ctx)) if ctx.state is None and cores() > 1 and can_fork() else None
+    side = Forked(_in_child, (_search_side, phases, ctx)) if _fork_beside(ctx) else None
     with side or nullcontext():
         excerpts = ctx.state.excerpts.setdefault(ctx.brain.name, {}) if ctx.state else None
         g = phases.run("views", graph, ctx.brain, excerpts)
@@ -201,13 +201,16 @@ class ContentSide:
         self.child: Forked | None = None
 
     def start(self) -> None:
-        if self.emitters and self.ctx.state is None and cores() > 1 and can_fork():
-            self.child = Forked(_forked_content, (self.phases, self.ctx, self.emitters))
+        if self.emitters and _fork_beside(self.ctx):
+            self.child = Forked(_in_child, (self._run_all, self.phases, self.ctx))
+
+    def _run_all(self, phases: Phases, ctx: Context) -> None:
+        for emitter in self.emitters:
+            _run(phases, emitter, ctx)
 
     def finish(self) -> None:
         if self.child is None:
-            for emitter in self.emitters:
-                _run(self.phases, emitter, self.ctx)
+            self._run_all(self.phases, self.ctx)
         else:
             _merge(self.phases, self.ctx.writer, *self.child.get())
 
@@ -219,15 +222,10 @@ class ContentSide:
             self.child.__exit__(*exc)
 
 
-def _forked_content(state) -> tuple:
-    """The content emitters in a forked child: what they wrote (to merge), their timings and
-    counts. They see the pages staged so far through the parent's writer as it was at the fork."""
-    phases, ctx, emitters = state
-    report = BuildReport(out=phases.report.out)
-    part = ctx.writer.part()
-    for emitter in emitters:
-        _run(Phases(report), emitter, replace(ctx, writer=part))
-    return part.record(), report.timings, report.emitted
+def _fork_beside(ctx: Context) -> bool:
+    """Whether a side of the build runs in a forked child: not in a watch rebuild (its kept state
+    must outlive the build, and its server has threads), not on one core."""
+    return ctx.state is None and cores() > 1 and can_fork()
 
 
 def _search_side(phases: Phases, ctx: Context) -> None:
@@ -240,11 +238,12 @@ def _search_side(phases: Phases, ctx: Context) -> None:
             _run(phases, emitter, scoped)
 
 
-def _forked_search_side(state) -> tuple:
-    """_search_side in a forked child: what it wrote (to merge), its timings and counts."""
-    phases, ctx = state
+def _in_child(state) -> tuple:
+    """run(phases, ctx) in a forked child, writing through a part of the parent's writer (which
+    sees what the parent staged before the fork): what it wrote (to merge), its timings and counts."""
+    run, phases, ctx = state
     report, part = BuildReport(out=phases.report.out), ctx.writer.part()
-    _search_side(Phases(report), replace(ctx, writer=part))
+    run(Phases(report), replace(ctx, writer=part))
     return part.record(), report.timings, report.emitted
 
 
