@@ -117,7 +117,7 @@ def test_embeds(rendered):
     assert '<img src="../y/pic.png" alt="pic.png"' in html
     assert (rendered / "brain/y/pic.png").read_bytes() == b"\x89PNG\r\n"
     assert ('<div class="embed"><p class="embed-title"><a class="internal" href="../y/b.md.html">Target B</a></p>'
-            '<div class="embed-body" data-pagefind-ignore><p>Intro of b.</p>') in html   # the whole note, in place
+            '<div class="embed-body"><p>Intro of b.</p>') in html   # the whole note, in place
 
 
 def test_raw_html_is_sanitized_by_default(rendered):

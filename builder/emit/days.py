@@ -52,5 +52,5 @@ def due_badge(due: str, done: bool, today: date) -> Markup:
     day = date.fromisoformat(due)
     late = not done and day < today
     kind, lead = ("due overdue", "was due") if late else ("due", "due")
-    return Markup(f'<span class="badge {kind}" data-pagefind-ignore data-bf-asof>{lead} '
+    return Markup(f'<span class="badge {kind}" data-bf-asof>{lead} '
                   f'<time datetime="{day}" title="{day}">{day_words(day, today)}</time></span>')

@@ -143,7 +143,7 @@ class NoteRenderer:
         start, end = target.fragments[key] if key else (0, len(target.html))
         inner = self._fill(link.ref, embeddable(target.html[start:end]), page, today, stack + (link.ref,))
         # pagefind leaves the embedded text to its own page, as the lunr index does (it indexes `text`)
-        return f'<div class="embed">{head}<div class="embed-body" data-pagefind-ignore>{inner}</div></div>'
+        return f'<div class="embed">{head}<div class="embed-body">{inner}</div></div>'
 
     @staticmethod
     def _target_path(source: str, href: str) -> str:

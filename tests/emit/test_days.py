@@ -31,7 +31,7 @@ def test_year_edges_are_relative_words_across_new_year():
 
 def test_due_badge_is_a_time_element_worded_against_the_build_day():
     assert due_badge("2026-12-03", False, TODAY) == (
-        '<span class="badge due" data-pagefind-ignore data-bf-asof>due '
+        '<span class="badge due" data-bf-asof>due '
         '<time datetime="2026-12-03" title="2026-12-03">tomorrow</time></span>')
     assert ">due <time" in due_badge("2026-12-02", False, TODAY)           # due today is not late
 

@@ -33,6 +33,7 @@ PAGE = """<!doctype html>
 {tags}
 <span data-pagefind-meta="date:{date}"></span>
 <p data-pagefind-meta="excerpt">{body}</p>
+<p class="meta">modified by skippedword</p><dl class="fields"><dt>owner</dt><dd>skippedword</dd></dl>
 </main>
 </body></html>
 """
@@ -110,6 +111,7 @@ def test_only_listed_pages_and_only_the_body_are_indexed(one):
     assert urls(search(one, "generator")) == {
         "/projects/new-website.html", "/projects/garden-shed.html", "/notes/generator-ideas.html"}
     assert search(one, "navigationword")["results"] == []
+    assert search(one, "skippedword")["results"] == []   # pagefind.EXCLUDED inside the body
     projects = search(one, "generator", "type=project", "tag=website")
     assert urls(projects) == {"/projects/new-website.html"}
 

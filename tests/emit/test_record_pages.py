@@ -71,7 +71,7 @@ def test_a_record_is_headed_by_its_own_title_else_by_its_time_and_author(example
     titled = brain.records["brief:2026-11-23"]
     assert titled.own_title == titled.title == "Morning brief 23 Nov"
     brief = (site / "brain/memories/brief/2026-11-23.html").read_text(encoding="utf-8")
-    assert '<h2 dir="auto" id="brief~3a2026-11-23">Morning brief 23 Nov</h2><p class="meta" data-pagefind-ignore><time' in brief
+    assert '<h2 dir="auto" id="brief~3a2026-11-23">Morning brief 23 Nov</h2><p class="meta"><time' in brief
 
 
 def test_no_record_offset_or_relation_pages(example):

@@ -32,7 +32,7 @@ BADGES = {   # task text → (badge class, lead word, day, words)
 
 def badge(text: str) -> str:
     cls, lead, day, words = BADGES[text]
-    return (f'<span class="badge {cls}" data-pagefind-ignore data-bf-asof>{lead} '
+    return (f'<span class="badge {cls}" data-bf-asof>{lead} '
             f'<time datetime="{day}" title="{day}">{words}</time></span>')
 
 
