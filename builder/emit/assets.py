@@ -3,18 +3,38 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..kernel.embeds import page_assets
 from ..kernel.resources import resource_dir
 from .writer import Writer
 
+# Vendored libraries that only pages holding math or a diagram load (kernel/embeds.page_assets):
+# a site with neither ships neither, as Quartz does (Mermaid alone is 2.7 MB).
+OPTIONAL = {"katex": "vendor/katex", "mermaid": "vendor/mermaid"}
 
-def _copy_tree(writer: Writer, source: Path, prefix: str) -> None:
+
+def _copy_tree(writer: Writer, source: Path, prefix: str, skip: tuple[str, ...] = ()) -> None:
     for path in sorted(source.rglob("*")):
-        if path.is_file() and not path.name.startswith(".") and "__pycache__" not in path.parts:
-            writer.copy(path, f"{prefix}/{path.relative_to(source).as_posix()}")
+        rel = path.relative_to(source).as_posix()
+        if (path.is_file() and not path.name.startswith(".") and "__pycache__" not in path.parts
+                and not any(rel.startswith(folder + "/") for folder in skip)):
+            writer.copy(path, f"{prefix}/{rel}")
 
 
-def emit_assets(writer: Writer) -> None:
-    _copy_tree(writer, resource_dir("site"), "_bf")
+def needed_libraries(brains) -> set[str]:
+    """The OPTIONAL libraries some note's page loads (an embed shows another note's HTML, so the
+    notes' own bodies tell)."""
+    found: set[str] = set()
+    for brain in brains:
+        for note in brain.notes.values():
+            found |= {name for name, wanted in page_assets(note.html).items() if wanted}
+            if found == OPTIONAL.keys():
+                return found
+    return found
+
+
+def emit_assets(writer: Writer, brains) -> None:
+    needed = needed_libraries(brains)
+    _copy_tree(writer, resource_dir("site"), "_bf", tuple(p for k, p in OPTIONAL.items() if k not in needed))
     _copy_tree(writer, resource_dir("schemas"), "schemas")
     writer.write(".nojekyll", b"", "site")
 

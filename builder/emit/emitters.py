@@ -118,7 +118,7 @@ EMITTERS = (
     Emitter("site pages", "site", "render", _paths(lambda c: emit_site_pages(c.writer, list(c.brains), c.as_of, c.base_url))),
     Emitter("navigation", "site", "render", _paths(lambda c: emit_navigation(c.writer, list(c.brains), c.as_of))),
     Emitter("feeds", "site", "feeds", _paths(lambda c: emit_feeds(c.writer, list(c.brains), c.as_of))),
-    Emitter("assets", "site", "assets", _paths(lambda c: emit_assets(c.writer))),
+    Emitter("assets", "site", "assets", _paths(lambda c: emit_assets(c.writer, list(c.brains)))),
     Emitter("token table", "site", "vectors", _paths(lambda c: emit_table(c.writer)), lambda c: c.embeddings),
     Emitter("pagefind", "content", "pagefind", _paths(lambda c: emit_pagefind(c.writer, list(c.brains))),
             lambda c: c.pagefind),

@@ -1,16 +1,18 @@
 """Write the vector arm's files (SPEC §5); `bf build --no-embeddings` writes none of them.
 
   _bf/vectors/table.json       {format, dims, rows, shard, vocab: [token…]} (token id = index)
-  _bf/vectors/t/K.bin          rows [K·shard, (K+1)·shard) of the package's int8 token table:
+  _bf/vectors/t/K.bin.gz       rows [K·shard, (K+1)·shard) of the package's int8 token table:
                                the browser fetches only the shards of its query's tokens
   _bf/search/BRAIN/vectors/meta.json
                                {format, dims, files: [[group, first doc id, count]…],
                                 sections: [[first doc id, count]…]}
-  _bf/search/BRAIN/vectors/N.bin
+  _bf/search/BRAIN/vectors/N.bin.gz
                                the int8 vectors (dims bytes each) of the docs of files[N], in
                                doc id order (the lunr index's ids: docs sorted by ref)
 A file holds one run of an index group (records: their source), so a search scoped to a
-source reads only that source's vectors. `sections` lists the runs of section docs: the vector
+source reads only that source's vectors. Every .bin file is a pack (kernel/packs.py: gzip, which
+the browser inflates), as the rows compress to ~57%: the first component, the tokens' common
+direction, is nearly always ±127 and the others are small. `sections` lists the runs of section docs: the vector
 arm's own candidates are notes and records, one item per note as lexical search gives.
 """
 from __future__ import annotations
@@ -19,11 +21,11 @@ from collections.abc import Sequence
 from operator import itemgetter
 
 from .. import vectors
+from ..query.vectorstore import FORMAT
 from ..kernel.parallel import fork_each
 from ..kernel.refs import escape_segment
 from .writer import Writer
 
-FORMAT = "bf-vectors-1"
 SHARD = 256
 PARALLEL_DOCS = 5000  # fewer docs are embedded faster than workers start
 
@@ -41,7 +43,7 @@ def emit_table(writer: Writer) -> None:
     writer.write_json(f"{table_dir()}/table.json", {"format": FORMAT, "dims": meta["dims"], "rows": meta["rows"],
                                                     "shard": SHARD, "vocab": vectors.vocab()}, "vectors")
     for k in range(0, len(rows), SHARD):
-        writer.write(f"{table_dir()}/t/{k // SHARD}.bin", rows[k:k + SHARD].tobytes(), "vectors")
+        writer.write_pack(f"{table_dir()}/t/{k // SHARD}.bin", rows[k:k + SHARD].tobytes(), "vectors")
 
 
 def _text(doc: dict) -> str:
@@ -78,6 +80,6 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     known.clear()
     known.update(zip(texts, rows))
     for n, (_, first, count) in enumerate(files):
-        writer.write(f"{base}/{n}.bin", b"".join(rows[first:first + count]), owner)
+        writer.write_pack(f"{base}/{n}.bin", b"".join(rows[first:first + count]), owner)
     writer.write_json(f"{base}/meta.json", {"format": FORMAT, "dims": vectors.meta()["dims"], "files": files,
                                             "sections": sections}, owner)

@@ -126,7 +126,8 @@ class Writer:
             self.write(path, canonical_json(obj), owner)
 
     def write_pack(self, path: str, data: bytes, owner: str = "") -> str:
-        """Write JSON bytes as the pack file of `path` (builder/packs.py); returns its site path."""
+        """Write bytes (JSON, or vectors' int8 rows) as the pack file of `path` (kernel/packs.py);
+        returns its site path."""
         old = self.packs.get(path) if self.packs is not None else None
         packed = old[1] if old is not None and old[0] == data else pack(data)
         if self.packs is not None:

@@ -12,15 +12,17 @@ import math
 from functools import cached_property
 from operator import mul
 
+from ..kernel import packs
 from ..vectors.wordpiece import WordPiece
 
-FORMAT = "bf-vectors-1"
+FORMAT = "bf-vectors-2"   # 2: every .bin file is stored as a pack (kernel/packs.py)
 
 
-def _bytes(path) -> bytes | None:
+def _bytes(site, rel: str) -> bytes | None:
+    """The int8 rows of vector file `rel`, None when it is missing or not a pack."""
     try:
-        return path.read_bytes()
-    except OSError:
+        return packs.read(site.path, rel, True)
+    except (OSError, ValueError):
         return None
 
 
@@ -41,7 +43,7 @@ class Table:
     def row(self, token: int) -> memoryview:
         k, i = divmod(token, self.meta["shard"])
         if k not in self.shards:
-            self.shards[k] = memoryview(_bytes(self.site.path / f"_bf/vectors/t/{k}.bin") or b"").cast("b")
+            self.shards[k] = memoryview(_bytes(self.site, f"_bf/vectors/t/{k}.bin") or b"").cast("b")
         dims = self.meta["dims"]
         return self.shards[k][i * dims:(i + 1) * dims]
 
@@ -89,7 +91,7 @@ class BrainVectors:
 
     def _view(self, n: int) -> memoryview:
         if n not in self.raw:
-            data = _bytes(self.site.path / f"{self.store.base}/vectors/{n}.bin") or b""
+            data = _bytes(self.site, f"{self.store.base}/vectors/{n}.bin") or b""
             self.raw[n] = memoryview(data).cast("b")
         return self.raw[n]
 

@@ -5,10 +5,15 @@ export const SUFFIX = '.gz'
 
 export function packedName (rel) { return rel + SUFFIX }
 
-// The JSON value of a fetched pack file (a Response); throws when it is not one. The body is
-// read whole first: piping the network stream straight into the decompressor lets Chromium
-// abort the request once the gzip trailer is seen, which reads as a failed fetch.
-export async function unpack (resp) {
+// The bytes of a fetched pack file (a Response), as an ArrayBuffer; throws when it is not one.
+// The body is read whole first: piping the network stream straight into the decompressor lets
+// Chromium abort the request once the gzip trailer is seen, which reads as a failed fetch.
+export async function unpackBytes (resp) {
   const packed = new Blob([await resp.arrayBuffer()]).stream()
-  return JSON.parse(await new Response(packed.pipeThrough(new DecompressionStream('gzip'))).text())
+  return new Response(packed.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer()
+}
+
+// The JSON value of a fetched pack file.
+export async function unpack (resp) {
+  return JSON.parse(new TextDecoder().decode(await unpackBytes(resp)))
 }

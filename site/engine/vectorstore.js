@@ -3,13 +3,14 @@
 // tokens, and the vector files of the index groups it ranks, each once.
 import { WordPiece } from './wordpiece.js'
 import { sortedBy } from './order.js'
+import { packedName, unpackBytes } from './packs.js'
 
-const FORMAT = 'bf-vectors-1'
+const FORMAT = 'bf-vectors-2' // vectorstore.py FORMAT
 
 async function fetchBytes (site, rel) {
   if (!site.vectorFiles) site.vectorFiles = new Map()
   if (!site.vectorFiles.has(rel)) {
-    site.vectorFiles.set(rel, fetch(new URL(rel, site.root)).then(async (r) => (r.ok ? new Int8Array(await r.arrayBuffer()) : new Int8Array(0)))
+    site.vectorFiles.set(rel, fetch(new URL(packedName(rel), site.root)).then(async (r) => (r.ok ? new Int8Array(await unpackBytes(r)) : new Int8Array(0)))
       .catch(() => new Int8Array(0)))
   }
   return site.vectorFiles.get(rel)

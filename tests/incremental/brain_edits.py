@@ -26,6 +26,7 @@ ZONES = ("Europe/Berlin", "UTC", "America/New_York", "Asia/Tokyo", "Pacific/Auck
 IDENTITIES = ("person:alice", "person:bob", "person:carol", "repo:github.com/example/new-website")
 SKIP = {"scratch", ".trash", ".obsidian", "memories"}
 LONG = "A long record whose last words lie past any excerpt. " * 9   # > 320 characters
+DIAGRAMS = ("\n$$e^{i\\pi} + 1 = 0$$\n", "\n```mermaid\ngraph TD; A-->B\n```\n")   # Editor.diagram
 
 
 def _instant(text: str) -> datetime:
@@ -74,8 +75,9 @@ class Editor:
         kinds = [self.body, self.title, self.h1, self.aliases, self.tags, self.add_link, self.drop_link,
                  self.relations, self.note_time, self.record_time, self.record_fields, self.task, self.draft,
                  self.delete_note, self.rename_note, self.new_note, self.new_record, self.delete_record,
-                 self.attachment, self.source_status, self.config, self.move_now, self.stamp, self.touch]
-        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2]
+                 self.attachment, self.source_status, self.config, self.move_now, self.stamp, self.touch,
+                 self.diagram]
+        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3]
         return self.rng.choices(kinds, weights)[0]()
 
     def _edit(self, fn, what: str) -> str:
@@ -89,6 +91,19 @@ class Editor:
     def body(self) -> str:
         line = f"\n{self.word(6)}.\n"
         return self._edit(lambda t: t + line, f"body +{line.strip()!r}")
+
+    def diagram(self) -> str:
+        """Math or a Mermaid diagram in a note, or none left in any note: the site ships KaTeX
+        and Mermaid only while some page needs them (emit/assets.py)."""
+        if self.rng.random() < 0.6:
+            block = self.rng.choice(DIAGRAMS)
+            return self._edit(lambda t: t + block, f"body +{block.strip()!r}")
+        for path in self.notes():
+            text = path.read_text(encoding="utf-8")
+            kept = text.replace(DIAGRAMS[0], "").replace(DIAGRAMS[1], "")
+            if kept != text:
+                path.write_text(kept, encoding="utf-8")
+        return "no math or diagram left in any note"
 
     def title(self) -> str:
         title = self.word() if self.rng.random() < 0.7 else self.rng.choice(self.names())

@@ -23,6 +23,8 @@ EXCEPTIONS = {
     # the build or the Python shell only: the browser never does it
     ("kernel/packs.py", "py:pack"): "packs are written by the build; the browser only inflates them",
     ("kernel/packs.py", "py:read"): "reads a pack from disk; the browser fetches through site.js",
+    ("kernel/packs.py", "js:unpackBytes"): "a fetched pack's bytes (the vector files): Python's unpack gives bytes "
+                                           "already, JS's unpack the parsed JSON that its other callers want",
     ("query/site.py", "py:findSite"): "--site / $BF_SITE / ./_site; a page's site is its own root",
     ("query/site.py", "py:liveSite"): "the MCP server re-opens a rebuilt site; a page reloads instead",
     ("kernel/errors.py", "py:configError"): "brain.toml errors happen at build time",
