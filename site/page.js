@@ -40,7 +40,7 @@ export function itemNode (site, root, it) {
   if (fields.length) {
     li.append(' ', el('span', { class: 'fields' }, ...fields.map(([k, v]) => el('span', { class: 'field' }, `${k}: ${v}`))))
   }
-  const text = it.excerpt || ''
+  const text = it.source ? '' : it.excerpt || '' // a record: its title, source and time
   const lead = it.title.replace(/…$/, '')
   if (text && !(lead && text.startsWith(lead))) li.append(el('p', { class: 'excerpt', dir: 'auto' }, cut(text, LISTED_EXCERPT)))
   return li

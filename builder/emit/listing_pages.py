@@ -55,9 +55,11 @@ def _containing(ref: str) -> list[str]:
     return [ref[:4]] if len(ref) > 4 else []
 
 
-# Listing pages show a shorter excerpt than the JSON item (which keeps up to 320 characters):
-# the same item appears on ~7 listings, and its page and reply hold the rest. None at all when the
-# title is the excerpt's start (a record without a title of its own is named by its first words).
+# Listing pages show a note's opening words, shorter than the JSON item's excerpt (up to 320
+# characters): the same item appears on ~7 listings, and its page and reply hold the rest; none when
+# the title is their start. A record is listed by its title (its first words when it has none),
+# source and time, as Quartz lists pages by title and date: its whole text is one click away on its
+# day page (docs/decisions.md). Its JSON item keeps its excerpt.
 LISTED_EXCERPT = 160
 
 
@@ -72,8 +74,9 @@ def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
     if it.get("fields"):
         meta += (' <span class="fields">' + "".join(f'<span class="field">{escape(k)}: {escape(v)}</span>'
                                                    for k, v in sorted(it["fields"].items())) + "</span>")
-    text, lead = it.get("excerpt") or "", it["title"].removesuffix("…")
-    if text and not (lead and text.startswith(lead)):      # a record titled by its own first words
+    text = "" if it.get("source") else it.get("excerpt") or ""
+    lead = it["title"].removesuffix("…")
+    if text and not (lead and text.startswith(lead)):
         meta += f'<p class="excerpt" dir="auto">{escape(cut(text, LISTED_EXCERPT))}</p>'
     # a record's kind goes without saying: its source line names it (most listed items are records)
     kind = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
