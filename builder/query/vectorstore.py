@@ -67,25 +67,28 @@ class BrainVectors:
         return self.meta.get("format") == FORMAT
 
     def block(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """File n's vectors (int64, one row per doc), their squared norms, and (vectors, norms,
-        doc ids) of the docs the arm may add (a vector, and not a section)."""
+        """(vectors, their norms, doc ids) of file n's docs the arm may add (a vector, and not a
+        section). The vectors are float64 so that numpy's BLAS computes the dots: exactly, as
+        every partial sum of int8 rows times an integer query is an integer far below 2**53."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         if n not in self.blocks:
-            rows = self._raw(n).astype(np.int64)
-            norms = (rows * rows).sum(axis=1)
+            rows = self._raw(n).astype(np.float64)
+            norms = np.einsum("ij,ij->i", rows, rows)
             ok = norms > 0
             first = self.meta["files"][n][1]
             for start, count in self.meta["sections"]:
                 lo, hi = max(start - first, 0), min(start + count - first, len(ok))
                 if lo < hi:
                     ok[lo:hi] = False
-            ok = np.flatnonzero(ok)
-            self.blocks[n] = (rows, norms, (rows[ok], np.sqrt(norms[ok].astype(np.float64)), ok + first))
+            ids = np.flatnonzero(ok)
+            if len(ids) < len(ok):
+                rows, norms = rows[ids], norms[ids]
+            self.blocks[n] = (rows, np.sqrt(norms), ids + first)
         return self.blocks[n]
 
     def _raw(self, n: int) -> np.ndarray:
         """File n's int8 vectors as stored (read once, not converted: a cold search that only
-        scores a few candidates must not widen a whole group's vectors to int64)."""
+        scores a few candidates must not widen a whole group's vectors to float64)."""
         import numpy as np   # lazily: only a scan of every vector needs it (cold start)
         return np.frombuffer(self._view(n), dtype=np.int8).reshape(-1, self.meta["dims"])
 
@@ -115,13 +118,13 @@ class BrainVectors:
 
     def count(self, groups: set[str] | None) -> int:
         """How many docs of `groups` (None: all) the arm may list (a vector, not a section)."""
-        return sum(len(self.block(n)[2][2]) for n, (group, _, _) in enumerate(self.meta["files"])
+        return sum(len(self.block(n)[2]) for n, (group, _, _) in enumerate(self.meta["files"])
                    if groups is None or group in groups)
 
     def addable(self, doc: int) -> bool:
         """Whether the arm may list doc `doc` (as count())."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
-        ids = self.block(self.file_of(doc)[0])[2][2]   # ascending
+        ids = self.block(self.file_of(doc)[0])[2]   # ascending
         i = int(np.searchsorted(ids, doc))
         return i < len(ids) and int(ids[i]) == doc
 
@@ -139,11 +142,11 @@ class BrainVectors:
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
         all), ties included at the cut, in vector order."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
-        sims, docs, q = [], [], np.asarray(q, dtype=np.int64)
+        sims, docs, q = [], [], np.asarray(q, dtype=np.float64)
         for n, (group, _, _) in enumerate(self.meta["files"]):
             if groups is not None and group not in groups:
                 continue
-            rows, roots, ids = self.block(n)[2]
+            rows, roots, ids = self.block(n)
             sims.append((rows @ q) / (np.sqrt(float(qq)) * roots))
             docs.append(ids)
         if not sims:
