@@ -312,3 +312,44 @@ def test_every_file_comes_from_one_named_emitter(tmp_path):
     assert list(report.emitted) == [e.name for e in EMITTERS if e.name != "pagefind"]
     assert sum(report.emitted.values()) == report.files - 1
     assert report.emitted["pages"] > 40 and report.emitted["token table"] > 1
+
+
+def test_a_build_interrupted_while_pagefind_runs_leaves_nothing_behind(tmp_path):
+    """Ctrl-C while pagefind indexes (in the build's forked child): the build exits 130, and
+    neither its staging folder, pagefind's working folder (inside it) nor a pagefind process
+    outlives it."""
+    site = tmp_path / "site"
+    cmd = [sys.executable, "-m", "builder", "build", str(ROOT / "examples" / "brain"), "--out", str(site),
+           "--now", NOW, "--quiet"]
+    interrupted = 0
+    for _ in range(10):
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while proc.poll() is None and not list(tmp_path.glob(".site.building-*/.bf-pagefind-*")):
+            time.sleep(0.005)
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGINT)
+        # 0: the build finished before the signal came (a loaded machine can delay this test that long)
+        code = proc.wait(timeout=60)
+        assert code in (0, 130)
+        interrupted += code == 130
+        # (not an rglob of tmp_path: a replaced site may be being removed in .bf-cache meanwhile)
+        left_folders = [*tmp_path.glob(".site.building-*"), *tmp_path.glob(".bf-pagefind-*"), *site.glob("**/.bf-pagefind-*")]
+        assert left_folders == []
+        assert _processes_naming(tmp_path) == []
+        if interrupted == 2:
+            break
+    assert interrupted >= 1
+
+
+def _processes_naming(folder: Path, wait: float = 10.0) -> list[str]:
+    """The processes whose command line names `folder` (the build's forked children and pagefind
+    do), once those ending have had `wait` seconds to go: workers get SIGTERM with their child and
+    die a moment after the build exits. `rm -rf` of a replaced site is meant to outlive a finished
+    build (writer._remove_later), so it does not count."""
+    deadline = time.monotonic() + wait
+    while True:
+        out = subprocess.run(["pgrep", "-a", "-f", str(folder)], capture_output=True, text=True).stdout
+        left = [line for line in out.splitlines() if line.split()[1] != "rm"]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
