@@ -103,21 +103,15 @@ class Forked:
 
 
 _UNWINDS = None   # in a Forked child: its pid, the one process that unwinds on SIGTERM
-_ENDING = False   # set by that SIGTERM: run() starts no program any more
 _PROGRAMS: set = set()   # the programs run() started in this process and still waits for
 
 
 def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
     """subprocess.run(cmd, capture_output=True, text=True, **kwargs), the program ended at once
-    when this process is a Forked child that is left early (from any thread: pagefind runs so).
-    Raises ChildProcessError once that has happened."""
-    if _ENDING:
-        raise ChildProcessError("the build is being interrupted")
+    when this process is a Forked child that is left early (from any thread: pagefind runs so)."""
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs) as proc:
         _PROGRAMS.add(proc)
         try:
-            if _ENDING:   # SIGTERM came after the check above; its handler may have missed proc
-                proc.kill()
             out, err = proc.communicate()
         finally:
             _PROGRAMS.discard(proc)
@@ -129,12 +123,10 @@ def _unwind(signum, frame):
     remove its temporary folders. A pool worker the child forked inherits this handler, and must
     die at once as SIGTERM's default does: Pool.terminate expects it to (a worker unwinding while
     it held the pool's queue lock hung a build)."""
-    global _ENDING
     if os.getpid() != _UNWINDS:
         signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
         return
-    _ENDING = True   # before the copy below: run() checks it after adding its program
     for proc in list(_PROGRAMS):
         proc.kill()
     raise SystemExit(128 + signum)
