@@ -48,6 +48,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -55,7 +56,6 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 
-from ..kernel import parallel
 from ..kernel.errors import BuildError
 from ..kernel.refs import escape_segment
 from .pagefind_canon import canonicalize
@@ -176,9 +176,7 @@ def emit_pagefind(writer: Writer, brains) -> list[Bundle]:
         else:
             stale.append(bundle)
     if stale:
-        # inside the staging folder: a build that dies here (pagefind runs in its forked child) has
-        # its stage removed by Writer.abort or, killed, by the next build's recover()
-        with tempfile.TemporaryDirectory(prefix=".bf-pagefind-", dir=writer.stage) as tmp:
+        with tempfile.TemporaryDirectory(prefix=".bf-pagefind-", dir=writer.stage.parent) as tmp:
             def run(bundle: Bundle) -> tuple[Path, list[str]]:
                 out = Path(tmp) / bundle.folder.replace("/", "_")
                 return out, index_pages(writer.stage, bundle.pages, out)
@@ -276,7 +274,7 @@ def index_pages(site_dir: Path, pages: list[str], out: Path, *, quiet: bool = Tr
         cmd = [str(pagefind_executable()), "--site", str(copy), "--output-path", str(out),
                "--exclude-selectors", EXCLUDED, *(["--quiet"] if quiet else [])]
         env = {k: v for k, v in os.environ.items() if not k.startswith("PAGEFIND_")}
-        proc = parallel.run(cmd, cwd=work, env=env)   # ended at once if the build is interrupted
+        proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True)
     if not quiet and proc.stdout:
         sys.stderr.write(proc.stdout)
     if proc.returncode != 0 or not (out / "pagefind-entry.json").is_file():

@@ -9,8 +9,6 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import signal
-import subprocess
 
 _STATE = None   # set only around a fork_map call, read by the forked workers
 
@@ -71,9 +69,7 @@ def _each(state, job):
 class Forked:
     """fn(state) started in a forked child beside this process's own work; get() waits for its
     result or raises its exception. Not a pool worker: the child may fork workers of its own.
-    Leaving the `with` block ends a child still running (an interrupted build): it gets SIGTERM,
-    ends the programs it started through run() (pagefind, run from threads) and unwinds, so its
-    pools end their workers and its temporary folders are removed."""
+    Leaving the `with` block ends a child still running (an interrupted build)."""
 
     def __init__(self, fn, state):
         ctx = multiprocessing.get_context("fork")
@@ -102,40 +98,7 @@ class Forked:
             self._child.join()
 
 
-_UNWINDS = None   # in a Forked child: its pid, the one process that unwinds on SIGTERM
-_PROGRAMS: set = set()   # the programs run() started in this process and still waits for
-
-
-def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
-    """subprocess.run(cmd, capture_output=True, text=True, **kwargs), the program ended at once
-    when this process is a Forked child that is left early (from any thread: pagefind runs so)."""
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs) as proc:
-        _PROGRAMS.add(proc)
-        try:
-            out, err = proc.communicate()
-        finally:
-            _PROGRAMS.discard(proc)
-    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
-
-
-def _unwind(signum, frame):
-    """SIGTERM in a Forked child: end its programs and unwind, so `with` blocks end its pools and
-    remove its temporary folders. A pool worker the child forked inherits this handler, and must
-    die at once as SIGTERM's default does: Pool.terminate expects it to (a worker unwinding while
-    it held the pool's queue lock hung a build)."""
-    if os.getpid() != _UNWINDS:
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)
-        return
-    for proc in list(_PROGRAMS):
-        proc.kill()
-    raise SystemExit(128 + signum)
-
-
 def _forked(fn, state, send) -> None:
-    global _UNWINDS
-    _UNWINDS = os.getpid()
-    signal.signal(signal.SIGTERM, _unwind)
     try:
         result = (True, fn(state))
     except BaseException as exc:   # re-raised by the parent's get()
