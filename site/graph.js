@@ -1,4 +1,4 @@
-// Graphs of the links between notes (issue 19, item 2), drawn in the browser into SVG; no page
+// Graphs of the links between notes (issue 19, item 2), drawn in the browser; no page
 // holds graph data.
 // - local: a note and what it links to and what links to it (1 step, read from the page's own
 //   Links and Backlinks lists, so the first view downloads no graph data); "Show 2 steps" adds
@@ -7,8 +7,7 @@
 //   O(nodes): far under 100 ms of main-thread work at 10k notes, docs/site.md has the figures);
 //   each relation has its own line style;
 // - whole: every note of a brain on a sunflower spiral in tree order (a folder's notes sit
-//   together), its links one <path> per relation, so 10k notes make a handful of DOM nodes; a
-//   click opens the nearest note, the pointer names it.
+//   together), drawn into a canvas; a click opens the nearest note, the pointer names it.
 // Nodes are links (keyboard and mouse alike). Titles are rendered as text nodes, never markup.
 import { pagePath } from './links.js'
 import { currentRef, folderTree, noteGraph, notes } from './navdata.js'
@@ -171,35 +170,53 @@ export function localGraph (tree, graph, ref, href) {
   return picture(nodes, chosen, edges, graph.relations, center, 2)
 }
 
-// Every note of the brain on a sunflower spiral (tree order, so folders stay together).
+// Every note of the brain on a sunflower spiral (tree order, so folders stay together), drawn
+// into a <canvas> that a worker paints (graphpaint.js): at 10k notes and 50k links an SVG took
+// ~0.5 s to paint, a canvas painted here ~0.1 s of the main thread (docs/site.md has the
+// figures). Colours and dashes come from the legend's sample lines, so bf.css stays the one
+// place that styles relations (light and dark alike). `paint()` (again) once the canvas is in
+// the page, where it has its size and colours.
 export function wholeGraph (tree, graph, href, status) {
   const all = notes(tree)
   const golden = Math.PI * (3 - Math.sqrt(5))
-  const at = all.map((_, i) => { const r = Math.sqrt(i + 0.5) * 10; return [500 + r * Math.cos(i * golden), 500 + r * Math.sin(i * golden)] })
-  const size = Math.sqrt(all.length + 0.5) * 10 + 20
-  const paths = graph.relations.map(() => [])
-  for (let j = 0; j < graph.edges.length; j += 3) {
-    const a = graph.edges[j]
-    const b = graph.edges[j + 1]
-    const r = graph.edges[j + 2]
-    paths[r].push(`M${at[a][0].toFixed(1)} ${at[a][1].toFixed(1)}L${at[b][0].toFixed(1)} ${at[b][1].toFixed(1)}`)
+  const at = new Float64Array(2 * all.length)
+  for (let i = 0; i < all.length; i++) {
+    const r = Math.sqrt(i + 0.5) * 10
+    at[2 * i] = r * Math.cos(i * golden)
+    at[2 * i + 1] = r * Math.sin(i * golden)
   }
-  const dots = at.map(([x, y]) => `M${x.toFixed(1)} ${y.toFixed(1)}h0.1`).join('') // round caps: a dot each
-  const picture = svg('svg', { viewBox: `${500 - size} ${500 - size} ${2 * size} ${2 * size}`, class: 'graph-svg whole', role: 'img', 'aria-label': `Links between the ${all.length} notes of this brain` },
-    ...paths.map((d, r) => svg('path', { d: d.join(''), class: 'rel-' + (r % STYLES), 'vector-effect': 'non-scaling-stroke' })),
-    svg('path', { d: dots, class: 'dots', 'vector-effect': 'non-scaling-stroke' }))
+  const size = Math.sqrt(all.length + 0.5) * 10 + 20 // half the side, in spiral units
+  const canvas = Object.assign(document.createElement('canvas'), { className: 'graph-whole' })
+  canvas.setAttribute('role', 'img')
+  canvas.setAttribute('aria-label', `Links between the ${all.length} notes of this brain`)
+  const key = legend(graph.relations, new Set(graph.relations.map((_, i) => i)))
+  let worker = null
+  const paint = () => {
+    const styles = [...key.querySelectorAll('line')].map((line) => {
+      const style = getComputedStyle(line)
+      return { stroke: style.stroke, dash: style.strokeDasharray === 'none' ? [] : style.strokeDasharray.split(/[ ,]+/).map(parseFloat) }
+    })
+    const message = { side: Math.round(Math.min(canvas.clientWidth || 800, 2000) * (window.devicePixelRatio || 1)), size, styles, dot: getComputedStyle(canvas).color }
+    if (worker) return worker.postMessage(message)
+    worker = new Worker(new URL('./graphpaint.js', import.meta.url), { type: 'module' })
+    const offscreen = canvas.transferControlToOffscreen()
+    worker.postMessage({ ...message, canvas: offscreen, at, edges: graph.edges }, [offscreen]) // arrays copied: both sides keep theirs
+  }
   const nearest = (event) => {
-    const box = picture.getBoundingClientRect()
-    const x = 500 - size + ((event.clientX - box.left) / box.width) * 2 * size
-    const y = 500 - size + ((event.clientY - box.top) / box.height) * 2 * size
+    const box = canvas.getBoundingClientRect()
+    const px = ((event.clientX - box.left) / box.width) * 2 * size - size
+    const py = ((event.clientY - box.top) / box.height) * 2 * size - size
     let best = -1
     let bestDistance = Infinity
-    at.forEach(([px, py], i) => { const d = (px - x) ** 2 + (py - y) ** 2; if (d < bestDistance) { bestDistance = d; best = i } })
+    for (let n = 0; n < all.length; n++) {
+      const d = (at[2 * n] - px) ** 2 + (at[2 * n + 1] - py) ** 2
+      if (d < bestDistance) { bestDistance = d; best = n }
+    }
     return best
   }
-  picture.addEventListener('click', (event) => { const n = nearest(event); if (n >= 0) location.assign(href(all[n].ref)) })
-  picture.addEventListener('mousemove', (event) => { const n = nearest(event); status.textContent = n >= 0 ? all[n].title : '' })
-  return [picture, legend(graph.relations, new Set(graph.relations.map((_, i) => i)))]
+  canvas.addEventListener('click', (event) => { const n = nearest(event); if (n >= 0) location.assign(href(all[n].ref)) })
+  canvas.addEventListener('mousemove', (event) => { const n = nearest(event); status.textContent = n >= 0 ? all[n].title : '' })
+  return { picture: [canvas, key], paint }
 }
 
 // Draws the graph into `box`: on a note page ([data-bf-graph]) the 1-step graph from the page,
@@ -218,7 +235,11 @@ export async function draw (bf, box) {
       const [tree, graph] = await files()
       const status = Object.assign(document.createElement('p'), { className: 'meta graph-status' })
       status.setAttribute('aria-live', 'polite')
-      box.append(...wholeGraph(tree, graph, href, status), status)
+      const { picture, paint } = wholeGraph(tree, graph, href, status)
+      box.append(...picture, status)
+      let width = 0 // painted in the page, where the canvas has its size and colours; again when they change
+      new ResizeObserver(() => { if (picture[0].clientWidth !== width) { width = picture[0].clientWidth; paint() } }).observe(box)
+      matchMedia('(prefers-color-scheme: dark)').addEventListener('change', paint)
     } catch (err) { fail(err) }
     return
   }

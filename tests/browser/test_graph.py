@@ -3,6 +3,7 @@ backlinks, up to 2 hops, at most CAP nodes, typed relations told apart — drawn
 window from the per-site files; nodes are links; graph.html draws the whole brain."""
 from __future__ import annotations
 
+import base64
 import json
 import random
 from types import SimpleNamespace
@@ -66,11 +67,32 @@ def test_a_note_shows_its_links_and_backlinks_as_a_graph(page, example_site, ser
     page.wait_for_url(target)
 
 
+def _painted_share(page, png: bytes) -> float:
+    """The share of a screenshot's pixels that differ from its top-left one (the background)."""
+    return page.evaluate("""async (b64) => {
+        const img = new Image()
+        img.src = 'data:image/png;base64,' + b64
+        await img.decode()
+        const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height })
+        const ctx = c.getContext('2d')
+        ctx.drawImage(img, 0, 0)
+        const px = ctx.getImageData(0, 0, img.width, img.height).data
+        let differ = 0
+        for (let i = 0; i < px.length; i += 4) if (px[i] !== px[0] || px[i + 1] !== px[1] || px[i + 2] !== px[2]) differ++
+        return differ / (px.length / 4)
+    }""", base64.b64encode(png).decode())
+
+
 def test_the_whole_graph_opens_a_note_on_click(page, example_site, serve_site):
     base = serve_site(example_site, "/")
     opened(page, base + "graph.html")
-    whole = page.locator(".graph-svg.whole")
+    whole = page.locator(".graph-whole")
     whole.wait_for()
+    for _ in range(50):                                                  # a worker paints it
+        if _painted_share(page, whole.screenshot()) > 0.001:
+            break
+        page.wait_for_timeout(100)
+    assert _painted_share(page, whole.screenshot()) > 0.001
     box = whole.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     name = page.locator(".graph-status").inner_text()
@@ -109,3 +131,30 @@ def test_at_10k_notes_the_local_graph_stays_capped(page, example_site, serve_sit
     print(f"local graph at 10k notes, {len(packed['edges']) // 2} links: {said['ms']:.1f} ms main thread")
     assert said["nodes"] == 40 and said["hops"].count("hop-0") == 1
     assert set(said["hops"]) <= {"hop-0", "hop-1", "hop-2"}
+
+
+def test_at_10k_notes_the_whole_graph_is_painted_by_a_worker(page, example_site, serve_site):
+    brain = _synthetic_brain(10_000, 5, ["links", "cites", "depends-on", "part-of", "supersedes"])
+    tree = folder_tree(brain)
+    packed = edges(brain, {r: i for i, r in enumerate(note_ids(tree))})
+    opened(page, serve_site(example_site, "/") + "graph.html")
+    page.locator(".graph-whole").wait_for()
+    said = page.evaluate("""async ([treeText, graphText]) => {
+        const graph = await import(bf.root + '_bf/graph.js')
+        const { unpackGraph } = await import(bf.root + '_bf/navdata.js')
+        const box = document.querySelector('[data-bf-graph-whole]')
+        const start = performance.now()
+        const drawn = graph.wholeGraph(JSON.parse(treeText), unpackGraph(JSON.parse(graphText)), (r) => r, document.createElement('p'))
+        box.replaceChildren(...drawn.picture)
+        drawn.paint()
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+        return { ms: performance.now() - start, transferred: (() => { try { drawn.picture[0].getContext('2d'); return false } catch { return true } })() }
+    }""", [json.dumps(tree), json.dumps(packed)])
+    print(f"whole graph at 10k notes, {len(packed['edges']) // 2} links: {said['ms']:.1f} ms main thread to a frame")
+    assert said["transferred"]                                           # the page's thread does not paint it
+    whole = page.locator(".graph-whole")
+    for _ in range(50):
+        if _painted_share(page, whole.screenshot()) > 0.2:               # 50k links cover much of it
+            break
+        page.wait_for_timeout(100)
+    assert _painted_share(page, whole.screenshot()) > 0.2
