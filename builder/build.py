@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import BUNDLE_VERSION, MANIFEST, __version__, parsecache
-from .brain import load
+from .brain import LoadMemo, load
 from .kernel.times import parse_instant, rfc3339
 from .kernel.config import site_urls
 from .emit.emitters import EMITTERS, Context, Emitter
@@ -115,8 +115,9 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     for root in roots:
         if not Path(root).is_dir():
             raise InvalidInput("brain", f"not a folder: {root}")
-        parse_cache = cache.notes.setdefault(str(Path(root).resolve()), {})
-        brains.append(phases.run("parse", load, Path(root), skip=skip, cache=parse_cache))
+        key = str(Path(root).resolve())
+        brains.append(phases.run("parse", load, Path(root), skip=skip, cache=cache.notes.setdefault(key, {}),
+                                 memo=cache.memos.setdefault(key, LoadMemo())))
     names = [b.name for b in brains]
     if len(set(names)) != len(names):
         raise InvalidInput("brain", f"two brains share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}; set `name` in brain.toml")

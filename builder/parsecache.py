@@ -111,11 +111,13 @@ def decode(value):
 class Cache:
     """notes: {brain root: {(ref, sha256, config key): Note}}, filled in place by brain.load (which
     also keeps ("record", path, sha256): Record there, for a process that builds again; those are
-    never saved). Each loaded note keeps its JSON line, so saving re-encodes only notes parsed since."""
+    never saved). Each loaded note keeps its JSON line, so saving re-encodes only notes parsed since.
+    `memos`: {brain root: brain.LoadMemo}, what a process that builds again reuses; never saved."""
 
     def __init__(self):
         self.notes: dict[str, dict] = {}
         self.lines: dict[tuple, tuple] = {}   # (root, key) → (the Note loaded, its line)
+        self.memos: dict[str, object] = {}
 
 
 def load(path: Path) -> Cache:

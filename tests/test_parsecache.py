@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -11,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from builder import parsecache
-from builder.brain import load
+from builder.brain import LoadMemo, load
 from hostile_brain import write_hostile_brain   # tests/support (on sys.path: tests/conftest.py)
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "brain"
@@ -110,3 +111,57 @@ def test_a_warm_rebuild_equals_a_cold_build(tmp_path, build_site, monkeypatch):
     build_site(brain, site)                                     # every note from the cache
     assert tree(site) == cold
     assert not (tmp_path / ".bf-cache" / "site.parse.pickle").exists()
+
+
+def _reads(monkeypatch) -> list[str]:
+    import builder.brain as brain_module
+    seen, read = [], brain_module._read
+    def counted(root, rel, *args):
+        if not rel.endswith("_source.json"):       # a source's status file is read every time: one per source
+            seen.append(rel)
+        return read(root, rel, *args)
+    monkeypatch.setattr(brain_module, "_read", counted)
+    return seen
+
+
+def _age(path: Path, seconds: int) -> None:
+    then = path.stat().st_mtime - seconds
+    os.utime(path, (then, then))
+
+
+def test_a_process_that_loads_again_reads_only_files_whose_stat_moved(tmp_path, monkeypatch):
+    brain = tmp_path / "brain"
+    shutil.copytree(EXAMPLE, brain)
+    for path in brain.rglob("*"):
+        if path.is_file():
+            _age(path, 60)                  # older than RACY_NS: remembered by their stat
+    cache, memo = {}, LoadMemo()
+    first = load(brain, cache=cache, memo=memo)
+    reads = _reads(monkeypatch)
+    again = load(brain, cache=cache, memo=memo)
+    assert reads == [] and again.notes == first.notes
+    assert all(again.notes[r] is first.notes[r] for r in first.notes)
+    note = brain / "projects" / "new-website.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    edited = load(brain, cache=cache, memo=memo)
+    assert reads == ["projects/new-website.md"]
+    assert edited.notes["projects/new-website.md"].text.endswith("One more line.\n")
+    reads.clear()
+    load(brain, cache=cache, memo=memo)    # written just now: not trusted by its stat yet (racy)
+    assert reads == ["projects/new-website.md"]
+
+
+def test_links_resolved_again_by_a_process_equal_a_fresh_load(tmp_path):
+    """Unchanged items keep their resolved links only while every name and path resolves alike."""
+    brain = tmp_path / "brain"
+    shutil.copytree(EXAMPLE, brain)
+    cache, memo = {}, LoadMemo()
+    load(brain, cache=cache, memo=memo)
+    note = brain / "projects" / "new-website.md"
+    text = note.read_text(encoding="utf-8")
+    for edited in (text + "\nA line.\n", re.sub(r"^title: .*$", "title: Another name", text, count=1, flags=re.M),
+                   text.replace("[[", "[[Nowhere|", 1)):
+        note.write_text(edited, encoding="utf-8")
+        again, fresh = load(brain, cache=cache, memo=memo), load(brain)
+        assert (again.links, again.problems) == (fresh.links, fresh.problems)
+    assert any(link.status == "broken" for link in again.links)

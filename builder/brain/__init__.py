@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -16,21 +18,38 @@ from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_s
 from .resolve import Resolver, build_names, known_identities, resolve_links
 
 
-def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None) -> Brain:
+# A file modified this recently may change again within its clock's granularity keeping its
+# stat (git's "racy" files): its digest is not remembered by its stat.
+RACY_NS = 2_000_000_000
+
+
+@dataclass
+class LoadMemo:
+    """What the last load of a brain in this process left for the next (parsecache.Cache keeps it):
+    `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
+    read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)})."""
+    stats: dict = field(default_factory=dict)
+    resolved: tuple = (None, {})
+
+
+def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
+         memo: LoadMemo | None = None) -> Brain:
     """Parse the brain at `root`. `cache` maps (ref, sha-of-bytes, config) → Note, and ("record",
-    path, sha-of-bytes) → Record, and is updated in place (an unchanged file keeps its object)."""
+    path, sha-of-bytes) → Record, and is updated in place (an unchanged file keeps its object).
+    `memo` (updated in place) spares reading unchanged files and resolving unchanged items' links."""
     root = Path(root)
     cfg = load_config(root)
     found = discover(root, skip)
     problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
     cache = {} if cache is None else cache
     cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
+    digest = _Digests(root, found.stats, memo.stats if memo else None, problems, cfg.name)
 
     read = {}
     for rel in found.notes:
-        data = _read(root, rel, problems, cfg.name, MAX_NOTE_BYTES)
-        if data is not None:
-            read[rel] = ((rel, hashlib.sha256(data).hexdigest(), cfg_key), data)
+        sha, data = digest(rel, MAX_NOTE_BYTES, lambda sha: (rel, sha, cfg_key) in cache)
+        if sha is not None:
+            read[rel] = ((rel, sha, cfg_key), data)
     misses = [(rel, data) for rel, (key, data) in read.items() if key not in cache]
     parsed = {}
     for part in fork_map(_parse_chunk, chunks(misses, cores() * 4), cfg, parallel=len(misses) >= 200):
@@ -50,10 +69,10 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     records = {}
     for rel in found.records:
         _, source, filename = rel.split("/")
-        data = _read(root, rel, problems, cfg.name, MAX_RECORD_BYTES)
-        if data is None:
+        sha, data = digest(rel, MAX_RECORD_BYTES, lambda sha: ("record", rel, sha) in cache)
+        if sha is None:
             continue
-        key = ("record", rel, hashlib.sha256(data).hexdigest())   # kept in memory only (parsecache.py)
+        key = ("record", rel, sha)   # kept in memory only (parsecache.py)
         rec = cache.get(key)
         if rec is None:
             try:
@@ -66,18 +85,23 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
 
     cache.clear()           # keep only what this brain still holds
     cache.update(used)
+    digest.remember()
     sources = _sources(root, cfg, found, problems)
     identities = known_identities(cfg.identities, notes, records, sources)
     names = build_names(notes, identities)
     attachments = _safe_attachments(found.attachments, cfg, problems)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
-    links, link_problems = resolve_links(cfg.name, notes, records, resolver)
+    inputs = resolver.inputs()
+    known = memo.resolved[1] if memo and memo.resolved[0] == inputs else {}
+    links, link_problems = resolve_links(cfg.name, notes, records, resolver, known)
+    if memo:
+        memo.resolved = (inputs, known)
     problems.extend(link_problems)
 
     git = commit_times(root)
     modified = {}
     for ref, note in notes.items():
-        modified[ref] = note.modified or git.get(ref) or _mtime(root / ref)
+        modified[ref] = note.modified or git.get(ref) or _mtime(found.stats[ref])
     return Brain(
         root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
         sources=sources, links=tuple(links), names=names, identities=identities,
@@ -131,8 +155,38 @@ def _read(root: Path, rel: str, problems: list, brain: str, limit: int) -> bytes
         return None
 
 
-def _mtime(path: Path) -> datetime:
-    return datetime.fromtimestamp(int(path.stat().st_mtime), timezone.utc)
+class _Digests:
+    """sha256 of a file's bytes, read at most limit + 1 bytes (_read), or taken from the last load
+    in this process (`memo`: path → (stat, sha)) when the file's stat is unchanged and `known(sha)`
+    says its parsed object is still at hand."""
+
+    def __init__(self, root: Path, stats: dict, memo: dict | None, problems: list, brain: str):
+        self.root, self.stats, self.memo, self.problems, self.brain = root, stats, memo, problems, brain
+        self.now, self.seen = time.time_ns(), {}
+
+    def __call__(self, rel: str, limit: int, known) -> tuple[str | None, bytes | None]:
+        stat = self.stats.get(rel)
+        old = self.memo.get(rel) if self.memo is not None else None
+        if old is not None and old[0] == stat and known(old[1]):
+            self.seen[rel] = old
+            return old[1], None
+        data = _read(self.root, rel, self.problems, self.brain, limit)
+        if data is None:
+            return None, None
+        sha = hashlib.sha256(data).hexdigest()
+        if stat is not None and self.now - stat[0] > RACY_NS:
+            self.seen[rel] = (stat, sha)
+        return sha, data
+
+    def remember(self) -> None:
+        if self.memo is not None:
+            self.memo.clear()
+            self.memo.update(self.seen)
+
+
+def _mtime(stat: tuple) -> datetime:
+    """Whole seconds, as git's commit times (discover's stat: mtime in ns first)."""
+    return datetime.fromtimestamp(stat[0] // 1_000_000_000, timezone.utc)
 
 
 def _sources(root: Path, cfg, found, problems) -> dict[str, Source]:

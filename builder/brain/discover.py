@@ -24,6 +24,7 @@ class Found:
     source_dirs: list[str] = field(default_factory=list)
     attachments: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str, str]] = field(default_factory=list)   # (path, kind, message)
+    stats: dict[str, tuple] = field(default_factory=dict)   # path → what its stat says (brain.load)
 
 
 class Ignore:
@@ -89,6 +90,7 @@ def _walk(root: Path, rel_dir: str, ignore: Ignore, skip: set[Path], found: Foun
             found.skipped.append((rel, "special_file", "not a regular file (fifo, socket or device): skipped"))
             continue
         _classify(rel, found)
+        found.stats[rel] = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
 def _classify(rel: str, found: Found) -> None:

@@ -89,6 +89,11 @@ class Resolver:
             for ident in note.entities:
                 self.claimed_by.setdefault(ident, set()).add(ref)
 
+    def inputs(self) -> tuple:
+        """All a resolution depends on besides the linking item: equal inputs resolve alike."""
+        return (frozenset(self.notes), frozenset(self.records), self.names, frozenset(self.sources),
+                frozenset(self.attachments), self.claimed_by)
+
     def attachment(self, source: str, target: str) -> str | None:
         """A linked or embedded file: path relative to the note, brain-relative path, else by
         Obsidian's path rule (file name anywhere in the brain; the nearest of several)."""
@@ -125,23 +130,45 @@ class Resolver:
         return "broken", None
 
 
-def resolve_links(brain_name, notes: dict[str, Note], records: dict[str, Record], resolver: Resolver):
+def resolve_links(brain_name, notes: dict[str, Note], records: dict[str, Record], resolver: Resolver,
+                  known: dict | None = None):
+    """Every link of every note, then record, and the broken ones' problems. `known`: {source ref:
+    (its object, its links, their problems)} of the last resolution in this process by a resolver
+    with equal inputs (Resolver.inputs), left holding this one's: a source object unchanged since
+    resolves as it did."""
+    last = dict(known or {})
+    made = {} if known is None else known
+    made.clear()
     links, problems = [], []
-    for ref, note in notes.items():
-        for raw in note.links:
-            links.append(_link(ref, raw, resolver, notes))
-            if links[-1].status == "broken":
-                where = f"line {raw.line}: " if raw.line else f"relations.{raw.relation}: "
-                problems.append(Problem(brain_name, ref, "broken_link", f"{where}{raw.target!r} resolves to nothing"))
-    for ref, rec in records.items():
-        for target in rec.refs:
-            links.append(_link(ref, _record_target(target, "links"), resolver, notes))
-        for relation, targets in rec.relations.items():
-            for target in targets:
-                links.append(_link(ref, _record_target(target, relation), resolver, notes))
-        if rec.author:
-            links.append(_link(ref, RawLink(target=rec.author, relation="author", line=0), resolver, notes))
+    for ref, item in (*notes.items(), *records.items()):
+        old = last.get(ref)
+        if old is None or old[0] is not item:
+            old = (item, *(_note_links(brain_name, ref, item, resolver, notes) if ref in notes
+                           else _record_links(ref, item, resolver, notes)))
+        made[ref] = old
+        links.extend(old[1])
+        problems.extend(old[2])
     return links, problems
+
+
+def _note_links(brain_name, ref: str, note: Note, resolver: Resolver, notes) -> tuple[list, list]:
+    links, problems = [], []
+    for raw in note.links:
+        links.append(_link(ref, raw, resolver, notes))
+        if links[-1].status == "broken":
+            where = f"line {raw.line}: " if raw.line else f"relations.{raw.relation}: "
+            problems.append(Problem(brain_name, ref, "broken_link", f"{where}{raw.target!r} resolves to nothing"))
+    return links, problems
+
+
+def _record_links(ref: str, rec: Record, resolver: Resolver, notes) -> tuple[list, list]:
+    links = [_link(ref, _record_target(target, "links"), resolver, notes) for target in rec.refs]
+    for relation, targets in rec.relations.items():
+        for target in targets:
+            links.append(_link(ref, _record_target(target, relation), resolver, notes))
+    if rec.author:
+        links.append(_link(ref, RawLink(target=rec.author, relation="author", line=0), resolver, notes))
+    return links, []
 
 
 def _record_target(target: str, relation: str) -> RawLink:
