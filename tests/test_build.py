@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from builder.query.read import read
+from builder.query.site import open_site
 from builder.kernel import refs
 from builder.kernel.errors import ConfigError
 
@@ -177,8 +179,10 @@ def tree(root: Path) -> dict[str, bytes]:
 
 
 def test_now_pins_as_of(example_site):
+    """Stored replies leave the instant to the manifest; every answer states it."""
     assert json.loads((example_site / "_bf/manifest.json").read_bytes())["as_of"] == NOW
-    assert reply(example_site, "projects/new-website.md")["as_of"] == NOW
+    assert "as_of" not in reply(example_site, "projects/new-website.md")
+    assert read(open_site(example_site), "projects/new-website.md")["as_of"] == NOW
 
 
 def test_two_builds_are_byte_identical(tmp_path, build_site):

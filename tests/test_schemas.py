@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from builder.query.read import read
+from builder.query.site import open_site
 from builder import schema
 from replies import stored_replies
 
@@ -176,7 +178,8 @@ def test_check_jsonschema_cli_accepts_saved_replies(bf, example_site, tmp_path):
 # Deliberately broken replies: each must be rejected, so a schema accepting anything fails here.
 
 def _note(example_site):
-    return json.loads((example_site / "brain" / "projects" / "new-website.md.json").read_bytes())
+    """A note's reply as served: its stored page and the build instant answers add."""
+    return read(open_site(example_site), "projects/new-website.md")
 
 
 def _search(bf, example_site):

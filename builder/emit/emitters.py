@@ -82,7 +82,7 @@ def pages(ctx: Context) -> None:
     keys, kept = {}, set()
     if memo:       # a rebuild in the same process: pages whose inputs are unchanged are kept (reuse.py)
         memo.begin(ctx.brain, site, ctx.as_of, ctx.base_url, root)
-        keys = page_keys(ctx.brain, ctx.graph, site, ctx.views, root)
+        keys = page_keys(ctx.brain, ctx.graph, site, ctx.views, root, ctx.as_of)
         kept = memo.keep(ctx.writer, keys)
     state = (ctx, site, n, kept, root)
     todo = len(ctx.views) if memo is None else len(keys) - len(kept)   # every file here is keyed
@@ -97,7 +97,7 @@ def _pages_part(state, index: int):
     part = ctx.writer.part()
     chunk = ctx.views[index::n]
     emit_replies(part, chunk, kept)
-    emit_item_pages(part, ctx.brain, chunk, kept)
+    emit_item_pages(part, ctx.brain, chunk, ctx.as_of, kept)
     emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept)
     return part.record()
 

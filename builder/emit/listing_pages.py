@@ -25,6 +25,7 @@ from .writer import Writer
 
 TEMPLATES = ("listing.html", "home.html")
 DAY_TEMPLATE = "day.html"        # a source's day: each of its records in full (views/calendar.py)
+STAMPED = ("home", "period", "memories", "source")   # pages that print the build instant (stamped)
 
 
 def chart_svg(buckets: list[tuple[str, int]], link=None) -> Markup:
@@ -166,14 +167,14 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site
         if view.template == DAY_TEMPLATE or (view.template == "listing.html" and view.pages[0].get("page") == "undated"):
             target = page_path(brain.name, view.ref)
             if target not in skip:
-                writer.write(target, _render_day(brain, view, target, site, item_lists), view.ref)
+                writer.write(target, _render_day(brain, view, target, site, item_lists, as_of), view.ref)
         elif view.template in TEMPLATES:
             targets = [page_path(brain.name, view.ref)]
             if root and view.ref == "home":
                 targets.append("index.html")
             for target in targets:
                 if target not in skip:
-                    writer.write(target, _render(brain, view, target, site, words, item_lists), view.ref)
+                    writer.write(target, _render(brain, view, target, site, words, item_lists, as_of), view.ref)
 
 
 def _source_link(brain: str, ref: str, known: set[str]):
@@ -184,14 +185,20 @@ def _source_link(brain: str, ref: str, known: set[str]):
     return link
 
 
-def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_lists: ItemLists) -> str:
+def stamped(view: View) -> bool:
+    """Whether a listing page is computed against the build instant and so prints it: home (upcoming,
+    changed, reminders), periods (what has happened by then) and sources (coverage status)."""
+    return view.pages[0].get("page") in STAMPED
+
+
+def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_lists: ItemLists, as_of: str) -> str:
     page = view.pages[0]
     if page.get("page") == "memories":      # a few sources: all of them, in one table
         page = dict(page, items=[i for p in view.pages for i in p["items"]], next_offset=None)
     relation_lists = [(v.variant[1], relation_anchor(v.variant[1]), v.pages[0])
                       for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant)]
     days = site.days.get(page.get("source"), []) if page.get("page") == "source" else []
-    ctx = common(brain, view.ref, page, json=stored_in_files(view)) | {
+    ctx = common(brain, view.ref, page, as_of, json=stored_in_files(view), stamped=stamped(view)) | {
         "relation_lists": relation_lists,
         "crumbs": crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
         "item_url": lambda it: relative(target, ref_url(brain, it["ref"])),
@@ -207,7 +214,7 @@ def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_
     return render(view.template, target, **ctx)
 
 
-def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lists: ItemLists) -> str:
+def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lists: ItemLists, as_of: str) -> str:
     """A source's day (or its undated records): every record placed there, in full, uncapped."""
     header = view.pages[0]
     items = [i for p in view.pages for i in p["items"]]
@@ -221,7 +228,7 @@ def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lis
             listed.append(it)         # undated page: placed by observation, shown on its day page
     source = header["source"]
     previous, following = site.neighbours.get(view.ref, (None, None))
-    ctx = common(brain, view.ref, header) | {
+    ctx = common(brain, view.ref, header, as_of) | {
         "crumbs": crumbs(brain.name, view.ref, here, site.known),
         "records": shown, "listed": listed, "item_list": lambda items: item_lists(items, target),
         "source": source, "source_title": header["title"].rsplit(":", 1)[0],

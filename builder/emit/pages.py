@@ -44,8 +44,11 @@ def grouped(backlinks: list[dict]) -> list[tuple[str, list[dict]]]:
     return sorted(groups.items())
 
 
-def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = False) -> dict:
+def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json: bool = False,
+           stamped: bool = False) -> dict:
     """Context every page template gets. `today` is the build instant's day in the brain's zone;
+    a `stamped` page (one computed against the build instant: emit/listing_pages.stamped) prints
+    that instant in its footer, the others do not, so a later build rewrites only what it changes;
     `due_badge(task)` shows a task's due day, `day(instant)` a date as search result cards show it,
     `clock(instant)` its local time ("09:14"), `stamp(instant)` both ("3 Dec 2026, 09:14").
     `json`: the page's reply is a file of its own (notes, home), linked as `json`; any other page
@@ -54,13 +57,13 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     "TITLE in SITE" said nothing og:title and og:site_name do not, on ~18k pages at 10k notes);
     `site_url` and `feeds` (emit/feeds.py) are set only when the build has a site URL."""
     tz = brain.config.timezone
-    today = local_day(reply["as_of"], tz) if reply.get("as_of") else None
+    today = local_day(as_of, tz)
     title = reply.get("title") or ref
     return {
         "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
         "description": cut(reply["excerpt"], OG_DESCRIPTION) if reply.get("excerpt") else None,
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
-        "as_of": reply.get("as_of"), "json": reply_path(brain.name, ref, *variant) if json else None,
+        "as_of": as_of if stamped else None, "json": reply_path(brain.name, ref, *variant) if json else None,
         "reply_uri": None if json else reply.get("uri"),
         "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
         "item_path": lambda r: attachment_path(brain.name, r) if r in brain.attachments else ref_url(brain, r),
@@ -73,7 +76,7 @@ def common(brain: Brain, ref: str, reply: dict, *variant: str, json: bool = Fals
     }
 
 
-def emit_item_pages(writer: Writer, brain: Brain, views: Sequence[View], skip: Container[str] = ()) -> None:
+def emit_item_pages(writer: Writer, brain: Brain, views: Sequence[View], as_of: str, skip: Container[str] = ()) -> None:
     """Note pages. Records have no page of their own: emit/listing_pages.py shows each on its day page.
     Pages at the paths in `skip` were kept from the previous site (emit/reuse.py)."""
     renderer = NoteRenderer(brain)
@@ -84,7 +87,7 @@ def emit_item_pages(writer: Writer, brain: Brain, views: Sequence[View], skip: C
         if page in skip:
             continue
         whole = whole_reply(view)
-        ctx = common(brain, view.ref, whole, json=True) | {"crumbs": crumbs(brain.name, view.ref, whole["title"]),
+        ctx = common(brain, view.ref, whole, as_of, json=True) | {"crumbs": crumbs(brain.name, view.ref, whole["title"]),
                                                           "backlinks": grouped(whole.get("backlinks", []))}
         note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",

@@ -8,7 +8,8 @@ A page is a function of its view's reply pages and of what the page shows of oth
 - a listing, period or day page: its items (a record's URL and, on a day page, its whole read),
   its relation lists, its neighbouring days, and the newest day of its source;
 - every page: the brain's config, attachments, which notes, identities and listing pages exist,
-  the build instant, the base URL and whether it is the site's first brain (index.html).
+  the build instant's day (due badges), the base URL and whether it is the site's first brain
+  (index.html); the pages that print the build instant (listing_pages.stamped), the instant.
 Items are compared as model objects, by value. The key holds all of these; when a shared thing
 changes every page is rendered. A kept page is taken from the previous site only when the
 writer's file index vouches it holds the bytes this memo saw written (Writer.keep), so a site
@@ -22,7 +23,8 @@ from ..kernel.model import Brain
 from ..views import View
 from ..views.graph import Graph
 from .data import stored_in_files
-from .listing_pages import DAY_TEMPLATE, TEMPLATES, SiteViews
+from .days import local_day
+from .listing_pages import DAY_TEMPLATE, TEMPLATES, SiteViews, stamped
 from .pages import offset_variant
 from .urls import page_path, reply_path
 
@@ -58,15 +60,15 @@ def _note_key(brain: Brain, g: Graph, view: View) -> tuple:
     return view.pages, tuple((d, _item(brain, d)) for d in sorted(_deps(brain, g, view.ref)))
 
 
-def _listing_key(brain: Brain, site: SiteViews, view: View) -> tuple:
+def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str) -> tuple:
     items = [it["ref"] for p in view.pages for it in p.get("items", ())]
     relations = tuple(v.pages for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant))
     newest = site.days.get(view.pages[0].get("source"), [None])[-1]
-    return (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest,
+    return (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view) and as_of,
             tuple((r, _item(brain, r), site.records[r].pages if r in site.records else None) for r in items))
 
 
-def page_keys(brain: Brain, g: Graph, site: SiteViews, views, root: bool) -> dict[str, tuple]:
+def page_keys(brain: Brain, g: Graph, site: SiteViews, views, root: bool, as_of: str) -> dict[str, tuple]:
     """{site path: key} of every HTML page the views scope renders (emit/pages.py, listing_pages.py)
     and of every reply file (its bytes are a function of its page alone)."""
     keys = {}
@@ -77,7 +79,7 @@ def page_keys(brain: Brain, g: Graph, site: SiteViews, views, root: bool) -> dic
         if view.template == "note.html":
             keys[page_path(brain.name, view.ref)] = _note_key(brain, g, view)
         elif not view.variant and view.template in TEMPLATES + (DAY_TEMPLATE,):
-            key = keys[page_path(brain.name, view.ref)] = _listing_key(brain, site, view)
+            key = keys[page_path(brain.name, view.ref)] = _listing_key(brain, site, view, as_of)
             if root and view.ref == "home":
                 keys["index.html"] = key
     return keys
@@ -91,7 +93,7 @@ class PageMemo:
     def begin(self, brain: Brain, site: SiteViews, as_of: str, base_url: str | None, root: bool) -> None:
         """A change to what every page shares forgets every page."""
         shared = (brain.config, brain.attachments, frozenset(brain.notes), frozenset(brain.identities),
-                  frozenset(site.known), as_of, base_url, root)
+                  frozenset(site.known), local_day(as_of, brain.config.timezone), base_url, root)
         if shared != self.shared:
             self.shared, self.pages = shared, {}
 

@@ -44,9 +44,9 @@ def newest_first(entries: list[dict]) -> list[dict]:
 
 
 def period_pages(brain: str, ref: str, kind: str, start: datetime, end: datetime,
-                 entries: list[dict], as_of: str) -> list[dict]:
+                 entries: list[dict]) -> list[dict]:
     """Pages of one period (SPEC §4.1, §4.2). `entries` are timeline entries (only things that have
-    happened by `as_of`), newest first: {"placed", "source", "low", "item"}. An entry is in the
+    happened by the build instant), newest first: {"placed", "source", "low", "item"}. An entry is in the
     period when start ≤ placed < end. Low-priority records count in `counts` but leave `items`."""
     lo, hi = rfc3339(start), rfc3339(end)
     inside = [e for e in entries if lo <= e["placed"] < hi]
@@ -60,14 +60,14 @@ def period_pages(brain: str, ref: str, kind: str, start: datetime, end: datetime
             entry["priority"] = "low"
     base = {"page": "period", "brain": brain, "ref": ref, "uri": refs.uri(brain, ref), "title": ref,
             "period": kind, "start": lo, "end": hi, "counts": [counts[s] for s in sorted(counts)],
-            "notes": sum(1 for e in inside if e["source"] is None), "as_of": as_of}
+            "notes": sum(1 for e in inside if e["source"] is None)}
     return paged(base, [e["item"] for e in inside if not e["low"]])
 
 
-def source_period_base(brain: str, ref: str, source: str, title: str, period: tuple, as_of: str) -> dict:
+def source_period_base(brain: str, ref: str, source: str, title: str, period: tuple) -> dict:
     """The header of `memories/SOURCE/PERIOD`, a source's records in a calendar period (views add
     `counts` and items; query/listings.py reads a period of the source with none)."""
     kind, start, end, _ = period
     return {"page": "period", "brain": brain, "ref": ref, "uri": refs.uri(brain, ref),
             "title": f"{title}: {ref.rsplit('/', 1)[1]}", "period": kind, "start": rfc3339(start),
-            "end": rfc3339(end), "source": source, "notes": 0, "as_of": as_of}
+            "end": rfc3339(end), "source": source, "notes": 0}

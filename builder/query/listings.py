@@ -31,11 +31,11 @@ def period_reply(site: Site, brain: str, ref: str, offset: int) -> dict | None:
         if source not in info.get("sources", []) or period[3]:
             return None
         title = (site.reply(brain, f"memories/{source}") or {}).get("title", source)
-        return page_at(paged(source_period_base(brain, ref, source, title, period, site.as_of) | {"counts": []}, []), offset, ref)
+        return page_at(paged(source_period_base(brain, ref, source, title, period) | {"counts": []}, []), offset, ref)
     kind, start, end, relative = period
     data = site.brain_data(brain)
     entries = data.timeline(rfc3339(start)) if relative else []
-    page = page_at(period_pages(brain, ref, kind, start, end, entries, site.as_of), offset, ref)
+    page = page_at(period_pages(brain, ref, kind, start, end, entries), offset, ref)
     return dict(page, items=data.cards(page["items"]))   # only this page's cards are read
 
 

@@ -116,14 +116,18 @@ def _computed(site: Site, brain: str, ref: str, rel: str | None, offset: int) ->
             raise InvalidInput("offset", f"{ref} has no {rel} page at offset {offset}")
         return {"page": "relation", "brain": brain, "ref": ref, "uri": refs.uri(brain, ref),
                 "title": base.get("title", ref), "relation": rel, "items": [], "total": 0,
-                "offset": 0, "next_offset": None, "as_of": site.as_of}
+                "offset": 0, "next_offset": None}
     if base is None and rel is None:
         return period_reply(site, brain, ref, offset)
     return None
 
 
 def finish(site: Site, brain: str, reply: dict, unavailable: list[str]) -> dict:
+    """Every answer as it goes out: the site's build instant (stored replies leave it to the
+    manifest, so a build at a later instant rewrites only what the instant changes), problems
+    naming unavailable brains, and a stale brain's notice."""
     reply = dict(reply)
+    reply["as_of"] = site.as_of
     if unavailable:
         _add_problems(reply, [{"brain": b, "path": "", "kind": "unavailable",
                                "message": f"brain {b} has no readable built data"} for b in unavailable])

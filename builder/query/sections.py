@@ -48,6 +48,6 @@ def section_reply(note: dict | None, ref: str) -> dict | None:
         "level": head["level"], "note": note["ref"], "path": note["path"], "type": note["type"],
         "tags": note["tags"], "text": text.decode("utf-8"), "sha256": note["sha256"], "modified": note["modified"],
         "outline": [h for h in outline if h is not head and start <= at[id(h)] < end],
-        "backlinks": [], "problems": [], "as_of": note["as_of"],
+        "backlinks": [], "problems": [],
         "offset": 0, "next_offset": None, "total_bytes": len(text),
     }

@@ -36,11 +36,11 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
 
     views = []
     for ref, note in brain.notes.items():
-        reply = note_reply(brain, g, note, as_of, reviews.get(ref))
+        reply = note_reply(brain, g, note, reviews.get(ref))
         views.append(View(brain.name, ref, "note.html", pages(ref, reply, divided=bool(note.sections))))
         for section in note.sections:
-            sreply = section_reply(brain, g, note, section, as_of)
+            sreply = section_reply(brain, g, note, section)
             views.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))
     for ref, rec in brain.records.items():
-        views.append(View(brain.name, ref, "record.html", pages(ref, record_reply(brain, g, rec, as_of), ("record", "text"))))
+        views.append(View(brain.name, ref, "record.html", pages(ref, record_reply(brain, g, rec), ("record", "text"))))
     return views + computed_views(brain, g, as_of, reviews, items)

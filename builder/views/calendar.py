@@ -73,7 +73,7 @@ def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: Zo
 def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, **extra) -> View:
     """`entries` holds at least the period's entries (newest first); period_pages keeps those inside."""
     kind, start, end, _ = parse_period(ref, ctx.brain.config.timezone, ctx.now)
-    pages = period_pages(ctx.brain.name, ref, kind, start, end, entries, ctx.as_of)
+    pages = period_pages(ctx.brain.name, ref, kind, start, end, entries)
     lo, hi = rfc3339(start), rfc3339(end)
     inside = [e for e in entries if lo <= e["placed"] < hi]
     return View(ctx.brain.name, ref, TEMPLATE, tuple(pages), extra={"chart": _chart(kind, start, end, inside, tz), **extra})
@@ -123,7 +123,7 @@ def source_period_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
             period = parse_period(key, ctx.brain.config.timezone, ctx.now)
             low = any(is_low(ctx.brain, r) for r in inside)
             counts = [{"source": source, "count": len(inside), **({"priority": "low"} if low else {})}]
-            base = source_period_base(ctx.brain.name, ref, source, title, period, ctx.as_of) | {"counts": counts}
+            base = source_period_base(ctx.brain.name, ref, source, title, period) | {"counts": counts}
             items = newest_first([item(ctx, r.ref, timed=True) for r in inside])
             views.append(View(ctx.brain.name, ref, DAY_TEMPLATE if period[0] == "day" else None, tuple(paged(base, items))))
     return views

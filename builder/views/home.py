@@ -73,7 +73,7 @@ def _activity(ctx: Ctx, timeline: list[dict]) -> dict:
     """Per-source record counts over the last 7 days (by placement; low-priority sources counted and
     marked) and the number of notes changed (by modification)."""
     start = ctx.now - timedelta(days=RECENT_DAYS)
-    counts = period_pages(ctx.brain.name, "7d", "relative", start, ctx.now, timeline, ctx.as_of)[0]["counts"]
+    counts = period_pages(ctx.brain.name, "7d", "relative", start, ctx.now, timeline)[0]["counts"]
     changed = sum(1 for ref, n in ctx.brain.notes.items() if not n.deprecated and start < ctx.brain.modified[ref] <= ctx.now)
     return {"days": RECENT_DAYS, "start": rfc3339(start), "end": ctx.as_of, "counts": counts, "notes_changed": changed}
 

@@ -80,7 +80,7 @@ def _stamp(ctx: Ctx, ref: str) -> tuple:
 
 def base(ctx: Ctx, page: str, ref: str, title: str, **extra) -> dict:
     return {"page": page, "brain": ctx.brain.name, "ref": ref, "uri": refs.uri(ctx.brain.name, ref),
-            "title": title, "as_of": ctx.as_of, **extra}
+            "title": title, **extra}
 
 
 def view(ctx: Ctx, ref: str, pages: list[dict], template: str = TEMPLATE, **extra) -> View:

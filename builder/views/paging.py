@@ -14,9 +14,10 @@ from itertools import accumulate, repeat
 PAGE_BYTES = 32 * 1024
 FIRST_PAGE_WITH_OUTLINE = 4 * 1024
 # Kept free on every page for what a query adds (builder/query/read.py finish), as served: the
-# largest `stale` + `notice` (198 bytes, `changed` at 20 digits), MAX_ADDED_PROBLEMS = 2 problems
-# naming unavailable brains (≤ 643 bytes each: a brain name names a folder, _bf/NAME/, so it has
-# ≤ 255 bytes) and a `problems_omitted` count (≤ 44 bytes): 1528 bytes; test_paging checks the sum.
+# build instant `as_of` (stored pages leave it to the manifest: 35 bytes), the largest `stale` +
+# `notice` (198 bytes, `changed` at 20 digits), MAX_ADDED_PROBLEMS = 2 problems naming unavailable
+# brains (≤ 643 bytes each: a brain name names a folder, _bf/NAME/, so it has ≤ 255 bytes) and a
+# `problems_omitted` count (≤ 44 bytes): 1563 bytes; test_paging checks the sum.
 RESERVE = 2 * 1024
 BUDGET = PAGE_BYTES - RESERVE
 # A paged read's own problems (a note with hundreds of broken links) keep the head that fits here:
@@ -27,7 +28,7 @@ TRIMMABLE = ("backlinks", "links", "claims", "tasks", "outline")
 TEXT_ROOM = 1024
 # Fields a later page keeps besides its slice and the paging fields (SPEC §6.2).
 LATER_FIELDS = ("page", "brain", "ref", "uri", "sha256", "modified", "notice", "problems", "problems_omitted",
-                "stale", "as_of")
+                "stale")
 
 
 def size(reply: dict) -> int:

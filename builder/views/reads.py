@@ -64,7 +64,7 @@ def _problems(brain: Brain, path: str) -> list[dict]:
     return [p.to_json() for p in brain.problems if p.path == path]
 
 
-def note_reply(brain: Brain, g: Graph, note: Note, as_of: str, signals: dict | None = None) -> dict:
+def note_reply(brain: Brain, g: Graph, note: Note, signals: dict | None = None) -> dict:
     reply = {
         "page": "note", "brain": brain.name, "ref": note.ref, "uri": refs.uri(brain.name, note.ref),
         "kind": "note", "title": note.title, "path": note.ref, "type": note.type, "fields": dict(note.fields),
@@ -72,7 +72,7 @@ def note_reply(brain: Brain, g: Graph, note: Note, as_of: str, signals: dict | N
         "text": note.text, "sha256": note.sha256, "modified": rfc3339(brain.modified[note.ref]),
         "deprecated": note.deprecated, "outline": _outline(brain, note), "backlinks": backlinks(brain, g, note.ref),
         "claims": claims(brain, note), "links": outgoing(brain, g, note.ref), "tasks": _tasks(note),
-        "problems": _problems(brain, note.ref), "as_of": as_of,
+        "problems": _problems(brain, note.ref),
     }
     if signals is not None:
         reply.update(signals)
@@ -84,7 +84,7 @@ def _links_to_section(g: Graph, note: Note, section) -> list:
     return [l for l in g.backlinks.get(note.ref, ()) if l.heading and l.heading in (section.heading, section.id)]
 
 
-def section_reply(brain: Brain, g: Graph, note: Note, section, as_of: str) -> dict:
+def section_reply(brain: Brain, g: Graph, note: Note, section) -> dict:
     data = note.text.encode("utf-8")
     return {
         "page": "section", "brain": brain.name, "ref": section.ref, "uri": refs.uri(brain.name, section.ref),
@@ -93,11 +93,11 @@ def section_reply(brain: Brain, g: Graph, note: Note, section, as_of: str) -> di
         "text": data[section.start:section.end].decode("utf-8"), "sha256": note.sha256,
         "modified": rfc3339(brain.modified[note.ref]), "outline": _outline(brain, note, within=section),
         "backlinks": backlinks(brain, g, section.ref, _links_to_section(g, note, section)),
-        "problems": [], "as_of": as_of,
+        "problems": [],
     }
 
 
-def record_reply(brain: Brain, g: Graph, rec, as_of: str) -> dict:
+def record_reply(brain: Brain, g: Graph, rec) -> dict:
     record = {
         "source": rec.source, "id": rec.id, "time": rfc3339(rec.time), "observed": rfc3339(rec.observed),
         "edited": rfc3339(rec.edited), "text": rec.text, "title": rec.title, "uri": rec.uri,
@@ -111,5 +111,5 @@ def record_reply(brain: Brain, g: Graph, rec, as_of: str) -> dict:
         "kind": "record", "title": rec.title, "source": rec.source, "record": record,
         "sha256": rec.sha256, "modified": rfc3339(rec.modified), "entities": entities,
         "backlinks": backlinks(brain, g, rec.ref), "links": outgoing(brain, g, rec.ref),
-        "problems": _problems(brain, f"memories/{rec.source}/{rec.id}.json"), "as_of": as_of,
+        "problems": _problems(brain, f"memories/{rec.source}/{rec.id}.json"),
     }

@@ -23,7 +23,7 @@ def relation_views(ctx: Ctx) -> list[View]:
             by_relation.setdefault(b["relation"], {}).setdefault(b["ref"], b["excerpt"])
         for relation, sources in sorted(by_relation.items()):
             base = {"page": "relation", "brain": brain.name, "ref": target, "uri": refs.uri(brain.name, target),
-                    "title": title_of(brain, target), "relation": relation, "as_of": ctx.as_of}
+                    "title": title_of(brain, target), "relation": relation}
             items = newest_first([item(ctx, ref, timed=True, excerpt=excerpt) for ref, excerpt in sources.items()])
             views.append(View(brain.name, target, TEMPLATE, tuple(paged(base, items)), variant=("r", relation)))
     return views

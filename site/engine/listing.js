@@ -29,7 +29,7 @@ export function newestFirst (entries) {
   return sortedBy(out, (e) => e.placed || '', true)
 }
 
-export function periodPages (brain, ref, kind, start, end, entries, asOf) {
+export function periodPages (brain, ref, kind, start, end, entries) {
   const lo = rfc3339(start)
   const hi = rfc3339(end)
   const inside = entries.filter((e) => lo <= e.placed && e.placed < hi) // RFC 3339 Z text: ASCII order
@@ -44,16 +44,16 @@ export function periodPages (brain, ref, kind, start, end, entries, asOf) {
   const base = {
     page: 'period', brain, ref, uri: refs.uri(brain, ref), title: ref, period: kind, start: lo, end: hi,
     counts: sortedBy([...counts.keys()], (s) => s).map((s) => counts.get(s)),
-    notes: inside.filter((e) => e.source === null || e.source === undefined).length, as_of: asOf
+    notes: inside.filter((e) => e.source === null || e.source === undefined).length
   }
   return paged(base, inside.filter((e) => !e.low).map((e) => e.item))
 }
 
 // The header of `memories/SOURCE/PERIOD`, a source's records in a calendar period.
-export function sourcePeriodBase (brain, ref, source, title, period, asOf) {
+export function sourcePeriodBase (brain, ref, source, title, period) {
   const [kind, start, end] = period
   return {
     page: 'period', brain, ref, uri: refs.uri(brain, ref), title: `${title}: ${ref.slice(ref.lastIndexOf('/') + 1)}`,
-    period: kind, start: rfc3339(start), end: rfc3339(end), source, notes: 0, as_of: asOf
+    period: kind, start: rfc3339(start), end: rfc3339(end), source, notes: 0
   }
 }

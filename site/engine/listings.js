@@ -18,12 +18,12 @@ export async function periodReply (site, brain, ref, offset) {
     if (!(info.sources || []).includes(source) || period[3]) return null
     const page = await site.reply(brain, `memories/${source}`)
     const title = page && 'title' in page ? page.title : source
-    return pageAt(paged({ ...sourcePeriodBase(brain, ref, source, title, period, site.asOf), counts: [] }, []), offset, ref)
+    return pageAt(paged({ ...sourcePeriodBase(brain, ref, source, title, period), counts: [] }, []), offset, ref)
   }
   const [kind, start, end, relative] = period
   const data = site.brainData(brain)
   const entries = relative ? await data.timeline(rfc3339(start)) : []
-  const page = pageAt(periodPages(brain, ref, kind, start, end, entries, site.asOf), offset, ref)
+  const page = pageAt(periodPages(brain, ref, kind, start, end, entries), offset, ref)
   return { ...page, items: await data.cards(page.items) } // only this page's cards are read
 }
 

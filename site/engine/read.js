@@ -51,7 +51,7 @@ export async function read (site, refText, { rel = null, offset = 0, brains = nu
     if (combined !== null) {
       const unavailable = []
       for (const b of chosen) if (!(await site.available(b))) unavailable.push(b)
-      return finish(combined[0], combined[1], unavailable)
+      return finish(site, combined[0], combined[1], unavailable)
     }
   }
   for (const name of chosen) {
@@ -65,7 +65,7 @@ export async function read (site, refText, { rel = null, offset = 0, brains = nu
     if (reply !== null) {
       const others = []
       for (const b of chosen) if (b !== name && !(await site.available(b))) others.push(b)
-      return finish(name, reply, missing.concat(others))
+      return finish(site, name, reply, missing.concat(others))
     }
   }
   if (missing.length) throw incomplete(ref, missing)
@@ -112,15 +112,16 @@ async function computed (site, brain, ref, rel, offset) {
     if (offset) throw invalidInput('offset', `${ref} has no ${rel} page at offset ${offset}`)
     return {
       page: 'relation', brain, ref, uri: refs.uri(brain, ref), title: 'title' in base ? base.title : ref, relation: rel,
-      items: [], total: 0, offset: 0, next_offset: null, as_of: site.asOf
+      items: [], total: 0, offset: 0, next_offset: null
     }
   }
   if (base === null && rel === null) return periodReply(site, brain, ref, offset)
   return null
 }
 
-export function finish (brain, reply, unavailable) {
+export function finish (site, brain, reply, unavailable) {
   reply = structuredClone(reply) // replies are cached per file: callers get their own copy
+  reply.as_of = site.asOf // stored replies leave the build instant to the manifest
   if (unavailable.length) {
     addProblems(reply, unavailable.map((b) => (
       { brain: b, path: '', kind: 'unavailable', message: `brain ${b} has no readable built data` })))

@@ -232,5 +232,5 @@ export async function search (site, query, { scope = null, type = null, path = n
     arms: { hybrid: ['lexical', 'vector'], lexical: ['lexical'], semantic: ['vector'] }[arm], degraded: !hasVectors
   }
   Object.assign(reply, coverageFields(sc, stores, items))
-  return finish('', reply, missing)
+  return finish(site, '', reply, missing)
 }

@@ -44,7 +44,7 @@ export function sectionReply (note, ref) {
     level: head.level, note: note.ref, path: note.path, type: note.type,
     tags: note.tags, text: decoder.decode(text), sha256: note.sha256, modified: note.modified,
     outline: outline.filter((h) => h !== head && start <= at.get(h) && at.get(h) < end),
-    backlinks: [], problems: [], as_of: note.as_of,
+    backlinks: [], problems: [],
     offset: 0, next_offset: null, total_bytes: text.length
   }
 }

@@ -90,5 +90,5 @@ export async function similar (site, refText, { limit = 10, scope = null, brains
     scope_empty: sc.kind !== 'none' && !items.length && Boolean(qq), arms: ['vector'], degraded: false
   }
   Object.assign(reply, coverageFields(sc, stores, items))
-  return finish('', reply, missing)
+  return finish(site, '', reply, missing)
 }

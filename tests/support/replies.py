@@ -1,6 +1,8 @@
 """Every reply a built site stores, whatever holds it: reply files (notes, home) and every page of
 every reply in the compact data (docs/data.md), and the section replies computed from their note's
-reply (builder/query/sections.py). For tests that check all of them (schemas, parity, golden)."""
+reply (builder/query/sections.py), each with the build instant that answers add (stored pages
+leave it to the manifest: builder/query/read.py finish). For tests that check all of them
+(schemas, parity, golden)."""
 from __future__ import annotations
 
 import json
@@ -48,5 +50,5 @@ def stored_replies(site: Path) -> list[tuple[str, dict, dict]]:
         options = {"rel": page["relation"]} if page.get("page") == "relation" else {}
         if page.get("offset"):
             options["offset"] = page["offset"]
-        out.append((page["ref"], options, page))
+        out.append((page["ref"], options, page | {"as_of": manifest["as_of"]}))
     return out

@@ -19,7 +19,9 @@ MOST_CHANGED = 10 ** 20 - 1               # `changed` counts files
 
 
 class StaleSite:
-    """What `finish` asks of a site: the largest `stale` there can be."""
+    """What `finish` asks of a site: its build instant and the largest `stale` there can be."""
+    as_of = NOW
+
     def stale(self, brain):
         return {"built_at": NOW, "changed": MOST_CHANGED}
 
@@ -82,7 +84,7 @@ def test_big_note_with_headings_first_page_is_4k_with_outline(make_brain, tmp_pa
     assert [o["title"] for o in first["outline"]] == [f"Part {i}" for i in range(12)]
     assert {"claims", "backlinks", "links", "tags", "title"} <= set(first)
     for later in pages[1:]:
-        assert set(later) == {"page", "brain", "ref", "uri", "sha256", "modified", "problems", "as_of",
+        assert set(later) == {"page", "brain", "ref", "uri", "sha256", "modified", "problems",
                               "text", "offset", "next_offset", "total_bytes"}
         assert later["sha256"] == first["sha256"]
 

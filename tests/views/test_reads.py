@@ -38,20 +38,20 @@ def brain(tmp_path_factory):
 
 
 NOTE_FIELDS = {"page", "brain", "ref", "uri", "title", "path", "type", "fields", "tags", "aliases", "entities",
-               "text", "sha256", "modified", "outline", "backlinks", "claims", "links", "tasks", "as_of"}
+               "text", "sha256", "modified", "outline", "backlinks", "claims", "links", "tasks"}
 
 
 def test_note_read_has_every_field(brain):
     b, g = brain
     note = b.notes["projects/site.md"]
-    r = note_reply(b, g, note, NOW)
+    r = note_reply(b, g, note)
     assert NOTE_FIELDS <= set(r)
     assert (r["page"], r["brain"], r["ref"], r["uri"]) == ("note", "b", "projects/site.md", "bf://b/projects/site.md")
     assert (r["title"], r["path"], r["type"], r["fields"]) == ("New website", "projects/site.md", "project", {"status": "active"})
     assert (r["tags"], r["aliases"], r["entities"]) == (["decided", "web"], ["Roadmap", "Relaunch"], ["repo:x/site"])
     data = FILES["projects/site.md"].encode("utf-8")
     assert r["text"] == FILES["projects/site.md"] and r["sha256"] == hashlib.sha256(data).hexdigest()
-    assert (r["modified"], r["as_of"]) == ("2026-11-30T10:00:00Z", NOW)
+    assert r["modified"] == "2026-11-30T10:00:00Z" and "as_of" not in r   # answers add it (query/read.finish)
     assert [(o["ref"], o["title"], o["level"]) for o in r["outline"]] == [
         ("bf://b/projects/site.md#decision", "Decision", 2), ("bf://b/projects/site.md#détails", "Détails", 3),
         ("bf://b/projects/site.md#later", "Later", 2)]
@@ -61,7 +61,7 @@ def test_note_read_has_every_field(brain):
 
 def test_links_resolved_ambiguous_and_broken(brain):
     b, g = brain
-    r = note_reply(b, g, b.notes["projects/site.md"], NOW)
+    r = note_reply(b, g, b.notes["projects/site.md"])
     assert [(l["target"], l["status"], l["ref"], l["uri"]) for l in r["links"]] == [
         ("Alice", "resolved", "person:alice", "bf://b/person:alice"),
         ("Roadmap", "ambiguous", None, None),
@@ -70,18 +70,18 @@ def test_links_resolved_ambiguous_and_broken(brain):
 
 def test_backlinks_carry_relation_and_excerpt_and_ignore_ambiguous_names(brain):
     b, g = brain
-    r = note_reply(b, g, b.notes["projects/site.md"], NOW)
+    r = note_reply(b, g, b.notes["projects/site.md"])
     # concepts/other.md links [[Roadmap]], which two notes claim: it counts for neither.
     assert [(x["ref"], x["relation"], x["kind"], x["excerpt"]) for x in r["backlinks"]] == [
         ("concepts/plan.md", "links", "note", "New website"),
         ("issues:site#12?", "links", "record", "Fix the logo")]
-    other = note_reply(b, g, b.notes["concepts/plan.md"], NOW)
+    other = note_reply(b, g, b.notes["concepts/plan.md"])
     assert other["backlinks"] == []
 
 
 def test_claims_with_target_ref_and_shared(brain):
     b, g = brain
-    claims = {(c["name"], c["kind"]): c for c in note_reply(b, g, b.notes["projects/site.md"], NOW)["claims"]}
+    claims = {(c["name"], c["kind"]): c for c in note_reply(b, g, b.notes["projects/site.md"])["claims"]}
     assert set(claims) == {("New website", "title"), ("site", "stem"), ("Roadmap", "alias"),
                            ("Relaunch", "alias"), ("repo:x/site", "entity")}
     assert claims[("Relaunch", "alias")] == {"name": "Relaunch", "kind": "alias", "shared": False,
@@ -94,7 +94,7 @@ def test_section_read_has_its_text_and_the_files_sha(brain):
     b, g = brain
     note = b.notes["projects/site.md"]
     section = note.sections[0]
-    r = section_reply(b, g, note, section, NOW)
+    r = section_reply(b, g, note, section)
     assert (r["page"], r["ref"], r["uri"], r["title"]) == (
         "section", "projects/site.md#decision", "bf://b/projects/site.md#decision", "New website — Decision")
     assert r["text"] == "## Decision\n\nWe go. #decided\n\n### Détails\n\n- [ ] ship 📅 2026-12-10\n\n"
@@ -106,7 +106,7 @@ def test_section_read_has_its_text_and_the_files_sha(brain):
 def test_record_read_has_every_field_and_encoded_address(brain):
     b, g = brain
     rec = b.records["issues:site#12?"]
-    r = record_reply(b, g, rec, NOW)
+    r = record_reply(b, g, rec)
     assert (r["page"], r["ref"], r["uri"]) == ("record", "issues:site#12?", "bf://b/issues:site%2312%3F")
     assert "text" not in r
     assert r["record"] == {
