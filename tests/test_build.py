@@ -185,6 +185,13 @@ def test_now_pins_as_of(example_site):
     assert read(open_site(example_site), "projects/new-website.md")["as_of"] == NOW
 
 
+def test_only_pages_computed_against_the_instant_print_it(example_site):
+    """A later build instant leaves notes, days and periods that are over as they were."""
+    stamped = lambda ref: "<span data-bf-asof>as of" in page(example_site, ref)
+    assert all(stamped(ref) for ref in ("home", "2026-12", "2026", "7d", "today", "yesterday", "memories/chat"))
+    assert not any(stamped(ref) for ref in ("2026-10", "2026-11-24", "projects/new-website.md", "tags/website"))
+
+
 def test_two_builds_are_byte_identical(tmp_path, build_site):
     brain = tmp_path / "brain"
     shutil.copytree(ROOT / "examples/brain", brain)

@@ -25,7 +25,7 @@ from .writer import Writer
 
 TEMPLATES = ("listing.html", "home.html")
 DAY_TEMPLATE = "day.html"        # a source's day: each of its records in full (views/calendar.py)
-STAMPED = ("home", "period", "memories", "source")   # pages that print the build instant (stamped)
+STAMPED = ("home", "memories", "source")   # pages that print the build instant (stamped), and some periods
 
 
 def chart_svg(buckets: list[tuple[str, int]], link=None) -> Markup:
@@ -185,10 +185,14 @@ def _source_link(brain: str, ref: str, known: set[str]):
     return link
 
 
-def stamped(view: View) -> bool:
+def stamped(view: View, as_of: str) -> bool:
     """Whether a listing page is computed against the build instant and so prints it: home (upcoming,
-    changed, reminders), periods (what has happened by then) and sources (coverage status)."""
-    return view.pages[0].get("page") in STAMPED
+    changed, reminders), sources (coverage status), relative periods and the calendar periods not
+    over by then (what has happened so far); a period that is over no longer depends on it."""
+    page = view.pages[0]
+    if page.get("page") == "period":
+        return view.ref in ("today", "yesterday") or page.get("period") == "relative" or page.get("end", "") > as_of
+    return page.get("page") in STAMPED
 
 
 def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_lists: ItemLists, as_of: str) -> str:
@@ -198,7 +202,7 @@ def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_
     relation_lists = [(v.variant[1], relation_anchor(v.variant[1]), v.pages[0])
                       for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant)]
     days = site.days.get(page.get("source"), []) if page.get("page") == "source" else []
-    ctx = common(brain, view.ref, page, as_of, json=stored_in_files(view), stamped=stamped(view)) | {
+    ctx = common(brain, view.ref, page, as_of, json=stored_in_files(view), stamped=stamped(view, as_of)) | {
         "relation_lists": relation_lists,
         "crumbs": crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
         "item_url": lambda it: relative(target, ref_url(brain, it["ref"])),

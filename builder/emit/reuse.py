@@ -64,7 +64,7 @@ def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str) -> tuple
     items = [it["ref"] for p in view.pages for it in p.get("items", ())]
     relations = tuple(v.pages for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant))
     newest = site.days.get(view.pages[0].get("source"), [None])[-1]
-    return (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view) and as_of,
+    return (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view, as_of) and as_of,
             tuple((r, _item(brain, r), site.records[r].pages if r in site.records else None) for r in items))
 
 
