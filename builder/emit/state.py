@@ -12,6 +12,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - pieces: per brain, each note's text pieces for the index by its note object (views/documents.py);
 - excerpts: per brain, the backlink excerpts of each link source by its object (views/graph.py);
 - items: per brain, each listed item and what it was made of (views/lists.item);
+- views: per brain, what else the views made, by family, and what of (views/memo.py);
 - packs: pack file path → (its JSON, its compressed bytes), for the Writer (writer.py).
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ class BuildState:
     pieces: dict[str, dict] = field(default_factory=dict)
     excerpts: dict[str, dict] = field(default_factory=dict)
     items: dict[str, dict] = field(default_factory=dict)
+    views: dict[str, dict] = field(default_factory=dict)
 
     @staticmethod
     def settle() -> None:

@@ -37,9 +37,15 @@ def timeline(ctx: Ctx) -> list[dict]:
         if when is None or when > ctx.now:
             continue
         rec = brain.records.get(ref)
-        entries.append({"ref": ref, "placed": rfc3339(when), "source": rec.source if rec else None,
-                        "low": bool(rec and is_low(brain, rec)), "item": item(ctx, ref, timed=True)})
-    return [{k: v for k, v in e.items() if k != "ref"} for e in newest_first(entries)]
+        made = item(ctx, ref, timed=True)
+        entries.append((ref, ctx.memos["timeline"](ref, (when, made), lambda: {
+            "placed": rfc3339(when), "source": rec.source if rec else None,
+            "low": bool(rec and is_low(brain, rec)), "item": made})))
+    # newest first (kernel/listing.newest_first), the same entry objects while unchanged, so the
+    # periods' stamps compare them by identity
+    entries.sort(key=lambda e: e[0])
+    entries.sort(key=lambda e: e[1]["placed"], reverse=True)
+    return [e for _, e in entries]
 
 
 def period_keys(local: date) -> dict[str, str]:
@@ -71,12 +77,15 @@ def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: Zo
 
 
 def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, **extra) -> View:
-    """`entries` holds at least the period's entries (newest first); period_pages keeps those inside."""
+    """`entries` holds at least the period's entries (newest first); those inside are kept."""
     kind, start, end, _ = parse_period(ref, ctx.brain.config.timezone, ctx.now)
-    pages = period_pages(ctx.brain.name, ref, kind, start, end, entries)
     lo, hi = rfc3339(start), rfc3339(end)
     inside = [e for e in entries if lo <= e["placed"] < hi]
-    return View(ctx.brain.name, ref, TEMPLATE, tuple(pages), extra={"chart": _chart(kind, start, end, inside, tz), **extra})
+
+    def make() -> View:
+        pages = period_pages(ctx.brain.name, ref, kind, start, end, inside)
+        return View(ctx.brain.name, ref, TEMPLATE, tuple(pages), extra={"chart": _chart(kind, start, end, inside, tz), **extra})
+    return ctx.memos["periods"](ref, (lo, hi, tuple(inside), tuple(extra.items())), make)
 
 
 def period_views(ctx: Ctx, entries: list[dict]) -> list[View]:
@@ -89,8 +98,10 @@ def period_views(ctx: Ctx, entries: list[dict]) -> list[View]:
     tz = ZoneInfo(ctx.brain.config.timezone)
     views = [_period_view(ctx, ref, entries, tz) for ref in RELATIVE]
     by_day: dict[str, list[dict]] = {}
+    local_day = ctx.memos["local days"]   # placed → its local day (the zone is shared: memo.py)
     for e in entries:
-        day = from_rfc3339(e["placed"]).astimezone(tz).date().isoformat()
+        placed_at = e["placed"]
+        day = local_day(placed_at, None, lambda: from_rfc3339(placed_at).astimezone(tz).date().isoformat())
         by_day.setdefault(day, []).append(e)
     held: dict[str, dict[str, list[str]]] = {k: {} for k in KINDS}   # kind → period → its days
     for day in by_day:
@@ -120,10 +131,15 @@ def source_period_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
         title = ctx.coverage.get(source, {}).get("title", source)
         for key, inside in sorted(held.items()):
             ref = f"memories/{source}/{key}"
-            period = parse_period(key, ctx.brain.config.timezone, ctx.now)
-            low = any(is_low(ctx.brain, r) for r in inside)
-            counts = [{"source": source, "count": len(inside), **({"priority": "low"} if low else {})}]
-            base = source_period_base(ctx.brain.name, ref, source, title, period) | {"counts": counts}
-            items = newest_first([item(ctx, r.ref, timed=True) for r in inside])
-            views.append(View(ctx.brain.name, ref, DAY_TEMPLATE if period[0] == "day" else None, tuple(paged(base, items))))
+            items = tuple(item(ctx, r.ref, timed=True) for r in inside)   # their records, in their stamps
+            views.append(ctx.memos["source periods"](ref, (title, items), lambda: _source_period(ctx, source, key, title, inside, items)))
     return views
+
+
+def _source_period(ctx: Ctx, source: str, key: str, title: str, inside: list, items: tuple[dict, ...]) -> View:
+    ref = f"memories/{source}/{key}"
+    period = parse_period(key, ctx.brain.config.timezone, ctx.now)
+    low = any(is_low(ctx.brain, r) for r in inside)
+    counts = [{"source": source, "count": len(inside), **({"priority": "low"} if low else {})}]
+    base = source_period_base(ctx.brain.name, ref, source, title, period) | {"counts": counts}
+    return View(ctx.brain.name, ref, DAY_TEMPLATE if period[0] == "day" else None, tuple(paged(base, newest_first(list(items)))))

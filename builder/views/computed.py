@@ -5,6 +5,7 @@ from ..kernel.model import Brain
 from ..kernel.times import from_rfc3339
 from .coverage import all_coverage, records_by_source
 from .graph import Graph
+from .memo import Memos
 from .home import home_view
 from .lists import Ctx, folder_views, identity_views, source_views, tag_views
 from .calendar import period_views, source_period_views, timeline
@@ -17,11 +18,13 @@ def review_signals(brain: Brain, g: Graph, as_of: str) -> dict[str, dict]:
     return all_reviews(brain, g, from_rfc3339(as_of))
 
 
-def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict], items: dict | None = None) -> list:
-    """`items`: the listed items of the last build in this process (lists.item), left holding this one's."""
+def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict], items: dict | None = None,
+                   memos: Memos | None = None) -> list:
+    """`items`: the listed items of the last build in this process (lists.item), left holding this
+    one's; `memos`: what else it made (views/memo.py)."""
     now = from_rfc3339(as_of)
     ctx = Ctx(brain=brain, g=g, as_of=as_of, now=now, reviews=reviews, coverage=all_coverage(brain, now),
-              kept=items if items is not None else {})
+              kept=items if items is not None else {}, memos=memos or Memos(None, ()))
     entries = timeline(ctx)
     by_source = records_by_source(brain)
     views = [home_view(ctx, entries), *folder_views(ctx), *tag_views(ctx), *identity_views(ctx),

@@ -17,6 +17,7 @@ from ..kernel.times import rfc3339
 from .view import View
 from .graph import Graph
 from .items import listed
+from .memo import Memos
 from .signals import badge
 
 TEMPLATE = "listing.html"
@@ -34,6 +35,7 @@ class Ctx:
     coverage: dict[str, dict]
     items: dict = field(default_factory=dict, compare=False)   # item()'s arguments → (stamp, result)
     kept: dict = field(default_factory=dict, compare=False)    # the same, of the last build in this process
+    memos: Memos = field(default=None, compare=False)          # views/memo.py
 
 
 def placed(brain: Brain, ref: str) -> datetime | None:
@@ -134,10 +136,13 @@ def identity_views(ctx: Ctx) -> list[View]:
         # A link to a note claiming the identity names it too: the resolver treats the two as one.
         for target in (ident, *claimed):
             members.update(link.source for link in ctx.g.backlinks.get(target, ()))
-        b = base(ctx, "identity", ident, ident, identity=ident, aliases=list(ctx.brain.identities.get(ident, ())),
-                 claimed_by=[refs.uri(ctx.brain.name, r) for r in claimed])
-        items = newest_first([item(ctx, r, timed=True) for r in members])
-        views.append(view(ctx, ident, paged(b, items)))
+        items = tuple(item(ctx, r, timed=True) for r in sorted(members))
+
+        def make(ident=ident, claimed=claimed, items=items) -> View:
+            b = base(ctx, "identity", ident, ident, identity=ident, aliases=list(ctx.brain.identities.get(ident, ())),
+                     claimed_by=[refs.uri(ctx.brain.name, r) for r in claimed])
+            return view(ctx, ident, paged(b, newest_first(list(items))))
+        views.append(ctx.memos["identities"](ident, (tuple(claimed), items), make))
     return views
 
 
@@ -149,12 +154,18 @@ def source_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
     for name, cov in ctx.coverage.items():
         records = by_source.get(name, [])
         ref = f"memories/{name}"
-        b = base(ctx, "source", ref, cov["title"], source=name, coverage=cov)
-        views.append(view(ctx, ref, paged(b, newest_first([item(ctx, r.ref, timed=True) for r in records])),
-                          chart=source_chart(ctx, records)))
-        undated = [item(ctx, r.ref, timed=True) for r in records if r.time is None]
-        b = base(ctx, "undated", f"{ref}/undated", f"{cov['title']}: undated", source=name)
-        views.append(view(ctx, f"{ref}/undated", paged(b, newest_first(undated))))
+        items = tuple(item(ctx, r.ref, timed=True) for r in records)    # their records, in their stamps
+        # the chart counts the records placed by now: with the same records, how many fixes which
+        happened = sum(1 for r in records if r.placed is not None and r.placed <= ctx.now)
+
+        def make(name=name, cov=cov, records=records, items=items) -> list[View]:
+            ref = f"memories/{name}"
+            b = base(ctx, "source", ref, cov["title"], source=name, coverage=cov)
+            undated = [it for r, it in zip(records, items) if r.time is None]
+            u = base(ctx, "undated", f"{ref}/undated", f"{cov['title']}: undated", source=name)
+            return [view(ctx, ref, paged(b, newest_first(list(items))), chart=source_chart(ctx, records)),
+                    view(ctx, f"{ref}/undated", paged(u, newest_first(undated)))]
+        views += ctx.memos["sources"](name, (cov, items, happened), make)
     return views
 
 

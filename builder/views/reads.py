@@ -19,6 +19,17 @@ def backlinks(brain: Brain, g: Graph, ref: str, links=None) -> list[dict]:
     return sorted(out, key=lambda b: (b["relation"], b["ref"], b["line"] or 0))
 
 
+def item_object(brain: Brain, ref: str):
+    """What a reply shows of a linking item (its kind, its title): its model object, else its ref."""
+    return brain.notes.get(ref) or brain.records.get(ref) or ref
+
+
+def back_stamp(brain: Brain, g: Graph, ref: str) -> tuple:
+    """All that backlinks(brain, g, ref) is made of (views/memo.py)."""
+    links = g.backlinks.get(ref, ())
+    return links, tuple(g.excerpts[link] for link in links), tuple(item_object(brain, link.source) for link in links)
+
+
 def outgoing(brain: Brain, g: Graph, ref: str) -> list[dict]:
     out = []
     for link in g.outgoing.get(ref, ()):
@@ -28,9 +39,18 @@ def outgoing(brain: Brain, g: Graph, ref: str) -> list[dict]:
     return out
 
 
-def claims(brain: Brain, note: Note) -> list[dict]:
+def _claimed(note: Note) -> list[tuple[str, str]]:
     stem = posixpath.splitext(posixpath.basename(note.ref))[0]
-    kinds = [(note.title, "title"), (stem, "stem")] + [(a, "alias") for a in note.aliases] + [(e, "entity") for e in note.entities]
+    return [(note.title, "title"), (stem, "stem")] + [(a, "alias") for a in note.aliases] + [(e, "entity") for e in note.entities]
+
+
+def claims_stamp(brain: Brain, note: Note) -> tuple:
+    """All that claims(brain, note) is made of besides the note (views/memo.py)."""
+    return tuple(brain.names.get(name) for name, _ in _claimed(note))
+
+
+def claims(brain: Brain, note: Note) -> list[dict]:
+    kinds = _claimed(note)
     out, seen = [], set()
     for name, kind in kinds:
         if (name, kind) in seen:

@@ -8,7 +8,6 @@ from ..kernel.listing import newest_first, paged
 from .items import title_of
 from .view import View
 from .lists import TEMPLATE, Ctx, item
-from .reads import backlinks
 
 
 def relation_views(ctx: Ctx) -> list[View]:
@@ -18,12 +17,19 @@ def relation_views(ctx: Ctx) -> list[View]:
         if target not in brain.notes and target not in brain.records and target not in brain.identities:
             continue      # an attachment embedded somewhere: no page of its own
         by_relation: dict[str, dict[str, str]] = {}
-        for b in backlinks(brain, ctx.g, target):
-            # One item per linking item: its first link's line gives the excerpt.
-            by_relation.setdefault(b["relation"], {}).setdefault(b["ref"], b["excerpt"])
+        # One item per linking item: its first link's line gives the excerpt (reads.backlinks' order).
+        for link in sorted(ctx.g.backlinks[target], key=lambda l: (l.relation, l.source, l.line or 0)):
+            by_relation.setdefault(link.relation, {}).setdefault(link.source, ctx.g.excerpts[link])
+        title = title_of(brain, target)
         for relation, sources in sorted(by_relation.items()):
-            base = {"page": "relation", "brain": brain.name, "ref": target, "uri": refs.uri(brain.name, target),
-                    "title": title_of(brain, target), "relation": relation}
-            items = newest_first([item(ctx, ref, timed=True, excerpt=excerpt) for ref, excerpt in sources.items()])
-            views.append(View(brain.name, target, TEMPLATE, tuple(paged(base, items)), variant=("r", relation)))
+            items = tuple(item(ctx, ref, timed=True, excerpt=excerpt) for ref, excerpt in sources.items())
+            views.append(ctx.memos["relations"]((target, relation), (title, items),
+                                                lambda: _relation_view(ctx, target, title, relation, items)))
     return views
+
+
+def _relation_view(ctx: Ctx, target: str, title: str, relation: str, items: tuple[dict, ...]) -> View:
+    brain = ctx.brain
+    base = {"page": "relation", "brain": brain.name, "ref": target, "uri": refs.uri(brain.name, target),
+            "title": title, "relation": relation}
+    return View(brain.name, target, TEMPLATE, tuple(paged(base, newest_first(list(items)))), variant=("r", relation))

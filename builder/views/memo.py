@@ -1,0 +1,55 @@
+"""What a compute made, kept for the next compute in this process (bf serve --watch, issue 15).
+
+A value is made again only when its *stamp* differs from the one it was last made from. A stamp
+holds everything the value is made of: model objects (a note, a record, a link: immutable, and
+the same objects while their files are unchanged, kept by the parse and the link resolution),
+strings and the item dicts of views/lists.item (the same objects while unchanged). Tuples
+compare their elements by identity first, so an unchanged stamp costs a pass of pointer checks.
+Values are shared with the last compute: never mutate one.
+"""
+from __future__ import annotations
+
+SHARED = "shared"
+
+
+class Memo:
+    def __init__(self, last: dict | None):
+        """`last`: key → (stamp, value) of the last compute, left holding this one's by done()."""
+        self.store = last
+        self.last = dict(last) if last else {}
+        self.made: dict = {}
+
+    def __call__(self, key, stamp, make):
+        old = self.last.get(key)
+        if old is None or old[0] != stamp:
+            old = (stamp, make())
+        self.made[key] = old
+        return old[1]
+
+    def done(self) -> None:
+        if self.store is not None:
+            self.store.clear()
+            self.store.update(self.made)
+
+
+class Memos:
+    """One Memo per family of values, kept in `state` (family → its Memo's store) when given.
+    `shared`: what every value may be made of besides its stamp (the brain's name, config,
+    sources and identities); when it changed since the last compute, nothing is kept."""
+
+    def __init__(self, state: dict | None, shared: tuple):
+        if state is not None and state.get(SHARED) != shared:
+            state.clear()
+            state[SHARED] = shared
+        self.state = state
+        self.families: dict[str, Memo] = {}
+
+    def __getitem__(self, family: str) -> Memo:
+        memo = self.families.get(family)
+        if memo is None:
+            memo = self.families[family] = Memo(self.state.setdefault(family, {}) if self.state is not None else None)
+        return memo
+
+    def done(self) -> None:
+        for memo in self.families.values():
+            memo.done()
