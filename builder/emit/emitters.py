@@ -113,7 +113,8 @@ EMITTERS = (
     Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(
         c.writer, c.brain.name, c.docs, c.state and c.state.vectors.setdefault(c.brain.name, {}))),
             lambda c: c.embeddings),
-    Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(c.writer, c.brain, c.as_of, c.pieces))),
+    Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(
+        c.writer, c.brain, c.as_of, c.pieces, c.state and c.state.store.setdefault(c.brain.name, {})))),
     Emitter("fingerprint", "brain", "fingerprint", _paths(lambda c: write_fingerprint(c.writer, c.brain))),
     Emitter("site pages", "site", "render", _paths(lambda c: emit_site_pages(c.writer, list(c.brains), c.as_of, c.base_url))),
     Emitter("navigation", "site", "render", _paths(lambda c: emit_navigation(c.writer, list(c.brains), c.as_of))),

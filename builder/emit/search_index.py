@@ -26,6 +26,7 @@ from ..bm25.update import IndexState
 from ..kernel.model import Brain
 from ..kernel.refs import escape_segment
 from ..views.documents import store
+from ..views.memo import Memos
 from .writer import Writer, canonical_json
 
 STORE_FORMAT = "bf-search-3"
@@ -36,26 +37,34 @@ def search_dir(brain: str) -> str:
     return f"_bf/search/{escape_segment(brain)}"
 
 
-def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str) -> None:
-    """Give each note of `meta` its text chunk number `t` and write the chunks."""
+def _pack(writer: Writer, path: str, entries: dict, owner: str, memos: Memos) -> None:
+    """Write `entries` as a pack; its JSON is made again only when an entry object changed
+    (views/documents.store keeps an unchanged item's entries)."""
+    writer.write_pack(path, memos["json"](path, tuple(entries.items()), lambda: canonical_json(entries)), owner)
+
+
+def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str, memos: Memos) -> dict:
+    """Write the notes' text in chunks; returns `meta` with each note's chunk number `t`."""
     chunks: list[dict] = []
+    numbered = {}
     for i, ref in enumerate(sorted(meta)):
         if i % TEXT_CHUNK == 0:
             chunks.append({})
-        meta[ref]["t"] = len(chunks) - 1
+        numbered[ref] = (meta[ref], len(chunks) - 1)
         chunks[-1][ref] = text[ref]
     for k, chunk in enumerate(chunks):
-        writer.write_pack(f"{folder}/{k}.json", canonical_json(chunk), owner)
+        _pack(writer, f"{folder}/{k}.json", chunk, owner, memos)
+    return numbered
 
 
-def _record_chunks(writer: Writer, folder: str, meta: dict, owner: str) -> list[str]:
+def _record_chunks(writer: Writer, folder: str, meta: dict, owner: str, memos: Memos) -> list[str]:
     """Write one source's meta chunks; return the first ref of each chunk."""
     ordered = sorted(meta)
     heads = []
     for k, i in enumerate(range(0, len(ordered), TEXT_CHUNK)):
         part = ordered[i:i + TEXT_CHUNK]
         heads.append(part[0])
-        writer.write_pack(f"{folder}/m/{k}.json", canonical_json({ref: meta[ref] for ref in part}), owner)
+        _pack(writer, f"{folder}/m/{k}.json", {ref: meta[ref] for ref in part}, owner, memos)
     return heads
 
 
@@ -66,16 +75,21 @@ def emit_index(writer: Writer, brain: str, docs, state: IndexState | None = None
         writer.write(f"{search_dir(brain)}/index/{rel}", data, f"search:{brain}")
 
 
-def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict) -> None:
-    """The document store: what search replies show of each hit, chunked (module docstring)."""
+def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict, kept: dict | None = None) -> None:
+    """The document store: what search replies show of each hit, chunked (module docstring).
+    `kept`: what the last store of this brain in this process made (views/memo.py), likewise."""
     base, owner = search_dir(brain.name), f"search:{brain.name}"
-    data = store(brain, as_of, pieces)
-    _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner)
-    writer.write_pack(f"{base}/notes.json", canonical_json(data["notes"]), owner)
+    memos = Memos(kept, (brain.name, frozenset(brain.identities)))
+    data = store(brain, as_of, pieces, memos)
+    numbered = _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner, memos)
+    notes = memos["json"](f"{base}/notes.json", tuple(numbered.items()),
+                          lambda: canonical_json({ref: meta | {"t": t} for ref, (meta, t) in numbered.items()}))
+    writer.write_pack(f"{base}/notes.json", notes, owner)
     heads = {}
     for source, meta in sorted(data["records"].items()):
         folder = f"{base}/records/{escape_segment(source)}"
-        heads[source] = _record_chunks(writer, folder, meta, owner)
+        heads[source] = _record_chunks(writer, folder, meta, owner, memos)
+    memos.done()
     writer.write_json(f"{base}/meta.json", {
         "format": STORE_FORMAT, "brain": brain.name, "notes": len(data["notes"]),
         "records": {s: len(m) for s, m in sorted(data["records"].items())}, "record_chunks": heads,

@@ -13,6 +13,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - excerpts: per brain, the backlink excerpts of each link source by its object (views/graph.py);
 - items: per brain, each listed item and what it was made of (views/lists.item);
 - views: per brain, what else the views made, by family, and what of (views/memo.py);
+- store: per brain, the search store's entries and packs' JSON, and what of (search_index.py);
 - packs: pack file path → (its JSON, its compressed bytes), for the Writer (writer.py).
 """
 from __future__ import annotations
@@ -38,6 +39,7 @@ class BuildState:
     excerpts: dict[str, dict] = field(default_factory=dict)
     items: dict[str, dict] = field(default_factory=dict)
     views: dict[str, dict] = field(default_factory=dict)
+    store: dict[str, dict] = field(default_factory=dict)
 
     @staticmethod
     def settle() -> None:

@@ -29,6 +29,7 @@ from .conversations import neighbourhood
 from ..kernel.times import parse_instant, rfc3339
 from .coverage import all_coverage
 from .lists import placed
+from .memo import Memos
 from ..kernel.text import join_pieces, plain, preview_title
 
 
@@ -116,11 +117,13 @@ def documents(brain: Brain, pieces_of: dict | None = None) -> list[dict]:
     return docs
 
 
-def store(brain: Brain, as_of: str, pieces_of: dict | None = None) -> dict:
+def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
     """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
         "records": {source: {ref: meta}},
         "sources": {source: coverage}, "types": {type: count}}
-    `pieces_of` as for `documents`."""
+    `pieces_of` as for `documents`; `memos`: what the last store in this process made (memo.py):
+    an item's entries are the same objects while what they are made of is unchanged."""
+    memos = memos or Memos(None, ())
     links_by_source: dict = {}
     for link in brain.links:
         links_by_source.setdefault(link.source, []).append(link)
@@ -129,22 +132,25 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None) -> dict:
         note = brain.notes[ref]
         if note.type is not None:
             types[note.type] = types.get(note.type, 0) + 1
-        sections = [[s.id, preview_title(s.title), first, end] for s, (first, end) in zip(note.sections, section_spans(note))]
-        notes[ref] = _compact({
+        links = tuple(links_by_source.get(ref, ()))
+        notes[ref] = memos["note meta"](ref, (note, brain.modified[ref], links), lambda: _compact({
             "title": preview_title(note.title), "type": note.type, "tags": list(note.tags),
             "fields": dict(note.fields), "entities": _entities(brain, ref, note.entities, links_by_source),
             "modified": rfc3339(brain.modified[ref]), "placed": rfc3339(placed(brain, ref)),
-            "deprecated": note.deprecated, "sections": sections,
-        })
-        note_text[ref] = _compact({"summary": note.summary, "pieces": pieces_of[ref] if pieces_of is not None else note_pieces(note)})
+            "deprecated": note.deprecated,
+            "sections": [[s.id, preview_title(s.title), first, end] for s, (first, end) in zip(note.sections, section_spans(note))],
+        }))
+        pieces = pieces_of[ref] if pieces_of is not None else note_pieces(note)
+        note_text[ref] = memos["note text"](ref, (note, pieces), lambda: _compact({"summary": note.summary, "pieces": pieces}))
     records: dict[str, dict] = {name: {} for name in brain.sources}
     for ref in sorted(brain.records):
         rec = brain.records[ref]
-        records.setdefault(rec.source, {})[ref] = _compact({
+        links = tuple(links_by_source.get(ref, ()))
+        records.setdefault(rec.source, {})[ref] = memos["record meta"](ref, (rec, links), lambda: _compact({
             "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
             "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
             "entities": _entities(brain, ref, (), links_by_source),
-        })
+        }))
     coverage = all_coverage(brain, parse_instant(as_of))
     return {"notes": notes, "note_text": note_text, "records": records,
             "sources": coverage, "types": dict(sorted(types.items()))}
