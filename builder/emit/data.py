@@ -69,6 +69,7 @@ class DataMemo:
     keeps an unchanged item's object)."""
     replies: dict[tuple, tuple] = field(default_factory=dict)   # (id(pages), id(note)) → (pages, note, text)
     cards: dict[int, tuple] = field(default_factory=dict)       # id(item) → (item, text)
+    listings: dict[int, tuple] = field(default_factory=dict)    # id(pages) → (pages, shape, ids, text)
 
     def reply(self, view: View, note: dict | None, family: str, fresh: dict) -> str | None:
         """The stored text of a record or section reply, None for a section readers compute."""
@@ -81,13 +82,25 @@ class DataMemo:
         return old[2]
 
 
-def compact_listing(pages: tuple[dict, ...], cards: Cards) -> dict:
-    """{"base", "ids"} when `pages` are exactly `paged(base, items)`; else {"pages"} as they are."""
+    def listing(self, pages: tuple[dict, ...], cards: Cards, fresh: dict) -> str:
+        """The stored text of a listing: {"base", "ids"} when `pages` are exactly
+        `paged(base, items)`, else {"pages"} as they are. The same pages (views.compute keeps an
+        unchanged listing's) keep their shape, and their text while their cards keep their ids."""
+        old = self.listings.get(id(pages))
+        shape = old[1] if old is not None and old[0] is pages else _shape(pages)
+        ids = tuple(cards.id_of(i) for i in shape[1]) if shape else None
+        if old is None or old[0] is not pages or old[2] != ids:
+            text = _json({"base": shape[0], "ids": list(ids)} if shape else {"pages": list(pages)})
+            old = (pages, shape, ids, text)
+        fresh[id(pages)] = old
+        return old[3]
+
+
+def _shape(pages: tuple[dict, ...]) -> tuple[dict, list] | None:
+    """(base, items) when `pages` are exactly `paged(base, items)`, else None."""
     base = {k: v for k, v in pages[0].items() if k not in PAGING}
     items = [i for p in pages for i in p["items"]]
-    if list(pages) == paged(base, items):
-        return {"base": base, "ids": [cards.id_of(i) for i in items]}
-    return {"pages": list(pages)}
+    return (base, items) if list(pages) == paged(base, items) else None
 
 
 def family_of(view: View) -> str:
@@ -103,7 +116,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     """Write `brain`'s compact data through `writer`; returns the paths written. `memo`: what the
     last build in this process made (DataMemo), left holding this build's."""
     memo = memo if memo is not None else DataMemo()
-    cards, replies = Cards(known=memo.cards), {}
+    cards, replies, listings = Cards(known=memo.cards), {}, {}
     families: dict[str, dict[str, str]] = {}      # family → key → serialized value
     notes = {v.ref: v.pages[0] for v in views if v.template == "note.html" and len(v.pages) == 1 and not v.variant}
     for view in views:
@@ -111,7 +124,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
             continue
         family = family_of(view)
         if family == "lists":
-            text = _json(compact_listing(view.pages, cards))
+            text = memo.listing(view.pages, cards, listings)
         else:
             note = notes.get(view.pages[0].get("note")) if family == "sections" else None
             text = memo.reply(view, note, family, replies)
@@ -134,7 +147,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     files += [(f"{root}/cards/{start // CARD_CHUNK}.json", "[" + ",".join(cards.texts[start:start + CARD_CHUNK]) + "]")
               for start in range(0, len(cards.texts), CARD_CHUNK)]
     written = [writer.write_pack(path, text.encode("utf-8"), "data") for path, text in files]
-    memo.replies = replies
+    memo.replies, memo.listings = replies, listings
     memo.cards = {key: (item, cards.texts[n]) for key, (item, n) in cards.seen.items()}
     meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": counts,
             "timeline": len(rows), "timelineChunk": TIMELINE_CHUNK}

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from builder.kernel import refs
-from builder.emit.data import Cards, compact_listing
+from builder.emit.data import Cards, DataMemo
 from builder.kernel.errors import InvalidInput
 from builder.kernel.listing import paged
 from builder.query.read import read
@@ -17,6 +17,10 @@ from builder.query.site import open_site
 
 def item(n: int) -> dict:
     return {"ref": f"n{n}.md", "title": f"N{n}", "kind": "note"}
+
+
+def compact_listing(pages, cards) -> dict:
+    return json.loads(DataMemo().listing(pages, cards, {}))
 
 
 def test_a_listing_is_its_header_and_card_ids():
@@ -33,6 +37,15 @@ def test_pages_of_another_shape_are_kept_whole():
     assert compact_listing(odd, Cards()) == {"pages": list(odd)}
 
 
+def test_a_rebuild_keeps_a_listing_text_while_its_pages_and_card_ids_are_the_same():
+    memo, fresh = DataMemo(), {}
+    pages = tuple(paged({"page": "tag", "ref": "t"}, [item(5), item(7)]))
+    first = memo.listing(pages, Cards(), fresh)
+    memo.listings = fresh
+    assert memo.listing(pages, Cards(), {}) is first                 # the same text object
+    moved = Cards()
+    moved.id_of(item(9))                                             # an earlier card: ids move
+    assert json.loads(memo.listing(pages, moved, {}))["ids"] == [1, 2]
 @pytest.fixture(scope="module")
 def long_site(tmp_path_factory):
     from builder.build import build
