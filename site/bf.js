@@ -76,19 +76,21 @@ if (window.matchMedia('(hover: hover)').matches) {
 // The table of contents marks the section being read (contents.js).
 if (document.querySelector('nav.toc')) import('./contents.js').then((contents) => contents.wire())
 
-// A note's local graph is drawn when it nears the window (graph.js fetches the link data then);
-// graph.html's whole graph at once.
+// graph.html's whole graph is drawn at once; a note's local graph and its "Related" list when
+// they near the window (graph.js and related.js fetch their data then).
 const whole = document.querySelector('[data-bf-graph-whole]')
 if (whole) import('./graph.js').then((graph) => graph.draw(bf, whole))
-const local = document.querySelector('[data-bf-graph]')
-if (local) {
+function whenNear (box, module) {
+  if (!box) return
   const near = new IntersectionObserver((entries) => {
     if (!entries.some((e) => e.isIntersecting)) return
     near.disconnect()
-    import('./graph.js').then((graph) => graph.draw(bf, local))
+    import(module).then((drawn) => drawn.draw(bf, box))
   }, { rootMargin: '400px' })
-  near.observe(local.parentElement) // the section itself is hidden (no box) until drawn
+  near.observe(box.parentElement) // the section itself is hidden (no box) until drawn
 }
+whenNear(document.querySelector('[data-bf-graph]'), './graph.js')
+whenNear(document.querySelector('[data-bf-related]'), './related.js')
 
 // The explorer's button is made here, in the header (base.html), not written into every page:
 // it does nothing without bf.js. explorer.js builds the tree on first use. On wide screens,

@@ -111,7 +111,8 @@ EMITTERS = (
     Emitter("search index", "brain", "lunr", _paths(lambda c: emit_index(
         c.writer, c.brain.name, c.docs, c.state and c.state.index_of(c.brain.name)))),
     Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(
-        c.writer, c.brain.name, c.docs, c.state and c.state.vectors.setdefault(c.brain.name, {}))),
+        c.writer, c.brain.name, c.docs, c.state and c.state.vectors.setdefault(c.brain.name, {}),
+        c.state and c.state.related.setdefault(c.brain.name, {}))),
             lambda c: c.embeddings),
     Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(
         c.writer, c.brain, c.as_of, c.pieces, c.state and c.state.store.setdefault(c.brain.name, {})))),

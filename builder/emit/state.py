@@ -8,6 +8,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - paged: per brain, each read's reply and its pages (views.compute keeps the pages of an equal reply);
 - pages: per brain, the HTML pages the last build rendered and what they were made of (reuse.py);
 - vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text);
+- related: per brain, each note's vector and related notes (vectors/related.py);
 - data: per brain, the compact data's serialized record and section replies (data.py);
 - pieces: per brain, each note's text pieces for the index by its note object (views/documents.py);
 - excerpts: per brain, the backlink excerpts of each link source by its object (views/graph.py);
@@ -31,6 +32,7 @@ class BuildState:
     parse: object = None   # builder/parsecache.Cache: build.py (a shell) owns it; emitters never read it
     index: dict[str, IndexState] = field(default_factory=dict)
     vectors: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    related: dict[str, dict] = field(default_factory=dict)
     pages: dict[str, PageMemo] = field(default_factory=dict)
     paged: dict[str, dict] = field(default_factory=dict)
     data: dict[str, DataMemo] = field(default_factory=dict)

@@ -5,10 +5,14 @@
                                the browser fetches only the shards of its query's tokens
   _bf/search/BRAIN/vectors/meta.json
                                {format, dims, files: [[group, first doc id, count]…],
-                                sections: [[first doc id, count]…]}
+                                sections: [[first doc id, count]…], related: packs}
   _bf/search/BRAIN/vectors/N.bin.gz
                                the int8 vectors (dims bytes each) of the docs of files[N], in
                                doc id order (the lunr index's ids: docs sorted by ref)
+  _bf/search/BRAIN/vectors/related/K.json.gz
+                               {NOTE_REF: [[REF, TITLE]…]}: each note's related notes
+                               (vectors/related.py), for the "Related" list of its page
+                               (site/related.js); K = refs.pack_of(NOTE_REF, meta's `related`)
 A file holds one run of an index group (records: their source), so a search scoped to a
 source reads only that source's vectors. Every .bin file is a pack (kernel/packs.py: gzip, which
 the browser inflates), as the rows compress to ~57%: the first component, the tokens' common
@@ -17,14 +21,18 @@ arm's own candidates are notes and records, one item per note as lexical search 
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from operator import itemgetter
 
 from .. import vectors
 from ..query.vectorstore import FORMAT
 from ..kernel.parallel import fork_each
-from ..kernel.refs import escape_segment
-from .writer import Writer
+from ..kernel.refs import escape_segment, pack_of
+from ..kernel.text import preview_title
+from ..vectors.related import related
+from .data import PACK_BYTES
+from .writer import Writer, canonical_json
 
 SHARD = 256
 PARALLEL_DOCS = 5000  # fewer docs are embedded faster than workers start
@@ -54,10 +62,11 @@ def _vector(_, text: str) -> bytes:
     return vectors.doc_vector(text).tobytes()
 
 
-def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict[str, bytes] | None = None) -> None:
+def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict[str, bytes] | None = None,
+                     kept: dict | None = None) -> None:
     """`docs`: the brain's index documents (views/documents.documents), in any order. `known`:
     text → vector of the last build (emit/state.py); only other texts are embedded, and it is
-    left holding this build's."""
+    left holding this build's. `kept`: the related notes of the last build (vectors/related.py)."""
     base, owner = brain_dir(brain), f"vectors:{brain}"
     docs = sorted(docs, key=itemgetter("ref"))
     files, sections = [], []
@@ -81,5 +90,15 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     known.update(zip(texts, rows))
     for n, (_, first, count) in enumerate(files):
         writer.write_pack(f"{base}/{n}.bin", b"".join(rows[first:first + count]), owner)
+    notes = [i for i, doc in enumerate(docs) if "names" in doc]     # only notes have names
+    near = related([docs[i]["ref"] for i in notes], [rows[i] for i in notes], vectors.meta()["dims"], kept)
+    titles = {docs[i]["ref"]: preview_title(docs[i]["title"]) for i in notes}
+    entries = {ref: canonical_json([[r, titles[r]] for r in refs]).decode("utf-8") for ref, refs in near.items() if refs}
+    packs = max(1, -(-sum(len(k) + len(v) for k, v in entries.items()) // PACK_BYTES))
+    groups: list[list[str]] = [[] for _ in range(packs)]
+    for ref in sorted(entries):
+        groups[pack_of(ref, packs)].append(f"{json.dumps(ref, ensure_ascii=False)}:{entries[ref]}")
+    for k, group in enumerate(groups):
+        writer.write_pack(f"{base}/related/{k}.json", ("{" + ",".join(group) + "}").encode("utf-8"), owner)
     writer.write_json(f"{base}/meta.json", {"format": FORMAT, "dims": vectors.meta()["dims"], "files": files,
-                                            "sections": sections}, owner)
+                                            "sections": sections, "related": packs}, owner)
