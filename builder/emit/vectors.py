@@ -5,6 +5,7 @@
                                the browser fetches only the shards of its query's tokens
   _bf/search/BRAIN/vectors/meta.json
                                {format, dims, files: [[group, first doc id, count]…],
+                                packed: [bytes of file N as stored…],
                                 sections: [[first doc id, count]…], related: packs}
   _bf/search/BRAIN/vectors/N.bin.gz
                                the int8 vectors (dims bytes each) of the docs of files[N], in
@@ -88,8 +89,8 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     rows = [known.get(t) or fresh[t] for t in texts]
     known.clear()
     known.update(zip(texts, rows))
-    for n, (_, first, count) in enumerate(files):
-        writer.write_pack(f"{base}/{n}.bin", b"".join(rows[first:first + count]), owner)
+    packed = [writer.staged_size(writer.write_pack(f"{base}/{n}.bin", b"".join(rows[first:first + count]), owner))
+              for n, (_, first, count) in enumerate(files)]
     notes = [i for i, doc in enumerate(docs) if "names" in doc]     # only notes have names
     near = related([docs[i]["ref"] for i in notes], [rows[i] for i in notes], vectors.meta()["dims"], kept)
     titles = {docs[i]["ref"]: preview_title(docs[i]["title"]) for i in notes}
@@ -101,4 +102,4 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     for k, group in enumerate(groups):
         writer.write_pack(f"{base}/related/{k}.json", ("{" + ",".join(group) + "}").encode("utf-8"), owner)
     writer.write_json(f"{base}/meta.json", {"format": FORMAT, "dims": vectors.meta()["dims"], "files": files,
-                                            "sections": sections, "related": packs}, owner)
+                                            "packed": packed, "sections": sections, "related": packs}, owner)

@@ -135,6 +135,10 @@ class Writer:
         self.write(packed_name(path), packed, owner)
         return packed_name(path)
 
+    def staged_size(self, path: str) -> int:
+        """Bytes of a file this build staged (written, or linked from the previous site)."""
+        return (self.stage / path).stat().st_size
+
     def copy(self, source: Path, path: str) -> None:
         data = source.read_bytes()
         self.write(path, data, str(source))

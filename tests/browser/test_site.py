@@ -129,18 +129,18 @@ def test_full_text_result_cards_read_as_text(page, base):
 
 
 def test_search_page_asks_before_downloading_many_vectors(page, base):
-    """The vector arm reads every vector it ranks: where they pass 1 MB (here: the vectors meta
-    made to claim 100,000 docs) the page searches by words and offers the semantic arm by
-    name and size; choosing it runs hybrid search for real."""
+    """The vector arm reads every vector it ranks: where their files pass 1 MB as stored (here:
+    the vectors meta made to claim 2.5 MB) the page searches by words and offers the semantic arm
+    by name and size; choosing it runs hybrid search for real."""
     def big(route):
         meta = route.fetch().json()
-        meta["files"] = [[group, first, 100_000] for group, first, _ in meta["files"]]
+        meta["packed"] = [2_500_000 // len(meta["packed"])] * len(meta["packed"])
         route.fulfill(json=meta)
     page.route("**/_bf/search/brain/vectors/meta.json", big)
     page.goto(base + "search.html?mode=scoped&q=how+do+we+charge+customers")
     button = page.locator("#scoped-status button.meaning")
     button.wait_for()
-    assert re.fullmatch(r"Also search by meaning \(downloads \d+\.\d MB once\)", button.inner_text())
+    assert button.inner_text() == "Also search by meaning (downloads 2.5 MB once)"
     lexical = page.evaluate("async () => (await window.bf.search('how do we charge customers', {mode: 'lexical'})).items.map(i => i.ref)")
     shown = page.eval_on_selector_all("#scoped-results li > a", "els => els.map(a => a.textContent)")
     assert len(shown) == len(lexical)
