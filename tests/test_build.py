@@ -192,6 +192,22 @@ def test_only_pages_computed_against_the_instant_print_it(example_site):
     assert not any(stamped(ref) for ref in ("2026-10", "2026-11-24", "projects/new-website.md", "tags/website"))
 
 
+def test_a_record_names_what_it_refers_to_by_title_even_after_a_rename(tmp_path, build_site):
+    """A record naming a note by its path shows the note's title; a watch rebuild after the note
+    is retitled shows the new one (the day page's key holds the items its records link to)."""
+    from builder.emit.state import BuildState
+    brain = tmp_path / "brain"
+    shutil.copytree(ROOT / "examples" / "brain", brain)
+    out, state = tmp_path / "site", BuildState()
+    build_site(brain, out, state=state)
+    day = lambda: re.search(r'<p class="refs">Refers to: (.*?)</p>', page(out, "memories/brief/2026-12-01")).group(1)
+    assert ">Pricing tiers</a>" in day() and "concepts/pricing-tiers.md</a>" not in day()
+    note = brain / "concepts" / "pricing-tiers.md"
+    note.write_text(note.read_text(encoding="utf-8").replace("title: Pricing tiers", "title: Price levels", 1), encoding="utf-8")
+    build_site(brain, out, state=state)
+    assert ">Price levels</a>" in day()
+
+
 def test_two_builds_are_byte_identical(tmp_path, build_site):
     brain = tmp_path / "brain"
     shutil.copytree(ROOT / "examples/brain", brain)

@@ -245,12 +245,21 @@ def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lis
     return render(DAY_TEMPLATE, target, **ctx)
 
 
+def _label(brain: Brain, link: dict) -> str:
+    """What a record's "Refers to" shows of a link: the title of the note or record it resolves to
+    (a record names a note by its path: `refs: [projects/site.md]`), else the target as written."""
+    item = brain.notes.get(link["ref"]) or brain.records.get(link["ref"]) if link["ref"] else None
+    return item.title if item is not None else link["target"]
+
+
 def _record(brain: Brain, view: View, target: str) -> dict:
-    """What day.html shows of one record: its whole read, split into paragraphs, backlinks by relation."""
+    """What day.html shows of one record: its whole read, split into paragraphs, its links (the
+    author's is on its meta line) with their targets' titles, backlinks by relation."""
     reply = whole_reply(view)
     rec = reply["record"]
     author = rec.get("author")
-    return {"reply": reply, "record": rec, "anchor": refs.record_anchor(reply["ref"]),
+    links = [l | {"label": _label(brain, l)} for l in reply["links"] if not (author and l["relation"] == "author")]
+    return {"reply": reply, "record": rec, "anchor": refs.record_anchor(reply["ref"]), "links": links,
             "title": brain.records[reply["ref"]].own_title,
             "author_path": ref_url(brain, author) if author in brain.identities else None,
             "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
