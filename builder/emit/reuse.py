@@ -5,8 +5,8 @@ A page is a function of its view's reply pages and of what the page shows of oth
 - a note page: the note itself (body, slots), each item it links to or is linked from (a
   record's anchor lives on its day page, a heading link needs the target's sections) and, through
   embeds, what each embedded note links to;
-- a listing, period or day page: its items (a record's URL and, on a day page, its whole read
-  and the items it links to),
+- a listing, period or day page: its items' listed dicts (a record's URL follows from its
+  times) and, on a day page, each item and a record's whole read and the items it links to,
   its relation lists, its neighbouring days, and the newest day of its source;
 - every page: the brain's config, attachments, which notes, identities and listing pages exist,
   the build instant's day (due badges), the base URL and whether it is the site's first brain
@@ -62,13 +62,14 @@ def _note_key(brain: Brain, g: Graph, view: View) -> tuple:
 
 
 def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str) -> tuple:
-    items = [it["ref"] for p in view.pages for it in p.get("items", ())]
     relations = tuple(v.pages for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant))
     newest = site.days.get(view.pages[0].get("source"), [None])[-1]
-    shown = view.template == DAY_TEMPLATE or view.pages[0].get("page") == "undated"   # records in full
-    return (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view, as_of) and as_of,
-            tuple((r, _item(brain, r), site.records[r].pages if r in site.records else None,
-                   _linked(brain, site.records[r]) if shown and r in site.records else None) for r in items))
+    key = (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view, as_of) and as_of)
+    if view.template != DAY_TEMPLATE and view.pages[0].get("page") != "undated":
+        return key    # its items are shown from their listed dicts (in view.pages) alone
+    items = [it["ref"] for p in view.pages for it in p.get("items", ())]
+    return key + tuple((r, _item(brain, r), site.records[r].pages if r in site.records else None,
+                        _linked(brain, site.records[r]) if r in site.records else None) for r in items)
 
 
 def _linked(brain: Brain, record: View) -> tuple:
