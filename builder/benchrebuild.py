@@ -1,9 +1,10 @@
 """Rebuild times after the edits a person makes while writing (issue 15), for bench.py.
 
-After the full build, the benchmark brain is edited six times in a row, each followed by a
+After the full build, the benchmark brain is edited seven times in a row, each followed by a
 rebuild over the site just built (its caches beside it, as `bf build` and `bf serve --watch`
 use them): a body edit twice, a title edit of the note that HUB_LINKERS notes link to (benchgen), a
-new record, a deleted note, and the build instant moved by one day. Each reports
+new record, a deleted note, the build instant moved by one day, and a body edit with the instant
+moved by 10 s (`body_edit_later`: bf serve --watch builds at the current time). Each reports
 `rebuild_<edit>_s` (the whole rebuild), `rebuild_<edit>_without_pagefind_s` (minus its pagefind
 phase) and `rebuild_<edit>_files_written` (files not reused from the previous site). The
 rebuilds run in one process that keeps a BuildState, as `bf serve --watch` does; its first build,
@@ -22,7 +23,7 @@ from pathlib import Path
 from .benchgen import NOW, Corpus
 from .kernel.times import parse_instant, rfc3339
 
-EDITS = ("body_edit", "title_edit", "new_record", "deleted_note", "now_plus_1d")
+EDITS = ("body_edit", "title_edit", "new_record", "deleted_note", "now_plus_1d", "body_edit_later")
 
 
 def _body_edit(corpus: Corpus) -> None:
@@ -62,20 +63,21 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
     saved = json.loads(Path(corpus_file).read_text(encoding="utf-8"))
     corpus = Corpus(root=Path(saved["root"]), vocab=[], notes=saved["notes"], people=saved["people"])
     state, reports = BuildState(), []
-    later = rfc3339(parse_instant(NOW) + timedelta(days=1))
+    instant = {"now_plus_1d": parse_instant(NOW) + timedelta(days=1),
+               "body_edit_later": parse_instant(NOW) + timedelta(days=1, seconds=10)}
     for name in ("body_edit_cold",) + EDITS:
         if name in _EDIT:
             _EDIT[name](corpus)
         start = time.perf_counter()
-        report = build([corpus.root], Path(out), now=later if name == "now_plus_1d" else NOW, pagefind=pagefind,
-                       state=state)
+        report = build([corpus.root], Path(out), now=rfc3339(instant[name]) if name in instant else NOW,
+                       pagefind=pagefind, state=state)
         reports.append(_report(report, time.perf_counter() - start))
         state.settle()    # as bf serve --watch does once the page is told to reload
     json.dump(reports, sys.stdout)
 
 
 _EDIT = {"body_edit_cold": _body_edit, "body_edit": _body_edit, "title_edit": _title_edit, "new_record": _new_record,
-         "deleted_note": _deleted_note}
+         "deleted_note": _deleted_note, "body_edit_later": _body_edit}
 
 
 def _watch(run, corpus_file: Path, out: Path, pagefind: bool) -> list[dict]:
