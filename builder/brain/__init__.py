@@ -29,7 +29,7 @@ class LoadMemo:
     `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
     read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)})."""
     stats: dict = field(default_factory=dict)
-    resolved: tuple = (None, {})
+    resolved: tuple = (None, None)
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,

@@ -135,12 +135,9 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     files: list[tuple[str, str]] = []
     counts = {}
     for family, entries in sorted(families.items()):
-        n = max(1, -(-sum(len(k) + len(v) for k, v in entries.items()) // PACK_BYTES))
-        counts[family] = n
-        groups: list[list[str]] = [[] for _ in range(n)]
-        for key in sorted(entries):
-            groups[refs.pack_of(key, n)].append(f"{json.dumps(key, ensure_ascii=False)}:{entries[key]}")
-        files += [(f"{root}/{family}/{i}.json", "{" + ",".join(group) + "}") for i, group in enumerate(groups)]
+        texts = hashed_packs(entries)
+        counts[family] = len(texts)
+        files += [(f"{root}/{family}/{i}.json", text) for i, text in enumerate(texts)]
     rows = timeline_rows(views, cards)   # before the cards are written: it adds the low-priority ones
     files += [(f"{root}/timeline/{start // TIMELINE_CHUNK}.json", _json(rows[start:start + TIMELINE_CHUNK]))
               for start in range(0, len(rows), TIMELINE_CHUNK)]
@@ -154,6 +151,17 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     writer.write(f"{root}/meta.json", _json(meta), "data")
     written.append(f"{root}/meta.json")
     return written
+
+
+def hashed_packs(entries: dict[str, str]) -> list[str]:
+    """`entries` (key → its serialized value) as the JSON objects of n packs, n chosen so a pack
+    holds about PACK_BYTES; a key is in pack `refs.pack_of(key, n)`, so a reader finds it by its
+    key and n alone."""
+    n = max(1, -(-sum(len(k) + len(v) for k, v in entries.items()) // PACK_BYTES))
+    groups: list[list[str]] = [[] for _ in range(n)]
+    for key in sorted(entries):
+        groups[refs.pack_of(key, n)].append(f"{json.dumps(key, ensure_ascii=False)}:{entries[key]}")
+    return ["{" + ",".join(group) + "}" for group in groups]
 
 
 def computed_from(note: dict | None, view: View) -> bool:

@@ -44,7 +44,7 @@ def _pack(writer: Writer, path: str, entries: dict, owner: str, memos: Memos) ->
 
 
 def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str, memos: Memos) -> dict:
-    """Write the notes' text in chunks; returns `meta` with each note's chunk number `t`."""
+    """Write the notes' text in chunks; returns {ref: (its meta, the number `t` of its chunk)}."""
     chunks: list[dict] = []
     numbered = {}
     for i, ref in enumerate(sorted(meta)):

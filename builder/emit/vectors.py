@@ -22,17 +22,16 @@ arm's own candidates are notes and records, one item per note as lexical search 
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from operator import itemgetter
 
 from .. import vectors
 from ..query.vectorstore import FORMAT
 from ..kernel.parallel import fork_each
-from ..kernel.refs import escape_segment, pack_of
+from ..kernel.refs import escape_segment
 from ..kernel.text import preview_title
 from ..vectors.related import related
-from .data import PACK_BYTES
+from .data import hashed_packs
 from .writer import Writer, canonical_json
 
 SHARD = 256
@@ -95,11 +94,8 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     near = related([docs[i]["ref"] for i in notes], [rows[i] for i in notes], vectors.meta()["dims"], kept)
     titles = {docs[i]["ref"]: preview_title(docs[i]["title"]) for i in notes}
     entries = {ref: canonical_json([[r, titles[r]] for r in refs]).decode("utf-8") for ref, refs in near.items() if refs}
-    packs = max(1, -(-sum(len(k) + len(v) for k, v in entries.items()) // PACK_BYTES))
-    groups: list[list[str]] = [[] for _ in range(packs)]
-    for ref in sorted(entries):
-        groups[pack_of(ref, packs)].append(f"{json.dumps(ref, ensure_ascii=False)}:{entries[ref]}")
-    for k, group in enumerate(groups):
-        writer.write_pack(f"{base}/related/{k}.json", ("{" + ",".join(group) + "}").encode("utf-8"), owner)
+    packs = hashed_packs(entries)
+    for k, text in enumerate(packs):
+        writer.write_pack(f"{base}/related/{k}.json", text.encode("utf-8"), owner)
     writer.write_json(f"{base}/meta.json", {"format": FORMAT, "dims": vectors.meta()["dims"], "files": files,
-                                            "packed": packed, "sections": sections, "related": packs}, owner)
+                                            "packed": packed, "sections": sections, "related": len(packs)}, owner)

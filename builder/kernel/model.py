@@ -125,6 +125,11 @@ class Record:
         return self.edited or self.observed or self.time
 
     @property
+    def path(self) -> str:
+        """Its file in the brain (the path problems and listed items name)."""
+        return f"memories/{self.source}/{self.id}.json"
+
+    @property
     def own_title(self) -> str:
         """The title the record's file gives; "" when `title` is made from the text's first words."""
         given = self.raw.get("title")

@@ -52,7 +52,7 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
                                        lambda: section_reply(brain, g, note, section))
             views.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))
     for ref, rec in brain.records.items():
-        stamp = (rec, g.outgoing.get(ref), back_stamp(brain, g, ref), problems.get(f"memories/{rec.source}/{rec.id}.json"))
+        stamp = (rec, g.outgoing.get(ref), back_stamp(brain, g, ref), problems.get(rec.path))
         reply = memos["records"](ref, stamp, lambda: record_reply(brain, g, rec))
         views.append(View(brain.name, ref, "record.html", pages(ref, reply, ("record", "text"))))
     views += computed_views(brain, g, as_of, reviews, items, memos)

@@ -44,7 +44,7 @@ def listed(brain: Brain, ref: str, excerpt: str | None = None) -> dict:
     if ref in brain.records:
         rec = brain.records[ref]
         return base | {
-            "title": rec.title, "type": None, "path": f"memories/{rec.source}/{rec.id}.json", "tags": [],
+            "title": rec.title, "type": None, "path": rec.path, "tags": [],
             "fields": {}, "modified": rfc3339(rec.modified), "source": rec.source,
             "time": rfc3339(rec.time), "observed": rfc3339(rec.observed),
             "excerpt": excerpt if excerpt is not None else cut(" ".join(rec.text.split())),

@@ -16,7 +16,7 @@ class Memo:
     def __init__(self, last: dict | None):
         """`last`: key → (stamp, value) of the last compute, left holding this one's by done()."""
         self.store = last
-        self.last = dict(last) if last else {}
+        self.last = last if last is not None else {}   # read only until done() replaces it
         self.made: dict = {}
 
     def __call__(self, key, stamp, make):

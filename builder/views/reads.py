@@ -131,5 +131,5 @@ def record_reply(brain: Brain, g: Graph, rec) -> dict:
         "kind": "record", "title": rec.title, "source": rec.source, "record": record,
         "sha256": rec.sha256, "modified": rfc3339(rec.modified), "entities": entities,
         "backlinks": backlinks(brain, g, rec.ref), "links": outgoing(brain, g, rec.ref),
-        "problems": _problems(brain, f"memories/{rec.source}/{rec.id}.json"),
+        "problems": _problems(brain, rec.path),
     }
