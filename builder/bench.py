@@ -26,7 +26,7 @@ from .benchgen import NOW, SHAPES, Corpus, generate, queries
 from .benchmcp import mcp_times
 from .benchrebuild import bench_rebuilds, watch_rebuilds
 from .benchsize import dir_bytes, site_sizes
-from .benchview import first_view
+from .benchview import first_view, search_download
 
 PHASES = ("parse", "views", "render", "lunr", "assets", "pagefind", "swap")  # always reported; others too
 MB = 1024  # ru_maxrss and time's %M are in KiB on Linux
@@ -264,6 +264,7 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
     res["bf_index_bytes_to_raw_note_ratio"] = round(res["bf_index_bytes"] / corpus.note_bytes, 3)
     _log(f"{n} notes: searching")
     _search(res, out, qs, reps, corpus.notes[0]["ref"])
+    res.update(search_download(out, [(q, s) for _, q, s in qs]))
     return res
 
 

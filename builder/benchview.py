@@ -62,3 +62,39 @@ def first_view(site: Path, ref: str) -> dict:
             "first_view_html_bytes_gz": _sent(site, page),
             "first_view_with_graph_bytes_gz": first + sum(_sent(site, f) for f in graph),
             "graph_data_bytes_gz": sum(_sent(site, f) for f in GRAPH_DATA if (site / f).is_file())}
+
+
+_OPENED: list[str] | None = None   # the files opened while search_download listens
+
+
+def _listen(event: str, args: tuple) -> None:
+    if event == "open" and _OPENED is not None and isinstance(args[0], (str, Path)):
+        _OPENED.append(str(args[0]))
+
+
+def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
+    """What a search's first download is in the browser (issue 17): the site files a fresh
+    in-process `bf search` opens (default mode: hybrid on a site with vectors), as a web server
+    sends them. The query engine is the browser's twin file for file, so it reads the same files.
+    `vectors`: the part under a vectors folder (the table's shards, centres, maps, buckets)."""
+    global _OPENED
+    from .query.search import search
+    from .query.site import open_site
+    import sys
+    sys.addaudithook(_listen)   # one hook per process: it listens only while _OPENED is a list
+    root, totals, vector = site.resolve(), [], []
+    for query, scope in queries:
+        _OPENED = []
+        try:
+            search(open_site(str(site)), query, scope=scope)
+        finally:
+            opened, _OPENED = _OPENED, None
+        rels = {Path(p).resolve().relative_to(root).as_posix() for p in opened if Path(p).resolve().is_relative_to(root)}
+        sizes = {rel: _sent(root, rel) for rel in rels if (root / rel).is_file()}
+        totals.append(sum(sizes.values()))
+        vector.append(sum(b for rel, b in sizes.items() if "vectors/" in rel))
+    totals.sort()
+    vector.sort()
+    return {"search_first_download_kb_p50": round(totals[len(totals) // 2] / 1000, 1),
+            "search_first_download_kb_max": round(totals[-1] / 1000, 1),
+            "search_first_download_vectors_kb_max": round(vector[-1] / 1000, 1)}

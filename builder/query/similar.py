@@ -8,8 +8,10 @@ vector arm (query/vector.py). JS twin: site/engine/similar.js — same steps and
    neighbours: no items.
 2. Candidates: the notes and records of every selected brain that have a vector, in the
    scope's index groups, never sections (one item per note), never REF itself — nor, for a
-   section, the note that holds it. A scope that could refuse an item of those groups (a
-   folder, tag, period, identity) is checked item by item, in vector order, as search checks.
+   section, the note that holds it; with no scope (or one that refuses nothing in its groups),
+   those of the PROBE buckets nearest REF's vector, as search's own candidates. A scope that
+   could refuse an item of those groups (a folder, tag, period, identity) is checked item by
+   item over every bucket of the groups, in vector order, as search checks.
 3. Order: similarity descending, then brain, then doc id (vector order); `score` and
    `similarity` are the similarity, `lexical_score` null, `arms` ["vector"]. `total` counts
    the candidates.
@@ -66,7 +68,8 @@ def similar(site: Site, ref_text, *, limit=10, scope=None, brains=None) -> dict:
         vectors = brain_vectors(site, other)
         count = vectors.count(groups)
         # a trivial scope refuses nothing: the first limit + 2 (REF and its note) suffice
-        near = vectors.nearest(q, qq, groups, limit + 2 if trivial else count) if qq else []
+        near = (vectors.nearest(q, qq, groups, limit + 2, vector.PROBE) if trivial
+                else vectors.nearest(q, qq, groups, count)) if qq else []
         bounds = window(sc, (site.brain(name) or {}).get("timezone", "UTC"), as_of)
         mine = skip if other is store else set()
         kept = 0

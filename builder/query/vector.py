@@ -10,10 +10,11 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
    vector has no similarity (None).
 3. Candidates: the lexical arm's first DEPTH items, plus — only where every hit of the kept
    index groups passes the filters (no --type, --path, period or identity scope; see
-   topk.ranked_top's `trivial`) — the EXTEND most similar notes and records of those groups
-   whose similarity is at least MIN_ADDED, when a hybrid search has fewer than `limit` strong
+   topk.ranked_top's `trivial`) — the EXTEND most similar notes and records of those groups'
+   PROBE buckets nearest the query (vectorstore.py; vectors/buckets.py), whose similarity is
+   at least MIN_ADDED, when a hybrid search has fewer than `limit` strong
    candidates (5): additions come after every strong item, so otherwise none could enter the
-   reply, and the scan over every vector of the kept groups is skipped (`total` then counts
+   reply, and the scan of the buckets is skipped (`total` then counts
    the lexical candidates alone). Sections are never the vector arm's own candidates (one
    item per note).
 4. Vector order: similarity descending, then brain, then doc id. Lexical order: as search.py.
@@ -41,6 +42,9 @@ from .vectorstore import brain_vectors, dot, table
 K = 60
 DEPTH = 50
 EXTEND = 20
+# The arm's own candidates come from the PROBE buckets whose centres are nearest the query
+# (vectors/buckets.py, ~64 docs each): a first download of ~0.1 MB instead of every vector.
+PROBE = 16
 # An addition needs this similarity: a word found nowhere ("zeppelin") should not bring back
 # arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.
 MIN_ADDED = 0.6
@@ -131,7 +135,7 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
     if qq and len(strong) < limit and own_candidates(scope, type_, path) and table(site).wordpiece.known(text):
         for name, store in sorted(stores.items()):
             groups = topk.keep_groups(scope, store, type_, path)
-            for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND):
+            for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND, PROBE):
                 key = (name, doc)
                 if key not in entries and sim >= MIN_ADDED:
                     entry = store.hit(doc, store.reader.group(doc))

@@ -9,13 +9,15 @@ browser use the same rows as the build did; dots and squared norms are exact int
 from __future__ import annotations
 
 import math
+import sys
+from array import array
 from functools import cached_property
 from operator import mul
 
 from ..kernel import packs
 from ..vectors.wordpiece import WordPiece
 
-FORMAT = "bf-vectors-2"   # 2: every .bin file is stored as a pack (kernel/packs.py)
+FORMAT = "bf-vectors-3"   # 3: vectors in buckets (vectors/buckets.py); 2: every .bin file a pack
 
 
 def _bytes(site, rel: str) -> bytes | None:
@@ -54,49 +56,61 @@ class Table:
 
 
 class BrainVectors:
-    """One brain's document vectors (_bf/search/BRAIN/vectors/), each file read once."""
+    """One brain's document vectors (_bf/search/BRAIN/vectors/), each file read once. Group n
+    of meta's `groups` holds docs [first, first + count); file n/m.bin gives each its bucket,
+    and a doc's vector is in its bucket's file at its rank among the bucket's docs."""
 
     def __init__(self, site, store):
         self.site, self.store = site, store
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
-        self.blocks: dict[int, tuple] = {}
-        self.raw: dict[int, memoryview] = {}   # file n's int8 vectors as stored
+        self.blocks: dict[tuple[int, int], tuple] = {}
+        self.raw: dict[tuple[int, int], memoryview] = {}   # bucket (n, b)'s int8 vectors as stored
+        self.maps: dict[int, array] = {}                    # group n's bucket of each doc
+        self.centres: dict[int, tuple] = {}
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
 
     def ok(self) -> bool:
         return self.meta.get("format") == FORMAT
 
-    def block(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(vectors, their norms, doc ids) of file n's docs the arm may add (a vector, and not a
-        section). The vectors are float64 so that numpy's BLAS computes the dots: exactly, as
-        every partial sum of int8 rows times an integer query is an integer far below 2**53."""
+    def _file(self, rel: str) -> bytes:
+        return _bytes(self.site, f"{self.store.base}/vectors/{rel}.bin") or b""
+
+    def _map(self, n: int) -> array:
+        if n not in self.maps:
+            m = array("H", self._file(f"{n}/m"))
+            if sys.byteorder == "big":
+                m.byteswap()
+            self.maps[n] = m
+        return self.maps[n]
+
+    def _view(self, n: int, b: int) -> memoryview:
+        if (n, b) not in self.raw:
+            self.raw[n, b] = memoryview(self._file(f"{n}/{b}")).cast("b")
+        return self.raw[n, b]
+
+    def _at(self, doc: int) -> tuple[memoryview, int]:
+        """The bucket file holding doc `doc`'s vector, and where in it the vector starts."""
+        n, i = self.group_of(doc)
+        m = self._map(n)
+        b = m[i]
+        return self._view(n, b), m[:i].count(b) * self.meta["dims"]
+
+    def block(self, n: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(vectors, their norms, doc ids) of bucket b of group n's docs the arm may add (a
+        vector, and not a section). The vectors are float64 so that numpy's BLAS computes the
+        dots: exactly, as every partial sum of int8 rows times an integer query is an integer
+        far below 2**53."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
-        if n not in self.blocks:
-            rows = self._raw(n).astype(np.float64)
+        if (n, b) not in self.blocks:
+            first = self.meta["groups"][n][1]
+            ids = np.flatnonzero(np.frombuffer(self._map(n), dtype=np.uint16) == b) + first
+            rows = np.frombuffer(self._view(n, b), dtype=np.int8).reshape(-1, self.meta["dims"]).astype(np.float64)
             norms = np.einsum("ij,ij->i", rows, rows)
             ok = norms > 0
-            first = self.meta["files"][n][1]
             for start, count in self.meta["sections"]:
-                lo, hi = max(start - first, 0), min(start + count - first, len(ok))
-                if lo < hi:
-                    ok[lo:hi] = False
-            ids = np.flatnonzero(ok)
-            if len(ids) < len(ok):
-                rows, norms = rows[ids], norms[ids]
-            self.blocks[n] = (rows, np.sqrt(norms), ids + first)
-        return self.blocks[n]
-
-    def _raw(self, n: int) -> np.ndarray:
-        """File n's int8 vectors as stored (read once, not converted: a cold search that only
-        scores a few candidates must not widen a whole group's vectors to float64)."""
-        import numpy as np   # lazily: only a scan of every vector needs it (cold start)
-        return np.frombuffer(self._view(n), dtype=np.int8).reshape(-1, self.meta["dims"])
-
-    def _view(self, n: int) -> memoryview:
-        if n not in self.raw:
-            data = _bytes(self.site, f"{self.store.base}/vectors/{n}.bin") or b""
-            self.raw[n] = memoryview(data).cast("b")
-        return self.raw[n]
+                ok &= (ids < start) | (ids >= start + count)
+            self.blocks[n, b] = (rows[ok], np.sqrt(norms[ok]), ids[ok])
+        return self.blocks[n, b]
 
     def row(self, doc: int) -> tuple[list[int], int]:
         """Doc `doc`'s vector and its squared norm (bf similar's query), in plain integers:
@@ -111,25 +125,16 @@ class BrainVectors:
             self.norms[doc] = dot(rows[at:at + self.meta["dims"]], rows, at)
         return self.norms[doc]
 
-    def _at(self, doc: int) -> tuple[memoryview, int]:
-        """The file holding doc `doc`'s vector, and where in it the vector starts."""
-        n, i = self.file_of(doc)
-        return self._view(n), i * self.meta["dims"]
-
     def count(self, groups: set[str] | None) -> int:
         """How many docs of `groups` (None: all) the arm may list (a vector, not a section)."""
-        return sum(len(self.block(n)[2]) for n, (group, _, _) in enumerate(self.meta["files"])
-                   if groups is None or group in groups)
+        return sum(g[4] for g in self.meta["groups"] if groups is None or g[0] in groups)
 
     def addable(self, doc: int) -> bool:
         """Whether the arm may list doc `doc` (as count())."""
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
-        ids = self.block(self.file_of(doc)[0])[2]   # ascending
-        i = int(np.searchsorted(ids, doc))
-        return i < len(ids) and int(ids[i]) == doc
+        return self.norm(doc) > 0 and not any(s <= doc < s + c for s, c in self.meta["sections"])
 
-    def file_of(self, doc: int) -> tuple[int, int]:
-        for n, (_, first, count) in enumerate(self.meta["files"]):
+    def group_of(self, doc: int) -> tuple[int, int]:
+        for n, (_, first, count, *_) in enumerate(self.meta["groups"]):
             if first <= doc < first + count:
                 return n, doc - first
         raise IndexError(doc)
@@ -138,15 +143,36 @@ class BrainVectors:
         dd = self.norm(doc)
         return dot(q, *self._at(doc)) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
 
-    def nearest(self, q: list[int], qq: int, groups: set[str] | None, n_best: int) -> list[tuple[float, int]]:
+    def _probed(self, q, qq: int, groups: set[str] | None, probe: int | None) -> list[tuple[int, int]]:
+        """The buckets (n, b) of `groups` to scan: every one (probe None), else the `probe`
+        whose centres are most similar to q (similarity descending, then n, then b), all
+        centred on the brain's mean as the build assigned them (vectors/buckets.py): q scaled
+        to the docs' ±127, in integers, qc = 127·q − max|q|·mean, and similarity = qc·(c −
+        mean) / (sqrt(qc·qc) · sqrt((c − mean)·(c − mean))), every dot an exact integer."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+        kept = [(n, g) for n, g in enumerate(self.meta["groups"]) if groups is None or g[0] in groups]
+        if probe is None:
+            return [(n, b) for n, g in kept for b in range(g[3])]
+        ranked, top, mean = [], float(np.abs(q).max()), np.asarray(self.meta["mean"], dtype=np.float64)
+        qc = 127.0 * q - top * mean
+        root = np.sqrt(float(qc @ qc) or 1.0)
+        for n, _ in kept:
+            if n not in self.centres:
+                c = np.frombuffer(self._file(f"{n}/c"), dtype=np.int8).reshape(-1, self.meta["dims"]) - mean
+                self.centres[n] = (c, np.sqrt(np.einsum("ij,ij->i", c, c)))
+            c, roots = self.centres[n]
+            sims = (c @ qc) / (root * roots)
+            ranked += [(-sim, n, b) for b, sim in enumerate(sims.tolist())]
+        return [(n, b) for _, n, b in sorted(ranked)[:probe]]
+
+    def nearest(self, q: list[int], qq: int, groups: set[str] | None, n_best: int,
+                probe: int | None = None) -> list[tuple[float, int]]:
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
-        all), ties included at the cut, in vector order."""
+        all) in the buckets _probed() picks, ties included at the cut, in vector order."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         sims, docs, q = [], [], np.asarray(q, dtype=np.float64)
-        for n, (group, _, _) in enumerate(self.meta["files"]):
-            if groups is not None and group not in groups:
-                continue
-            rows, roots, ids = self.block(n)
+        for n, b in self._probed(q, qq, groups, probe):
+            rows, roots, ids = self.block(n, b)
             sims.append((rows @ q) / (np.sqrt(float(qq)) * roots))
             docs.append(ids)
         if not sims:

@@ -8,7 +8,7 @@ import { admits, parseScope, window } from './scopes.js'
 import { checkLimit, itemOf, openStores, refsOf } from './search.js'
 import { keepGroups } from './topk.js'
 import { sortedBy } from './order.js'
-import { ownCandidates } from './vector.js'
+import { ownCandidates, PROBE } from './vector.js'
 import { brainVectors, table } from './vectorstore.js'
 
 async function candidate (store, vectors, groups, doc) {
@@ -53,7 +53,7 @@ export async function similar (site, refText, { limit = 10, scope = null, brains
     const vectors = await brainVectors(site, other)
     const count = await vectors.count(groups)
     // a trivial scope refuses nothing: the first limit + 2 (REF and its note) suffice
-    const near = qq ? await vectors.nearest(q, qq, groups, trivial ? limit + 2 : count) : []
+    const near = qq ? await (trivial ? vectors.nearest(q, qq, groups, limit + 2, PROBE) : vectors.nearest(q, qq, groups, count)) : []
     const info = site.brain(name) || {}
     const bounds = window(sc, 'timezone' in info ? info.timezone : 'UTC', asOf)
     const mine = other === store ? skip : new Set()

@@ -10,6 +10,7 @@ export const MODES = ['hybrid', 'lexical', 'semantic']
 export const K = 60
 export const DEPTH = 50
 export const EXTEND = 20
+export const PROBE = 16 // buckets scanned for the arm's own candidates (vector.py)
 export const MIN_ADDED = 0.6 // an addition needs this similarity (vector.py)
 export const WEIGHT = 0.2 // the vector arm's weight beside a strong lexical item (it holds the words)
 export const WEIGHT_WEAK = 100.0 // … beside a weak one, and for its additions: there the vector order leads
@@ -85,7 +86,7 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
   if (qq && strong.size < limit && ownCandidates(scope, type, path) && (await table(site)).wordpiece.known(text)) {
     for (const name of sortedBy([...stores.keys()], (n) => n)) {
       const store = stores.get(name)
-      const near = await (await brainVectors(site, store)).nearest(q, qq, keepGroups(scope, store, type, path), mode === 'semantic' ? DEPTH : EXTEND)
+      const near = await (await brainVectors(site, store)).nearest(q, qq, keepGroups(scope, store, type, path), mode === 'semantic' ? DEPTH : EXTEND, PROBE)
       for (const [sim, doc] of near) {
         const key = JSON.stringify([name, doc])
         if (entries.has(key) || sim < MIN_ADDED) continue

@@ -1,11 +1,11 @@
 // Lazy reader of a built site's vector files: twin of builder/query/vectorstore.py (read its
 // docstring). The browser fetches table.json (the vocabulary), the table shards of the query's
-// tokens, and the vector files of the index groups it ranks, each once.
+// tokens, and the bucket files of the index groups it ranks (vectorstore.py), each once.
 import { WordPiece } from './wordpiece.js'
 import { sortedBy } from './order.js'
 import { packedName, unpackBytes } from './packs.js'
 
-const FORMAT = 'bf-vectors-2' // vectorstore.py FORMAT
+const FORMAT = 'bf-vectors-3' // vectorstore.py FORMAT
 
 async function fetchBytes (site, rel) {
   if (!site.vectorFiles) site.vectorFiles = new Map()
@@ -44,12 +44,25 @@ export class Table {
   }
 }
 
+// Squared norms of the dims-wide int8 rows of `rows`.
+function normsOf (rows, dims) {
+  const norms = []
+  for (let at = 0; at < rows.length; at += dims) {
+    let s = 0
+    for (let i = 0; i < dims; i++) s += rows[at + i] * rows[at + i]
+    norms.push(s)
+  }
+  return norms
+}
+
 export class BrainVectors {
   constructor (site, store) {
     this.site = site
     this.store = store
     this.meta = {}
-    this.blocks = new Map()
+    this.buckets = new Map()
+    this.maps = new Map()
+    this.centres = new Map()
   }
 
   async open () {
@@ -59,21 +72,42 @@ export class BrainVectors {
 
   ok () { return this.meta.format === FORMAT }
 
-  // File n's vectors and their squared norms.
-  async block (n) {
-    if (!this.blocks.has(n)) {
-      this.blocks.set(n, fetchBytes(this.site, `${this.store.base}/vectors/${n}.bin`).then((rows) => {
-        const dims = this.meta.dims
-        const norms = []
-        for (let at = 0; at < rows.length; at += dims) {
-          let s = 0
-          for (let i = 0; i < dims; i++) s += rows[at + i] * rows[at + i]
-          norms.push(s)
+  file (rel) { return fetchBytes(this.site, `${this.store.base}/vectors/${rel}.bin`) }
+
+  // Group n's map: [each doc's bucket, its rank in the bucket, each bucket's doc ids].
+  map (n) {
+    if (!this.maps.has(n)) {
+      this.maps.set(n, this.file(`${n}/m`).then((bytes) => {
+        const u = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)
+        const first = this.meta.groups[n][1]
+        const bucket = []
+        const rank = []
+        const members = Array.from({ length: this.meta.groups[n][3] }, () => [])
+        for (let i = 0; 2 * i + 1 < u.length; i++) {
+          const b = u[2 * i] | (u[2 * i + 1] << 8) // uint16 little-endian
+          bucket.push(b)
+          rank.push(members[b].length)
+          members[b].push(first + i)
         }
-        return [rows, norms]
+        return [bucket, rank, members]
       }))
     }
-    return this.blocks.get(n)
+    return this.maps.get(n)
+  }
+
+  // Bucket b of group n: [its vectors, their squared norms].
+  bucket (n, b) {
+    const key = `${n}/${b}`
+    if (!this.buckets.has(key)) this.buckets.set(key, this.file(key).then((rows) => [rows, normsOf(rows, this.meta.dims)]))
+    return this.buckets.get(key)
+  }
+
+  // [the vectors of doc's bucket, their squared norms, doc's rank there].
+  async at (doc) {
+    const [n, i] = this.groupOf(doc)
+    const [bucket, rank] = await this.map(n)
+    const [rows, norms] = await this.bucket(n, bucket[i])
+    return [rows, norms, rank[i]]
   }
 
   // Doc ids of sections (never listed by the arm), computed once.
@@ -87,63 +121,77 @@ export class BrainVectors {
 
   // [doc's vector, its squared norm] (bf similar's query).
   async row (doc) {
-    const [n, i] = this.fileOf(doc)
-    const [rows, norms] = await this.block(n)
+    const [rows, norms, r] = await this.at(doc)
     const dims = this.meta.dims
-    return [Array.from(rows.subarray(i * dims, (i + 1) * dims)), norms[i]]
+    return [Array.from(rows.subarray(r * dims, (r + 1) * dims)), norms[r]]
   }
 
   // How many docs of `groups` (null: all) the arm may list (a vector, not a section).
   async count (groups) {
     let total = 0
-    const files = this.meta.files
-    for (let n = 0; n < files.length; n++) {
-      const [group, first, count] = files[n]
-      if (groups !== null && !groups.has(group)) continue
-      const [, norms] = await this.block(n)
-      for (let i = 0; i < count; i++) if (norms[i] && !this.sectionSet().has(first + i)) total++
-    }
+    for (const [group, , , , listable] of this.meta.groups) if (groups === null || groups.has(group)) total += listable
     return total
   }
 
   async addable (doc) {
-    const [n, i] = this.fileOf(doc)
-    const [, norms] = await this.block(n)
-    return Boolean(norms[i]) && !this.sectionSet().has(doc)
+    const [, norms, r] = await this.at(doc)
+    return Boolean(norms[r]) && !this.sectionSet().has(doc)
   }
 
-  fileOf (doc) {
-    const files = this.meta.files
-    for (let n = 0; n < files.length; n++) {
-      const [, first, count] = files[n]
+  groupOf (doc) {
+    const groups = this.meta.groups
+    for (let n = 0; n < groups.length; n++) {
+      const [, first, count] = groups[n]
       if (first <= doc && doc < first + count) return [n, doc - first]
     }
     throw new RangeError(String(doc))
   }
 
   async similarity (q, qq, doc) {
-    const [n, i] = this.fileOf(doc)
-    const [rows, norms] = await this.block(n)
-    const dd = norms[i]
+    const [rows, norms, r] = await this.at(doc)
+    const dd = norms[r]
     if (!qq || !dd) return null
-    return dot(q, rows, i * this.meta.dims) / (Math.sqrt(qq) * Math.sqrt(dd))
+    return dot(q, rows, r * this.meta.dims) / (Math.sqrt(qq) * Math.sqrt(dd))
   }
 
-  // [[similarity, doc]] of the nBest most similar notes and records of `groups` (null: all),
-  // ties included at the cut, in vector order.
-  async nearest (q, qq, groups, nBest) {
-    const sections = this.sectionSet()
-    let found = []
-    const files = this.meta.files
-    for (let n = 0; n < files.length; n++) {
-      const [group, first, count] = files[n]
-      if (groups !== null && !groups.has(group)) continue
-      const [rows, norms] = await this.block(n)
-      for (let i = 0; i < count; i++) {
-        if (norms[i] && !sections.has(first + i)) {
-          found.push([dot(q, rows, i * this.meta.dims) / (Math.sqrt(qq) * Math.sqrt(norms[i])), first + i])
-        }
+  // The buckets [n, b] of `groups` to scan, centred on the brain's mean as the build assigned them
+  // (vectorstore.py _probed).
+  async probed (q, qq, groups, probe) {
+    const kept = []
+    this.meta.groups.forEach((g, n) => { if (groups === null || groups.has(g[0])) kept.push([n, g]) })
+    if (probe === null) return kept.flatMap(([n, g]) => Array.from({ length: g[3] }, (_, b) => [n, b]))
+    const dims = this.meta.dims
+    const top = Math.max(...q.map(Math.abs))
+    const mean = this.meta.mean
+    const qc = q.map((v, i) => 127 * v - top * mean[i])
+    const root = Math.sqrt(dot(qc, qc, 0) || 1)
+    let ranked = []
+    for (const [n] of kept) {
+      if (!this.centres.has(n)) {
+        this.centres.set(n, this.file(`${n}/c`).then((rows) => {
+          const c = Array.from(rows, (v, i) => v - mean[i % dims])
+          return [c, normsOf(c, dims)]
+        }))
       }
+      const [c, norms] = await this.centres.get(n)
+      norms.forEach((cc, b) => ranked.push([dot(qc, c, b * dims) / (root * Math.sqrt(cc)), n, b]))
+    }
+    ranked = sortedBy(ranked, ([sim, n, b]) => [-sim, n, b])
+    return ranked.slice(0, probe).map(([, n, b]) => [n, b])
+  }
+
+  // [[similarity, doc]] of the nBest most similar notes and records of `groups` (null: all) in
+  // the buckets probed() picks, ties included at the cut, in vector order.
+  async nearest (q, qq, groups, nBest, probe = null) {
+    const sections = this.sectionSet()
+    const dims = this.meta.dims
+    let found = []
+    for (const [n, b] of await this.probed(q, qq, groups, probe)) {
+      const [, , members] = await this.map(n)
+      const [rows, norms] = await this.bucket(n, b)
+      members[b].forEach((doc, i) => {
+        if (norms[i] && !sections.has(doc)) found.push([dot(q, rows, i * dims) / (Math.sqrt(qq) * Math.sqrt(norms[i])), doc])
+      })
     }
     found = sortedBy(found, ([sim, doc]) => [-sim, doc])
     if (found.length > nBest) {

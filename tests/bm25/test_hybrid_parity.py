@@ -1,6 +1,7 @@
 """Hybrid, semantic and lexical search (builder/query/vector.py ↔ site/engine/vector.js) reply
 alike in Python and node over a brain with vectors: the example brain plus the notes of the
-vocabulary-mismatch set. Also: the modes' rules (arms, degraded, exit 6 without vectors, the
+vocabulary-mismatch set, its vectors in buckets of ~2 docs so that searches probe
+a few of many (builder/vectors/buckets.py). Also: the modes' rules (arms, degraded, exit 6 without vectors, the
 known-item guard). Chromium: tests/browser/test_parity.py."""
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from builder.build import build
 from builder.kernel.errors import BfError, EmbeddingsMissing
 from builder.query.search import search
 from builder.query.site import open_site
+from builder.vectors import buckets
 
 from test_multilingual import python_replies
 
@@ -34,7 +36,12 @@ def mixed_brain(root: Path) -> Path:
 def sites(tmp_path_factory):
     base = tmp_path_factory.mktemp("hybrid")
     brain = mixed_brain(base / "brain")
-    build([brain], base / "site", now=NOW, pagefind=False)
+    rate = buckets.RATE
+    buckets.RATE = 2     # buckets of ~2 docs: many more than PROBE, so every search probes
+    try:
+        build([brain], base / "site", now=NOW, pagefind=False)
+    finally:
+        buckets.RATE = rate
     build([brain], base / "plain", now=NOW, pagefind=False, embeddings=False)
     return base / "site", base / "plain"
 
@@ -136,3 +143,25 @@ def test_no_vector_scan_when_word_matches_fill_the_reply(sites, monkeypatch):
     assert not scans and narrow["items"] == wide["items"][:1]
     search(s, "transferring our workplace to another address", mode="hybrid", limit=1)   # words missed: the arm adds
     assert scans
+
+
+
+def test_the_arm_reads_only_the_buckets_it_probes(sites):
+    """The arm's own candidates come from the PROBE buckets nearest the query: it reads those,
+    not every vector, and ranks their docs as a scan of every doc would; scanning every bucket
+    gives exactly the nearest items of that scan."""
+    from builder.query.search import open_stores
+    from builder.query.vector import PROBE
+    from builder.query.vectorstore import brain_vectors, table
+    s = open_site(sites[0])
+    vectors = brain_vectors(s, open_stores(s, None)[0]["brain"])
+    assert sum(g[3] for g in vectors.meta["groups"]) > PROBE + 5
+    q = table(s).query("annual employee evaluation")
+    qq = sum(v * v for v in q)
+    probed = vectors.nearest(q, qq, None, 20, PROBE)
+    assert len(vectors.raw) == PROBE
+    seen = {int(d) for _, _, ids in vectors.blocks.values() for d in ids}
+    every = sorted(((vectors.similarity(q, qq, d), d) for d in range(sum(g[2] for g in vectors.meta["groups"]))
+                    if vectors.addable(d)), key=lambda sd: (-sd[0], sd[1]))
+    assert probed == [sd for sd in every if sd[1] in seen][:20]
+    assert vectors.nearest(q, qq, None, 20) == every[:20]

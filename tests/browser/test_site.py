@@ -129,12 +129,12 @@ def test_full_text_result_cards_read_as_text(page, base):
 
 
 def test_search_page_asks_before_downloading_many_vectors(page, base):
-    """The vector arm reads every vector it ranks: where their files pass 1 MB as stored (here:
-    the vectors meta made to claim 2.5 MB) the page searches by words and offers the semantic arm
-    by name and size; choosing it runs hybrid search for real."""
+    """The vector arm first reads every group's centres and bucket map: where those pass 1 MB as
+    stored (here: the vectors meta made to claim 2.5 MB) the page searches by words and offers the
+    semantic arm by name and size; choosing it runs hybrid search for real."""
     def big(route):
         meta = route.fetch().json()
-        meta["packed"] = [2_500_000 // len(meta["packed"])] * len(meta["packed"])
+        meta["fixed"] = 2_500_000
         route.fulfill(json=meta)
     page.route("**/_bf/search/brain/vectors/meta.json", big)
     page.goto(base + "search.html?mode=scoped&q=how+do+we+charge+customers")

@@ -1,0 +1,76 @@
+"""Buckets of document vectors (issue 17): the vector arm's candidates without reading every vector.
+
+Each index group's docs (notes with their sections; each source's records) are split into
+buckets, each around one *centre*: a doc of the group with a vector whose ref hashes to 0 modulo
+RATE (about one doc in RATE), so the centres follow the brain's own distribution, as k-means'
+seeding does. Sections are never the arm's own candidates but are buckets' docs and centres all
+the same: a search reads a lexical candidate's bucket to rank it, and a bucket of RATE docs,
+sections included, keeps that read ~5 KB.
+Every doc goes to the bucket whose centre is most similar to it, both centred on the group's
+mean (see buckets(); dot / sqrt(cc), exact integer dots; the first centre on a tie). A search
+ranks the centres by similarity to the query, centred alike, and reads only the PROBE nearest
+buckets (query/vectorstore.py), so its first download stays small.
+
+A centre is chosen by its own ref, never by the rest of the brain: an edit moves only the edited
+doc's bucket, unless it edits a centre, and a full build and a rebuild give the same buckets.
+"""
+from __future__ import annotations
+
+import zlib
+
+RATE = 64    # docs per bucket, on average: a bucket file is ~5 KB packed at 128 dims
+BLOCK = 4096
+ITERATIONS = 2
+
+
+def is_centre(ref: str) -> bool:
+    return zlib.crc32(ref.encode("utf-8")) % RATE == 0
+
+
+def mean_of(rows: list[bytes], dims: int) -> list[int]:
+    """The mean of the int8 vectors `rows` that are not zero, rounded half up to integers (an
+    edit seldom moves it), all zero when there are none."""
+    import numpy as np   # lazily, as everywhere the vector arm runs
+    x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims).astype(np.int64)
+    has = x[np.abs(x).sum(axis=1) > 0]
+    return ((2 * has.sum(axis=0) + len(has)) // (2 * len(has))).tolist() if len(has) else [0] * dims
+
+
+def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int) -> tuple[list[bytes], list[int]]:
+    """(the centres' int8 vectors, each doc's bucket) for one group's docs `refs` (in doc
+    order) with int8 vectors `rows`, centred on the brain's `mean` (mean_of): uncentred, the
+    tokens' common direction makes a few centres hubs that take most docs (a bucket of 1,500
+    where the median held 14); centred, the largest holds a few hundred. The seeds are the docs
+    with a vector whose ref hashes to 0 (else the first doc with a vector); ITERATIONS rounds of
+    k-means then move each centre to the rounded mean of its docs, which finds a query's nearest
+    docs in far fewer buckets (measured: docs/decisions.md, "Buckets"). A group with no doc
+    with a vector has no centre, and every doc in bucket 0."""
+    import numpy as np   # lazily, as everywhere the vector arm runs
+    x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims).astype(np.int64)
+    mu = np.asarray(mean, dtype=np.int64)
+    with_vector = [i for i in np.flatnonzero(np.abs(x).sum(axis=1) > 0).tolist() if (x[i] != mu).any()]
+    seeds = [i for i in with_vector if is_centre(refs[i])] or with_vector[:1]
+    if len(seeds) < 2:
+        return [rows[i] for i in seeds], [0] * len(refs)
+    y = (x - mu).astype(np.float64)
+    c = x[seeds]
+    for _ in range(ITERATIONS):
+        a = np.asarray(_assign(y, c - mu))
+        for k in range(len(c)):
+            mine = x[a == k]
+            if len(mine):   # an emptied centre stays where it was
+                c[k] = (2 * mine.sum(axis=0) + len(mine)) // (2 * len(mine))
+        keep = np.abs(c - mu).sum(axis=1) > 0
+        c = c[keep]
+    return [row.astype(np.int8).tobytes() for row in c], _assign(y, c - mu)
+
+
+def _assign(y, centred) -> list[int]:
+    """Each row of y's most similar centre: dot / sqrt(cc), exact integer dots, the first on a tie."""
+    import numpy as np
+    c = centred.astype(np.float64)
+    roots = np.sqrt((c * c).sum(axis=1))[None, :]
+    out: list[int] = []
+    for at in range(0, len(y), BLOCK):   # BLOCK × centres float64s at once
+        out += np.argmax((y[at:at + BLOCK] @ c.T) / roots, axis=1).tolist()
+    return out
