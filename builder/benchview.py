@@ -75,8 +75,10 @@ def _listen(event: str, args: tuple) -> None:
 def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
     """What a search's first download is in the browser (issue 17): the site files a fresh
     in-process `bf search` opens (default mode: hybrid on a site with vectors), as a web server
-    sends them. The query engine is the browser's twin file for file, so it reads the same files.
-    `vectors`: the part under a vectors folder (the table's shards, centres, maps, buckets)."""
+    sends them, but the brain's fingerprint (Python's staleness check; the browser asks only
+    whether it exists). The query engine is the browser's twin file for file, so it reads the
+    same files (tests/browser/test_parity.py checks it). `vectors`: the part under a vectors
+    folder (the table's files, centres, maps, buckets)."""
     global _OPENED
     from .query.search import search
     from .query.site import open_site
@@ -90,7 +92,7 @@ def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
         finally:
             opened, _OPENED = _OPENED, None
         rels = {Path(p).resolve().relative_to(root).as_posix() for p in opened if Path(p).resolve().is_relative_to(root)}
-        sizes = {rel: _sent(root, rel) for rel in rels if (root / rel).is_file()}
+        sizes = {rel: _sent(root, rel) for rel in rels if (root / rel).is_file() and "/fingerprint" not in rel}
         totals.append(sum(sizes.values()))
         vector.append(sum(b for rel, b in sizes.items() if "vectors/" in rel))
     totals.sort()

@@ -73,10 +73,12 @@ class IndexReader:
         self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json or c/N.json
-        self._group_starts, self._group_names, start = [], [], 0
+        self._group_starts, self._group_names, self._group_before, start, seen = [], [], [], 0, {}
         for name, count in meta["groups"]:
             self._group_starts.append(start)
             self._group_names.append(name)
+            self._group_before.append(seen.get(name, 0))   # docs of the same group in earlier runs
+            seen[name] = seen.get(name, 0) + count
             start += count
 
     def _load(self, rel):
@@ -113,6 +115,11 @@ class IndexReader:
     def group(self, doc: int) -> str:
         """The group of doc id `doc` (meta.json `groups` runs)."""
         return self._group_names[bisect_right(self._group_starts, doc) - 1]
+
+    def position(self, doc: int) -> int:
+        """Doc `doc`'s place among the docs of its group (a record's among its source's)."""
+        run = bisect_right(self._group_starts, doc) - 1
+        return self._group_before[run] + doc - self._group_starts[run]
 
     def _table(self, kind: str, key: str, count: int) -> dict:
         shard = fnv1a(key) & (count - 1)

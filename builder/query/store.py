@@ -47,15 +47,24 @@ def _read_json(folder, rel: str, packed: bool) -> dict | None:
 class Entry:
     """One searchable item: `meta` is its notes.json / records/SRC/m/K.json entry; a section's
     `meta` is its note's entry (sections share their note's type, tags, fields, times). A
-    record hit's `meta` is read on first use: ranking a record needs only its ref."""
-    __slots__ = ("brain", "kind", "ref", "note", "source", "section", "doc", "_meta", "_store")
+    record hit's ref and meta are read on first use, from its source's meta chunk: ranking a
+    record needs only its doc id and its position among its source's records (`pos`), as in
+    the browser (store.js withRef), so a search reads no ref file for the records it drops."""
+    __slots__ = ("brain", "kind", "_ref", "note", "source", "section", "doc", "pos", "_meta", "_store")
 
-    def __init__(self, brain: str, kind: str, ref: str, note: str | None, source: str | None,
-                 meta: dict | None, section: list | None = None, store: "BrainStore | None" = None):
-        self.brain, self.kind, self.ref, self.note, self.source = brain, kind, ref, note, source
+    def __init__(self, brain: str, kind: str, ref: str | None, note: str | None, source: str | None,
+                 meta: dict | None, section: list | None = None, store: "BrainStore | None" = None, pos: int = -1):
+        self.brain, self.kind, self._ref, self.note, self.source = brain, kind, ref, note, source
         self.section = section   # [id, title, first, end] of a section
         self.doc = -1            # its id in the brain's index, for a search hit
+        self.pos = pos
         self._meta, self._store = meta, store
+
+    @property
+    def ref(self) -> str:
+        if self._ref is None:
+            self._ref = self._store.record_ref(self.source, self.pos)
+        return self._ref
 
     @property
     def meta(self) -> dict:
@@ -72,6 +81,7 @@ class BrainStore:
         self._reader: IndexReader | None = None
         self._sections: dict[str, dict] = {}
         self._hits: dict[int, Entry | None] = {}   # doc id -> entry: warm searches skip building them
+        self._chunk_refs: dict[str, list[str]] = {}   # a record meta chunk's refs, in order
         self._checks: dict[tuple, dict[int, bool | None]] = {}
         self._owners: list[int] | None = None
         self._groups: list[str] | None = None
@@ -98,6 +108,15 @@ class BrainStore:
         heads = self.meta.get("record_chunks", {}).get(source)
         k = bisect_right(heads, ref) - 1 if heads else -1
         return f"records/{escape_segment(source)}/m/{k}.json" if k >= 0 else None
+
+    def record_ref(self, source: str, pos: int) -> str:
+        """The ref of the pos-th record of `source` (in ref order): the index and
+        records/SRC/m/K.json both list a source's records in ref order, text_chunk a file."""
+        size = self.meta["text_chunk"]
+        rel = f"records/{escape_segment(source)}/m/{pos // size}.json"
+        if rel not in self._chunk_refs:
+            self._chunk_refs[rel] = list(self._load(rel))
+        return self._chunk_refs[rel][pos % size]
 
     def record_meta(self, ref: str) -> dict | None:
         rel = self._record_file(ref)
@@ -138,8 +157,10 @@ class BrainStore:
         """The item of doc id `doc` of this brain's index, in index group `group` (a record's
         source, "" for notes and sections). A record's meta is read on first use."""
         if doc not in self._hits:
-            ref = self.reader.ref(doc)
-            entry = Entry(self.brain, "record", ref, None, group, None, None, self) if group else self.note_entry(ref)
+            if group:
+                entry = Entry(self.brain, "record", None, None, group, None, None, self, self.reader.position(doc))
+            else:
+                entry = self.note_entry(self.reader.ref(doc))
             if entry is not None:
                 entry.doc = doc
             self._hits[doc] = entry

@@ -339,6 +339,40 @@ def test_search_equals_python_on_a_generated_brain_of_1000_notes(generated_site,
     assert total < 2_000_000, fetched
 
 
+def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, serve_site, page):
+    """The browser's first hybrid search fetches exactly the search and vector files a fresh
+    Python search opens (the engines are twins file for file), so the benchmark's
+    search_first_download_* (builder/benchview.py, measured in Python) is the browser's; and its
+    vector files are the lexical candidates' buckets and the probed ones, not every vector."""
+    import sys as _sys
+    import builder.benchview as bv
+    from builder.query.search import search
+    out, corpus = generated_site
+    base = serve_site(out)
+    query = "how do we plan the next release"     # words missed: the vector arm adds its own
+    page.goto(base + "index.html")
+    page.wait_for_function("window.bf !== undefined")
+    urls = []
+    page.on("request", lambda r: urls.append(r.url))
+    reply = page.evaluate("async (q) => window.bf.search(q)", query)
+    assert reply["arms"] == ["lexical", "vector"]
+    prefix = base.rstrip("/") + "/"
+    fetched = {u[len(prefix):] for u in urls if u.startswith(prefix)}
+    _sys.addaudithook(bv._listen)
+    bv._OPENED = []
+    try:
+        search(open_site(out), query)
+    finally:
+        opened, bv._OPENED = bv._OPENED, None
+    root = str(out.resolve()) + "/"
+    python = {p[len(root):] for p in opened if p.startswith(root) and Path(p).is_file()}
+    part = lambda files: {f for f in files if f.startswith(("_bf/search/", "_bf/vectors/"))}
+    assert part(fetched) == part(python)
+    buckets = {f for f in part(python) if "/vectors/" in f and f.split("/")[-1][0].isdigit() and "/t/" not in f}
+    every = sum(1 for f in (out / "_bf/search").rglob("*.bin.gz") if f.name[0].isdigit())
+    assert 16 <= len(buckets) < every
+
+
 @pytest.fixture(scope="module")
 def chat_site(tmp_path_factory):
     from builder.benchconv import generate
