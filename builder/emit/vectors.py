@@ -14,7 +14,8 @@
                                each doc's bucket, uint16 little-endian, in doc id order (the lunr
                                index's ids: docs sorted by ref)
   _bf/search/BRAIN/vectors/N/B.bin.gz
-                               the int8 vectors of the docs of group N's bucket B, in doc id order
+                               the int8 vectors of the docs of group N's bucket B, in doc id order,
+                               stored column by column (every doc's first component, then…)
   _bf/search/BRAIN/vectors/related/K.json.gz
                                {NOTE_REF: [[REF, TITLE]…]}: each note's related notes
                                (vectors/related.py), for the "Related" list of its page
@@ -79,6 +80,13 @@ def _u16(values: list[int]) -> bytes:
     return np.asarray(values, dtype="<u2").tobytes()
 
 
+def _columns(rows: list[bytes]) -> bytes:
+    """Equal-length rows stored column by column: every doc's first component, then every
+    doc's second… packs 13% smaller (the first, the tokens' common direction, is nearly
+    always ±127, and each component's values are alike)."""
+    return b"".join(bytes(column) for column in zip(*rows)) if rows else b""
+
+
 def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: list[bytes], files: list,
                   sections: list, mean: list[int], kept: dict) -> tuple[list, int]:
     """Write each group's centres, bucket map and buckets; ([[group, first, count, buckets,
@@ -96,7 +104,7 @@ def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: 
         for row, b in zip(mine, bucket):
             held[b].append(row)
         for b, its in enumerate(held):
-            writer.write_pack(f"{base}/{n}/{b}.bin", b"".join(its), owner)
+            writer.write_pack(f"{base}/{n}/{b}.bin", _columns(its), owner)
         listable = sum(first + i not in in_section and row != zero for i, row in enumerate(mine))
         groups.append([group, first, count, len(held), listable])
     kept.clear()

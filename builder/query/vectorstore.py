@@ -85,8 +85,12 @@ class BrainVectors:
         return self.maps[n]
 
     def _view(self, n: int, b: int) -> memoryview:
+        """Bucket (n, b)'s int8 vectors, one after another (the file stores them column by
+        column, emit/vectors.py: a slice per vector turns it back)."""
         if (n, b) not in self.raw:
-            self.raw[n, b] = memoryview(self._file(f"{n}/{b}")).cast("b")
+            data = self._file(f"{n}/{b}")
+            count = len(data) // self.meta["dims"]
+            self.raw[n, b] = memoryview(b"".join(data[r::count] for r in range(count))).cast("b")
         return self.raw[n, b]
 
     def _ranks(self, n: int) -> array:

@@ -95,10 +95,19 @@ export class BrainVectors {
     return this.maps.get(n)
   }
 
-  // Bucket b of group n: [its vectors, their squared norms].
+  // Bucket b of group n: [its vectors one after another, their squared norms] (the file stores
+  // them column by column: vectorstore.py _view).
   bucket (n, b) {
     const key = `${n}/${b}`
-    if (!this.buckets.has(key)) this.buckets.set(key, this.file(key).then((rows) => [rows, normsOf(rows, this.meta.dims)]))
+    if (!this.buckets.has(key)) {
+      this.buckets.set(key, this.file(key).then((columns) => {
+        const dims = this.meta.dims
+        const count = columns.length / dims
+        const rows = new Int8Array(columns.length)
+        for (let d = 0; d < dims; d++) for (let r = 0; r < count; r++) rows[r * dims + d] = columns[d * count + r]
+        return [rows, normsOf(rows, dims)]
+      }))
+    }
     return this.buckets.get(key)
   }
 
