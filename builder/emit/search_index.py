@@ -4,18 +4,21 @@ Files (JSON, fetched lazily by the browser as well as by builder/query/store.py;
 the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/kernel/packs.py):
   index/…                  the BM25 index (builder/bm25, format in its FORMAT.md); a
                            record's index group is its source
-  meta.json                {format, brain, notes, records: {SOURCE: n}, record_chunks: {SOURCE:
-                            [first ref of each chunk]}, sources: {SOURCE: coverage}, types: {TYPE: n},
-                            text_chunk}
-  notes.json               {NOTE_REF: {title, type, tags, fields, entities, modified, placed,
-                            deprecated, sections: [[id, title, first, end]…], t}}
+  meta.json                {format, brain, notes, note_chunks: [first ref of each notes/m chunk],
+                            records: {SOURCE: n}, record_chunks: {SOURCE: [first ref of each chunk]},
+                            sources: {SOURCE: coverage}, types: {TYPE: n}, text_chunk}
+  notes/m/K.json           {NOTE_REF: {title, type, tags, fields, entities, modified, placed,
+                            deprecated, sections: [[id, title, first, end]…], t}} for chunk K of
+                           the notes (ref order, NOTE_CHUNK a chunk; bisect note_chunks to find K)
   notes/K.json             {NOTE_REF: {summary, pieces}} for the notes whose `t` is K
   records/SRC/m/K.json     {RECORD_REF: {id, title, time, observed, modified, placed, entities}} for
-                           chunk K of SRC's records (ref order; bisect record_chunks to find K)
+                           chunk K of SRC's records (ref order, text_chunk a chunk; bisect
+                           record_chunks to find K)
 SRC is the source name escaped like a ref segment (builder.kernel.refs.escape_segment). A note's
-text is split from its metadata, and both into chunks of TEXT_CHUNK items, because only the items
-a reply shows (and phrase and period checks) need them: a search scoped to one source ranks its
-hits from the index alone, then reads the chunks of the items it returns. A record's text is not
+text is split from its metadata, and both into small chunks, because only the items a search
+ranks and shows (and phrase and period checks) need them: a search scoped to one source ranks its
+hits from the index alone, then reads the chunks of the items it returns; an unscoped one reads
+the notes' meta of its candidates, ~2 KB a chunk, instead of every note's (0.9 MB at 10k notes). A record's text is not
 here: the engine reads it from the brain's record store (`_bf/BRAIN/data/records/`, docs/data.md),
 so the site keeps it once. Empty values are omitted (see views/documents._compact).
 """
@@ -29,8 +32,9 @@ from ..views.documents import store
 from ..views.memo import Memos
 from .writer import Writer, canonical_json
 
-STORE_FORMAT = "bf-search-3"
-TEXT_CHUNK = 100
+STORE_FORMAT = "bf-search-4"   # 4: notes' meta in chunks (notes/m/K.json), no notes.json
+TEXT_CHUNK = 100   # records a meta chunk holds
+NOTE_CHUNK = 25    # notes a meta chunk and a text chunk hold: a search reads those of its hits
 
 
 def search_dir(brain: str) -> str:
@@ -48,7 +52,7 @@ def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str, me
     chunks: list[dict] = []
     numbered = {}
     for i, ref in enumerate(sorted(meta)):
-        if i % TEXT_CHUNK == 0:
+        if i % NOTE_CHUNK == 0:
             chunks.append({})
         numbered[ref] = (meta[ref], len(chunks) - 1)
         chunks[-1][ref] = text[ref]
@@ -57,14 +61,18 @@ def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str, me
     return numbered
 
 
-def _record_chunks(writer: Writer, folder: str, meta: dict, owner: str, memos: Memos) -> list[str]:
-    """Write one source's meta chunks; return the first ref of each chunk."""
-    ordered = sorted(meta)
+def _meta_chunks(writer: Writer, folder: str, entries: dict, size: int, owner: str, memos: Memos,
+                 serialize=lambda entry: entry) -> list[str]:
+    """Write `entries` (ref → meta) in chunks of `size` refs, in ref order, as FOLDER/m/K.json;
+    return the first ref of each chunk. `serialize`: an entry's JSON value."""
+    ordered = sorted(entries)
     heads = []
-    for k, i in enumerate(range(0, len(ordered), TEXT_CHUNK)):
-        part = ordered[i:i + TEXT_CHUNK]
-        heads.append(part[0])
-        _pack(writer, f"{folder}/m/{k}.json", {ref: meta[ref] for ref in part}, owner, memos)
+    for k, i in enumerate(range(0, len(ordered), size)):
+        part = tuple((ref, entries[ref]) for ref in ordered[i:i + size])
+        heads.append(part[0][0])
+        path = f"{folder}/m/{k}.json"
+        writer.write_pack(path, memos["json"](path, part, lambda: canonical_json({r: serialize(e) for r, e in part})),
+                          owner)
     return heads
 
 
@@ -82,16 +90,15 @@ def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict, kept: dic
     memos = Memos(kept, (brain.name, frozenset(brain.identities)))
     data = store(brain, as_of, pieces, memos)
     numbered = _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner, memos)
-    notes = memos["json"](f"{base}/notes.json", tuple(numbered.items()),
-                          lambda: canonical_json({ref: meta | {"t": t} for ref, (meta, t) in numbered.items()}))
-    writer.write_pack(f"{base}/notes.json", notes, owner)
+    note_heads = _meta_chunks(writer, f"{base}/notes", numbered, NOTE_CHUNK, owner, memos,
+                              lambda entry: entry[0] | {"t": entry[1]})
     heads = {}
     for source, meta in sorted(data["records"].items()):
         folder = f"{base}/records/{escape_segment(source)}"
-        heads[source] = _record_chunks(writer, folder, meta, owner, memos)
+        heads[source] = _meta_chunks(writer, folder, meta, TEXT_CHUNK, owner, memos)
     memos.done()
     writer.write_json(f"{base}/meta.json", {
-        "format": STORE_FORMAT, "brain": brain.name, "notes": len(data["notes"]),
+        "format": STORE_FORMAT, "brain": brain.name, "notes": len(data["notes"]), "note_chunks": note_heads,
         "records": {s: len(m) for s, m in sorted(data["records"].items())}, "record_chunks": heads,
         "sources": data["sources"], "types": data["types"], "text_chunk": TEXT_CHUNK,
     }, owner)

@@ -2,7 +2,7 @@
 
 Every file is read at most once per BrainStore, and only when a search needs it: a search
 scoped to `memories/brief` ranks its hits from the index and reads the meta and text
-chunks of the brief records it returns, never `notes.json`.
+chunks of the brief records it returns, never a note's.
 JS twin: site/engine/store.js (same files, same lookups).
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ try:  # orjson parses ~2x faster; json gives the same values
 except ImportError:  # pragma: no cover
     _loads = json.loads
 
-STORE_FORMAT = "bf-search-3"
+STORE_FORMAT = "bf-search-4"
 CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
 
 
@@ -45,7 +45,7 @@ def _read_json(folder, rel: str, packed: bool) -> dict | None:
 
 
 class Entry:
-    """One searchable item: `meta` is its notes.json / records/SRC/m/K.json entry; a section's
+    """One searchable item: `meta` is its notes/m/K.json or records/SRC/m/K.json entry; a section's
     `meta` is its note's entry (sections share their note's type, tags, fields, times). A
     record hit's ref and meta are read on first use, from its source's meta chunk: ranking a
     record needs only its doc id and its position among its source's records (`pos`), as in
@@ -98,16 +98,14 @@ class BrainStore:
     def meta(self) -> dict:
         return self._load("meta.json")
 
-    @property
-    def notes(self) -> dict:
-        return self._load("notes.json")
-
-    def _record_file(self, ref: str) -> str | None:
-        """records/SRC/m/K.json: the meta chunk that would hold record `ref`, or None."""
-        source = ref.partition(":")[0]
-        heads = self.meta.get("record_chunks", {}).get(source)
+    def _chunk(self, folder: str, heads: list[str] | None, ref: str) -> dict:
+        """FOLDER/m/K.json, the meta chunk that would hold `ref` (by its chunks' first refs,
+        `heads`), or {} when none would."""
         k = bisect_right(heads, ref) - 1 if heads else -1
-        return f"records/{escape_segment(source)}/m/{k}.json" if k >= 0 else None
+        return self._load(f"{folder}/m/{k}.json") if k >= 0 else {}
+
+    def note_meta(self, ref: str) -> dict | None:
+        return self._chunk("notes", self.meta.get("note_chunks"), ref).get(ref)
 
     def record_ref(self, source: str, pos: int) -> str:
         """The ref of the pos-th record of `source` (in ref order): the index and
@@ -119,8 +117,8 @@ class BrainStore:
         return self._chunk_refs[rel][pos % size]
 
     def record_meta(self, ref: str) -> dict | None:
-        rel = self._record_file(ref)
-        return self._load(rel).get(ref) if rel else None
+        source = ref.partition(":")[0]
+        return self._chunk(f"records/{escape_segment(source)}", self.meta.get("record_chunks", {}).get(source), ref).get(ref)
 
     @property
     def reader(self) -> IndexReader:
@@ -132,21 +130,26 @@ class BrainStore:
         return sorted(self.meta.get("sources", {}))
 
     def folder_exists(self, folder: str) -> bool:
-        prefix = folder + "/"
-        return any(ref.startswith(prefix) for ref in self.notes)
+        """Whether a note's ref starts with FOLDER/: the first ref from FOLDER/ on in ref order
+        is in the chunk where FOLDER/ would go, or heads the next one."""
+        prefix, heads = folder + "/", self.meta.get("note_chunks") or []
+        k = bisect_right(heads, prefix)
+        return (any(ref.startswith(prefix) for ref in self._chunk("notes", heads, prefix))
+                or (k < len(heads) and heads[k].startswith(prefix)))
 
     def note_entry(self, ref: str) -> Entry | None:
         """The note or section `ref`, or None."""
-        notes = self.notes
-        if ref in notes:
-            return Entry(self.brain, "note", ref, ref, None, notes[ref])
+        meta = self.note_meta(ref)
+        if meta is not None:
+            return Entry(self.brain, "note", ref, ref, None, meta)
         note_ref, hash_, sid = ref.partition("#")
-        if not hash_ or note_ref not in notes:
+        meta = self.note_meta(note_ref) if hash_ else None
+        if meta is None:
             return None
         if note_ref not in self._sections:
-            self._sections[note_ref] = {s[0]: s for s in notes[note_ref].get("sections", [])}
+            self._sections[note_ref] = {s[0]: s for s in meta.get("sections", [])}
         section = self._sections[note_ref].get(sid)
-        return Entry(self.brain, "section", ref, note_ref, None, notes[note_ref], section) if section else None
+        return Entry(self.brain, "section", ref, note_ref, None, meta, section) if section else None
 
     def record_entry(self, ref: str) -> Entry | None:
         """The record `ref` (`SOURCE:ID`: its source is the text before the first colon), or None."""

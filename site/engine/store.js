@@ -4,9 +4,16 @@ import { IndexReader } from './bm25/reader.js'
 import { escapeSegment } from './refs.js'
 import { cmp, sortedBy } from './order.js'
 
-export const STORE_FORMAT = 'bf-search-3'
+export const STORE_FORMAT = 'bf-search-4'
 
-// One searchable item (store.py Entry): `meta` is its notes.json / records/SRC/m/K.json entry; a
+// Where `ref` would go in the sorted `heads`, after equal ones (Python's bisect_right, by code point).
+function bisectRight (heads, ref) {
+  let lo = 0; let hi = heads.length
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (cmp(ref, heads[mid]) < 0) hi = mid; else lo = mid + 1 }
+  return lo
+}
+
+// One searchable item (store.py Entry): `meta` is its notes/m/K.json or records/SRC/m/K.json entry; a
 // section's is its note's; `section` is [id, title, first, end] of a section. A record hit's meta
 // is null until withMeta reads it, its ref until withRef (ranking a record needs only its id);
 // `id` is its doc id in the brain's index, for a search hit.
@@ -37,22 +44,21 @@ export class BrainStore {
     return this.meta.format === STORE_FORMAT
   }
 
-  notes () { return this.load('notes.json') }
+  // FOLDER/m/K.json, the meta chunk that would hold `ref` by its chunks' first refs `heads`
+  // (compared by code point, like Python's bisect), or {} (store.py _chunk).
+  async chunk (folder, heads, ref) {
+    const k = bisectRight(heads, ref)
+    return k > 0 ? this.load(`${folder}/m/${k - 1}.json`) : {}
+  }
 
-  // records/SRC/m/K.json: the meta chunk that would hold record `ref`, or null. Heads compare
-  // by code point, like Python's bisect.
-  recordFile (ref) {
-    const source = ref.split(':')[0]
-    const heads = (this.meta.record_chunks || {})[source] || []
-    let lo = 0; let hi = heads.length
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (cmp(ref, heads[mid]) < 0) hi = mid; else lo = mid + 1 }
-    return lo > 0 ? `records/${escapeSegment(source)}/m/${lo - 1}.json` : null
+  async noteMeta (ref) {
+    const chunk = await this.chunk('notes', this.meta.note_chunks || [], ref)
+    return Object.hasOwn(chunk, ref) ? chunk[ref] : null
   }
 
   async recordMeta (ref) {
-    const rel = this.recordFile(ref)
-    if (rel === null) return null
-    const chunk = await this.load(rel)
+    const source = ref.split(':')[0]
+    const chunk = await this.chunk(`records/${escapeSegment(source)}`, (this.meta.record_chunks || {})[source] || [], ref)
     return Object.hasOwn(chunk, ref) ? chunk[ref] : null
   }
 
@@ -64,26 +70,31 @@ export class BrainStore {
 
   sources () { return sortedBy(Object.keys(this.meta.sources || {}), (s) => s) }
 
+  // Whether a note's ref starts with FOLDER/ (store.py folder_exists).
   async folderExists (folder) {
     const prefix = folder + '/'
-    return Object.keys(await this.notes()).some((ref) => ref.startsWith(prefix))
+    const heads = this.meta.note_chunks || []
+    const k = bisectRight(heads, prefix)
+    if (Object.keys(await this.chunk('notes', heads, prefix)).some((ref) => ref.startsWith(prefix))) return true
+    return k < heads.length && heads[k].startsWith(prefix)
   }
 
   async noteEntry (ref) {
-    const notes = await this.notes()
-    if (Object.hasOwn(notes, ref)) return new Entry(this.brain, 'note', ref, ref, null, notes[ref])
+    const meta = await this.noteMeta(ref)
+    if (meta !== null) return new Entry(this.brain, 'note', ref, ref, null, meta)
     const hash = ref.indexOf('#')
     if (hash < 0) return null
     const noteRef = ref.slice(0, hash)
     const sid = ref.slice(hash + 1)
-    if (!Object.hasOwn(notes, noteRef)) return null
+    const note = await this.noteMeta(noteRef)
+    if (note === null) return null
     if (!this.sections.has(noteRef)) {
       const byId = new Map()
-      for (const s of notes[noteRef].sections || []) byId.set(s[0], s) // the last of equal ids wins, like a dict
+      for (const s of note.sections || []) byId.set(s[0], s) // the last of equal ids wins, like a dict
       this.sections.set(noteRef, byId)
     }
     const section = this.sections.get(noteRef).get(sid)
-    return section ? new Entry(this.brain, 'section', ref, noteRef, null, notes[noteRef], section) : null
+    return section ? new Entry(this.brain, 'section', ref, noteRef, null, note, section) : null
   }
 
   async recordEntry (ref) {

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 from builder.bm25 import analyze_query_word
 from builder.query.excerpt import excerpt, has_phrase
 from search_fixtures import site_dir
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def terms(*words):
@@ -49,10 +52,15 @@ def test_phrase_is_ordered_and_skips_stop_words():
 def test_build_writes_search_files():
     base = site_dir() / "_bf" / "search" / "brain"
     meta = json.loads((base / "meta.json").read_text("utf-8"))
-    assert meta["format"] == "bf-search-3" and meta["notes"] == 25
+    assert meta["format"] == "bf-search-4" and meta["notes"] == 25
     assert sum(meta["records"].values()) == 55
     assert set(meta["sources"]) == {"brief", "calendar", "chat", "deploys", "email", "issues", "survey"}
-    notes = unpacked(base / "notes.json")
+    notes = {}
+    for k, head in enumerate(meta["note_chunks"]):             # chunks of 25 notes in ref order, each headed
+        chunk = unpacked(base / "notes" / "m" / f"{k}.json")
+        assert list(chunk)[0] == head and list(chunk) == sorted(chunk) and len(chunk) <= 25
+        notes.update(chunk)
+    assert list(notes) == sorted(notes) and len(notes) == 25
     assert "concepts/seo-ideas.md" not in notes                   # draft: not published
     assert notes["projects/brand-refresh.md"]["deprecated"] is True
     assert (base / "index" / "meta.json").is_file()
@@ -96,3 +104,24 @@ def test_a_paged_records_text_is_read_whole_from_the_record_store(tmp_path):
     site = open_site(tmp_path / "site")
     [item] = search(site, '"zebrafinch lands"')["items"]
     assert item["ref"] == "chat:long" and item["excerpt"].endswith("zebrafinch lands here")
+
+
+def test_note_meta_chunks_answer_every_note_and_folder(tmp_path, monkeypatch):
+    """With chunks of 2 notes, every note and section is found by bisecting the chunks' first
+    refs, and a folder exists exactly when a note's ref starts with it (its first note may
+    head the next chunk)."""
+    from builder.build import build
+    from builder.emit import search_index
+    from builder.query.site import open_site
+    from builder.query.store import open_store
+    monkeypatch.setattr(search_index, "NOTE_CHUNK", 2)
+    build([ROOT / "examples" / "brain"], tmp_path / "site", now="2026-12-02T12:00:00Z", pagefind=False, embeddings=False)
+    store = open_store(open_site(tmp_path / "site"), "brain")
+    assert len(store.meta["note_chunks"]) == 13
+    refs = [store.reader.ref(d) for d in range(store.reader.n)]
+    notes = [r for r in refs if ":" not in r and "#" not in r]
+    assert all(store.note_entry(r) is not None for r in refs if ":" not in r)
+    assert store.note_entry("nope.md") is None and store.note_entry(notes[0] + "#nope") is None
+    folders = {n.rsplit("/", 1)[0] for n in notes if "/" in n}
+    assert folders and all(store.folder_exists(f) for f in folders)
+    assert not any(store.folder_exists(f) for f in ("proj", "projects/new", "zzz", "", "a"))

@@ -52,7 +52,7 @@ def test_scoped_record_search_reads_no_other_source():
     store = store_mod.open_store(s, "brain")
     loaded = {rel for rel, data in store._files.items() if data is not None}
     assert not any(rel.startswith("records/") and not rel.startswith("records/chat/") for rel in loaded)
-    assert "notes.json" not in loaded
+    assert not any(rel.startswith("notes/") for rel in loaded)
 
 
 def test_keep_groups():
