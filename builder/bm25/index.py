@@ -1,4 +1,4 @@
-"""Sharded BM25 index writer (format bf-lunr-4, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-5, see FORMAT.md; readers: reader.py here and
 site/engine/bm25/).
 
 Postings hold integers only — per field, doc id gaps, term frequencies and field lengths — so
@@ -22,7 +22,7 @@ from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
 WEIGHTS = {f: PARAMS[f].get("weights", (1,)) for f in FIELDS}
 REF_CHUNK = 1000          # refs per r/N.json
-CONV_CHUNK = 5000         # conversation numbers per c/N.json
+CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
 SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (SPEC §11 caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _MASK = (1 << 24) - 1     # lengths and frequencies are capped at 16,777,215
@@ -153,6 +153,19 @@ def _names(docs, memo: WordMemo) -> dict[str, list[int]]:
     return out
 
 
+def _owner_offsets(docs, refs: list[str]) -> list[int]:
+    """Each doc id minus its owner's: a section (a doc of group "" whose ref holds "#") ranks as
+    its note, the doc of the ref before "#"; every other doc owns itself (0). Relative, so an
+    insertion elsewhere leaves them as they were."""
+    at = {ref: i for i, ref in enumerate(refs)}
+    out = [0] * len(refs)
+    for i, (doc, ref) in enumerate(zip(docs, refs)):
+        note = ref.partition("#")[0]
+        if note != ref and not doc.get("group") and note in at:
+            out[i] = i - at[note]
+    return out
+
+
 def _group_runs(docs) -> list[list]:
     """[[group, count], ...]: runs of equal `group` (default "") in doc id order."""
     runs: list[list] = []
@@ -233,6 +246,9 @@ def layout(docs, refs, totals, weights, memo: WordMemo) -> dict[str, object]:
     nconv = (len(convs) + CONV_CHUNK - 1) // CONV_CHUNK
     for i in range(nconv):
         files[f"c/{i}.json"] = convs[i * CONV_CHUNK:(i + 1) * CONV_CHUNK]
+    owners = _owner_offsets(docs, refs)
+    for i in range(nconv):
+        files[f"o/{i}.json"] = owners[i * CONV_CHUNK:(i + 1) * CONV_CHUNK]
     files["meta.json"] = {
         "format": FORMAT, "docs": len(refs), "fields": list(FIELDS),
         "params": {f: PARAMS[f] for f in FIELDS}, "named": ["title", "aliases"],
@@ -257,7 +273,7 @@ def write_index(docs, out_dir) -> list[str]:
     """Write index_files(docs) under *out_dir*; return the written paths."""
     files = index_files(docs)
     out = Path(out_dir)
-    for sub in ("t", "b", "r", "n", "c"):  # drop files of a previous, larger index
+    for sub in ("t", "b", "r", "n", "c", "o"):  # drop files of a previous, larger index
         d = out / sub
         if d.is_dir():
             for f in d.glob("*.json*"):

@@ -108,6 +108,10 @@ class IndexReader:
                 hi = mid
         return lo if lo < self.n and self.ref(lo) == ref else None
 
+    def owner(self, doc: int) -> int:
+        """The doc id doc `doc` ranks as: a section's note, else itself (FORMAT.md o/)."""
+        return doc - self._per_doc("o", self.meta["convChunk"], doc)
+
     def conversation(self, doc: int) -> int:
         """The conversation number of doc id `doc` (0: a note or section; FORMAT.md c/)."""
         return self._per_doc("c", self.meta["convChunk"], doc)

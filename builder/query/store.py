@@ -188,7 +188,7 @@ class BrainStore:
     def owners(self) -> "_Owners":
         """Doc id -> the doc id of the item it ranks as: a section's note, else itself."""
         if self._owners is None:
-            self._owners = _Owners(self.reader, self.groups())
+            self._owners = _Owners(self.reader)
         return self._owners
 
     def text(self, entry: Entry) -> dict | str:
@@ -198,40 +198,18 @@ class BrainStore:
         return self._load(f"notes/{entry.meta.get('t', 0)}.json").get(entry.note, {})
 
 
-WALK = 64   # _Owners._note: steps back before bisecting
-
-
 class _Owners:
-    """Doc id -> its owner's doc id, worked out per doc asked for: a cold search reads the refs
-    of its hits (and bisects for their notes) instead of every ref file of the index."""
+    """Doc id -> the doc id it ranks as (a section's note, else itself: the index's o/ files),
+    kept once asked: a warm search of a common word counts tens of thousands of hits."""
 
-    def __init__(self, reader, groups: list[str]):
-        self.reader, self.groups, self.known = reader, groups, {}
+    def __init__(self, reader):
+        self.reader, self.known = reader, {}
 
     def __getitem__(self, doc: int) -> int:
         owner = self.known.get(doc)
         if owner is None:
-            owner = doc
-            if not self.groups[doc]:
-                ref = self.reader.ref(doc)
-                note = ref.partition("#")[0]
-                if note != ref:
-                    found = self._note(doc, note)
-                    owner = doc if found is None else found
-            self.known[doc] = owner
+            owner = self.known[doc] = self.reader.owner(doc)
         return owner
-
-    def _note(self, doc: int, note: str) -> int | None:
-        """The doc id of `note`, which sorts before its section `doc`: a few steps back (its
-        other sections, rarely a ref like "NOTE copy.md" between), else a bisection."""
-        reader = self.reader
-        for prev in range(doc - 1, max(doc - WALK, -1), -1):
-            ref = reader.ref(prev)
-            if ref <= note:
-                return prev if ref == note else None
-            if ref.startswith(note + "#") and prev in self.known:
-                return self.known[prev]
-        return reader.doc(note)
 
     def count(self, docs) -> int:
         """How many distinct owners `docs` have: the known ones looked up at C speed (a warm

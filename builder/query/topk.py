@@ -1,7 +1,8 @@
 """Ranking without an item per hit, for searches without phrases (SPEC §5): same items, order,
-total and `scope_empty` as search._candidates + search._best_per_note. The JS twin
-(site/engine/topk.js) shares keep_groups only: the browser takes the general path
-(search.js candidates), and parity tests compare the two.
+total and `scope_empty` as search._candidates + search._best_per_note. JS twin:
+site/engine/topk.js rankedTop, so the browser too reads the metadata of what it ranks, not of
+every hit (a common word's search at 10k notes read every note's metadata chunk); parity tests
+compare both runtimes, and the two paths (tests/query/test_search_topk.py).
 
 Why it is the same:
 - Without phrases every filter (--type, --path, the scope) reads only what a section shares

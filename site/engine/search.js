@@ -12,7 +12,7 @@ import { admits, parseScope, window } from './scopes.js'
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
-import { keepGroups } from './topk.js'
+import { keepGroups, rankedTop } from './topk.js'
 import { DEPTH, checkMode, fused, ownCandidates } from './vector.js'
 
 const MAX_QUERY = 4096
@@ -160,6 +160,40 @@ async function spreadRanked (stores, ranked) {
   return spread(ranked, keys, (cand) => order(cand).slice(0, 3))
 }
 
+// [the first `limit` ranked candidates, how many in all, whether the scope dropped a hit]
+// (search.py _top): without phrases, topk.js rankedTop checks one item per note and stops at
+// `limit`, so a search reads the note metadata and refs of what it ranks, not of every hit.
+async function topOf (stores, words, phrases, scope, type, path, required, asOf, limit) {
+  if (!phrases.length) {
+    const bounds = new Map()
+    for (const [name, store] of stores) {
+      const info = store.site.brain(name) || {}
+      bounds.set(name, window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf))
+    }
+    // null: the item passes; else whether its refusal narrows (as in candidates)
+    const check = async (store, entry) => {
+      if (entry === null) return scope.kind !== 'none'
+      if (type !== null && (entry.kind === 'record' || get(entry.meta, 'type') !== type)) return false
+      const meta = entry.kind === 'record' && needsMeta(scope, bounds.get(entry.brain))
+      if (entry.kind === 'record' && (path !== null || meta)) await store.withRef(entry)
+      if (path !== null && !pathOf(entry).startsWith(path)) return false
+      if (meta) await store.withMeta(entry)
+      return scope.kind === 'none' || admits(scope, entry, bounds.get(entry.brain)) ? null : true
+    }
+    return rankedTop(stores, words, scope, type, path, required, limit, check, order)
+  }
+  const [kept, narrowed] = await candidates(stores, words, phrases, scope, type, path, required, asOf)
+  const best = bestPerNote(kept)
+  return [best.slice(0, limit), best.length, narrowed]
+}
+
+// [the first `limit` candidates, ranked and spread across conversations, how many in all,
+// whether the scope dropped a hit] (search.py _ranked).
+async function ranked (stores, words, phrases, scope, type, path, required, asOf, limit) {
+  const [top, total, narrowed] = await topOf(stores, words, phrases, scope, type, path, required, asOf, POOL)
+  return [(await spreadRanked(stores, top)).slice(0, limit), total, narrowed]
+}
+
 // Fill in the record refs candidates() left out.
 export async function refsOf (stores, entries) {
   await Promise.all(entries.filter((e) => e.ref === null).map((e) => stores.get(e.brain).withRef(e)))
@@ -199,14 +233,16 @@ export async function search (site, query, { scope = null, type = null, path = n
   const asOf = new Date(site.asOf)
   const [words, phrases] = parseQuery(text)
   const [arm, hasVectors] = await checkMode(mode, site, stores)
-  let kept = []
+  const depth = arm === 'lexical' ? limit : Math.max(limit, DEPTH)
+  let top = []
+  let total = 0
   let narrowed = false
   let everyWord = true
   try {
     if (words.length && !(arm === 'semantic' && ownCandidates(sc, type, path))) {
-      [kept, narrowed] = await candidates(stores, words, phrases, sc, type, path, true, asOf)
-      if (!kept.length && new Set(words.map(([, f]) => f)).size > 1) {
-        [kept, narrowed] = await candidates(stores, words, phrases, sc, type, path, false, asOf)
+      [top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, true, asOf, depth)
+      if (!total && new Set(words.map(([, f]) => f)).size > 1) {
+        [top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, false, asOf, depth)
         everyWord = false
       }
     }
@@ -214,18 +250,16 @@ export async function search (site, query, { scope = null, type = null, path = n
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
     throw e
   }
-  const ranked = await spreadRanked(stores, bestPerNote(kept))
-  let scored = ranked.map((c) => [c[0], c[1], c[1], null])
-  let total = ranked.length
+  let scored = top.map((c) => [c[0], c[1], c[1], null])
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
-    [scored, total] = await fused(arm, site, stores, text, ranked.slice(0, Math.max(limit, DEPTH)), total,
-      everyWord && ranked.length > 0, new Set(words.map(([, f]) => f)).size, limit, sc, type, path)
+    [scored, total] = await fused(arm, site, stores, text, top, total, everyWord && top.length > 0,
+      new Set(words.map(([, f]) => f)).size, limit, sc, type, path)
   }
   const terms = new Set(words.flat())
   const items = []
-  const top = scored.slice(0, limit)
-  await refsOf(stores, top.map((cand) => cand[0]))
-  for (const cand of top) items.push(await itemOf(stores.get(cand[0].brain), cand, terms))
+  const shown = scored.slice(0, limit)
+  await refsOf(stores, shown.map((cand) => cand[0]))
+  for (const cand of shown) items.push(await itemOf(stores.get(cand[0].brain), cand, terms))
   const reply = {
     query: text, scope: sc.text, as_of: site.asOf, brains: sortedBy([...stores.keys()], (b) => b), items,
     total, scope_empty: sc.kind !== 'none' && !items.length && narrowed,

@@ -1,8 +1,8 @@
-// Ranking for searches without phrases: twin of builder/query/topk.py. Both runtimes share
-// keepGroups; ranked_top is Python's fast path (one check per note rather than one item per
-// hit), which the browser does without: search.js ranks through its candidates(), the reference
-// both runtimes share, and parity tests compare the two.
+// Ranking for searches without phrases: twin of builder/query/topk.py (one check per note
+// rather than one item per hit). search.js candidates() is the reference both runtimes share
+// for searches with phrases; parity tests compare the paths.
 import { NOTE_KINDS, RECORD_KINDS } from './scopes.js'
+import { sortedBy } from './order.js'
 
 // The index groups (records: their source; notes and sections: '') whose hits can survive the
 // scope, or null for all (read keep_groups in topk.py for when a dropped hit narrows).
@@ -11,4 +11,53 @@ export function keepGroups (scope, store, type, path) {
   if ((scope.kind === 'source' || scope.kind === 'undated') && type === null && path === null) return new Set([scope.value])
   if (RECORD_KINDS.includes(scope.kind)) return new Set(Object.keys(store.meta.records || {}))
   return null
+}
+
+// [the first `limit` ranked [entry, score, count, tier], how many in all, whether the scope
+// dropped a hit] without an item per hit, for searches without phrases: topk.py ranked_top (its
+// docstring says why it gives search.js candidates' items, order and total). `check(store,
+// entry)`: null when the item passes the filters, else whether its refusal narrows; `order`:
+// search.js order.
+export async function rankedTop (stores, words, scope, type, path, required, limit, check, order) {
+  const top = []
+  let total = 0
+  let narrowed = false
+  const trivial = ['none', 'memories', 'source'].includes(scope.kind) && scope.period === null && scope.brain === null &&
+    type === null && path === null
+  for (const name of sortedBy([...stores.keys()], (n) => n)) {
+    const store = stores.get(name)
+    const reader = store.reader
+    let hits = await reader.searchIds(words, required)
+    if (!required) hits = sortedBy(hits.map((h, i) => [h, i]), ([h, i]) => [h.tier, -h.matched.length, i]).map(([h]) => h)
+    const groupOf = await reader.grouper()
+    const keep = keepGroups(scope, store, type, path)
+    const n = hits.length
+    if (keep !== null) hits = hits.filter((h) => keep.has(groupOf(h.id)[0]))
+    narrowed = narrowed || hits.length < n
+    // a section ranks as its note; a record as itself (record scopes skip the owner files)
+    const owned = keep === null || keep.has('') ? await reader.owners(hits.map((h) => h.id)) : hits.map((h) => h.id)
+    const owners = new Map(hits.map((h, k) => [h.id, owned[k]]))
+    const owner = (id) => owners.get(id)
+    if (trivial) total += new Set(hits.map((h) => owner(h.id))).size
+    const seen = new Set()
+    let fresh = 0
+    for (const { id, score, matched, tier } of hits) {
+      const key = owner(id)
+      if (seen.has(key)) continue
+      seen.add(key)
+      const checked = trivial ? null : await store.hit(id)
+      const why = trivial ? null : await check(store, checked)
+      if (why !== null) {
+        narrowed = narrowed || why
+        continue
+      }
+      if (!trivial) total += 1
+      if (fresh < limit) {
+        const entry = checked || await store.hit(id)
+        top.push([entry, score, matched.length, tier])
+        if (entry.kind === 'record' || !(entry.meta && entry.meta.deprecated)) fresh += 1
+      } else if (trivial) break
+    }
+  }
+  return [sortedBy(top, order).slice(0, limit), total, narrowed]
 }

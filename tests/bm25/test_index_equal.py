@@ -1,5 +1,5 @@
 """write_index + IndexReader: scores equal a plain BM25 reference (lunr's field-summed BM25,
-computed here from the documents with math.log), tiers, determinism (FORMAT.md, bf-lunr-4)."""
+computed here from the documents with math.log), tiers, determinism (FORMAT.md, bf-lunr-5)."""
 import gzip
 import json
 import math

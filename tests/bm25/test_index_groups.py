@@ -1,4 +1,4 @@
-"""meta.json `groups` (bf-lunr-4): each hit's group without its ref, in Python and JS."""
+"""meta.json `groups` (bf-lunr-5): each hit's group without its ref, in Python and JS."""
 import json
 import shutil
 import subprocess
@@ -19,7 +19,7 @@ DOCS = [  # refs sort as a.md, a.md#s, b:1, b:2, c.md, d:1 — groups interleave
 def test_group_runs_and_lookup(tmp_path):
     write_index(DOCS, tmp_path)
     meta = json.loads((tmp_path / "meta.json").read_bytes())
-    assert meta["format"] == "bf-lunr-4"
+    assert meta["format"] == "bf-lunr-5"
     assert meta["groups"] == [["", 2], ["b", 2], ["", 1], ["d", 1]]
     reader = IndexReader(tmp_path)
     assert [reader.group(d) for d in range(6)] == ["", "", "b", "b", "", "d"]
@@ -49,3 +49,15 @@ process.stdout.write(JSON.stringify([0, 1, 2, 3, 4, 5].map(groupOf)))
     out = subprocess.run([shutil.which("node"), str(script)], capture_output=True, check=True).stdout
     # position: the doc's rank among its group's docs (records: their place in records/SRC/m/K.json)
     assert json.loads(out) == [["", 0], ["", 1], ["b", 0], ["b", 1], ["", 2], ["d", 0]]
+
+
+def test_owners_rank_a_section_as_its_note_without_ref_files(tmp_path):
+    """o/ files (bf-lunr-5): a section's owner is its note, found across a ref that sorts
+    between them ("a.md copy.md" < "a.md#s"); records own themselves even with "#" in an id;
+    no ref file is read for it."""
+    docs = [{"ref": r, "title": "t", "body": "w", **({"group": "b"} if r.startswith("b:") else {})}
+            for r in ("a.md", "a.md copy.md", "a.md copy.md#x", "a.md#s", "a.md#t", "b:1#2", "z.md#orphan")]
+    write_index(docs, tmp_path)
+    reader = IndexReader(tmp_path)
+    assert [reader.owner(d) for d in range(7)] == [0, 1, 1, 0, 0, 5, 6]
+    assert ("r", 0) not in reader._chunks

@@ -39,11 +39,8 @@ EXCEPTIONS = {
     ("kernel/text.py", "py:plain"): "Markdown → plain text for previews, at build time",
     ("kernel/text.py", "py:previewTitle"): "listing previews are built",
     # a runtime's own way to the same reply
-    ("query/topk.py", "py:rankedTop"): "Python's fast path for searches without phrases (one check per note, "
-                                       "not one item per hit); the browser ranks through search.js candidates(), "
-                                       "the reference both share, and parity tests compare the two",
-    ("query/search.py", "js:refsOf"): "the browser fetches a record's ref only for the items it returns (a ref "
-                                      "file per fetch); Python's store.hit reads it from the index as it makes the entry",
+    ("query/search.py", "js:refsOf"): "the browser fetches the refs of the records it returns at once; Python's "
+                                      "Entry.ref reads one on first use, from the same meta chunk",
     # JS stands in for what Python's standard library gives
     ("kernel/refs.py", "js:pyStrip"): "Python's str.strip (its whitespace set, not String.trim's)",
     ("kernel/refs.py", "js:pyWords"): "Python's str.split() (its whitespace set, not \\s)",

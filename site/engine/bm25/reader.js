@@ -186,6 +186,12 @@ export class IndexReader {
     return lo < n && (await this.refs([lo]))[0] === ref ? lo : null
   }
 
+  // The doc ids doc ids rank as: a section's note, else itself (o/N.json, reader.py owner).
+  async owners (ids) {
+    const offsets = await this.perDoc('o', (await this.meta()).convChunk, ids)
+    return ids.map((d, k) => d - offsets[k])
+  }
+
   // Conversation numbers for doc ids (c/N.json; 0: a note or section).
   async conversations (ids) {
     return this.perDoc('c', (await this.meta()).convChunk, ids)
