@@ -21,7 +21,7 @@ from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
 WEIGHTS = {f: PARAMS[f].get("weights", (1,)) for f in FIELDS}
-REF_CHUNK = 1000          # refs per r/N.json
+REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
 SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (SPEC §11 caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
