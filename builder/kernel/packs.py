@@ -4,16 +4,18 @@ format check costs one small read (docs/data.md). Static hosts serve the `.gz` f
 and the browser inflates them (site/engine/packs.js, its twin), so the site holds a fifth of the
 bytes of plain JSON.
 
-Compression level 5, for the site's byte budget (issue 14): on the 10k-note + 50k-record
+Compression level 6, for the site's byte budget (issue 14): on the 10k-note + 50k-record
 benchmark (issue shape) 227 MB of JSON pack into 60.3 MB in 3.6 s of CPU at level 5, 68.1 MB in
-1.4 s at level 1, 59.4 MB in 6.3 s at level 6. Inflating costs the same at any level."""
+1.4 s at level 1, 59.4 MB in 6.3 s at level 6. Level 5 until the search store's smaller chunks
+(issue 17: a search reads what it ranks) took the site 7 B per note over its 25 KB; level 6
+gives ~90 B back for ~1.5 s of build on 2 cores. Inflating costs the same at any level."""
 from __future__ import annotations
 
 import os
 import zlib
 
 SUFFIX = ".gz"
-LEVEL = 5
+LEVEL = 6
 _GZIP = 31   # zlib window bits for a gzip wrapper; its header has mtime 0, so output is deterministic
 
 
