@@ -1,18 +1,19 @@
 """Buckets of document vectors (issue 17): the vector arm's candidates without reading every vector.
 
 Each index group's docs (notes with their sections; each source's records) are split into
-buckets, each around one *centre*: a doc of the group with a vector whose ref hashes to 0 modulo
-RATE (about one doc in RATE), so the centres follow the brain's own distribution, as k-means'
-seeding does. Sections are never the arm's own candidates but are buckets' docs and centres all
-the same: a search reads a lexical candidate's bucket to rank it, and a bucket of RATE docs,
-sections included, keeps that read ~5 KB.
-Every doc goes to the bucket whose centre is most similar to it, both centred on the group's
+buckets, each around one *centre*. The seeds are docs of the group with a vector whose ref hashes
+to 0 modulo RATE (about one doc in RATE), so the centres start from the brain's own
+distribution, as k-means' seeding does; ITERATIONS rounds of k-means, in integers, then move each
+centre to the mean of its docs. Sections are never the arm's own candidates but are buckets'
+docs all the same: a search reads a lexical candidate's bucket to rank it, and a bucket of RATE
+docs, sections included, keeps that read ~5 KB.
+Every doc goes to the bucket whose centre is most similar to it, both centred on the brain's
 mean (see buckets(); dot / sqrt(cc), exact integer dots; the first centre on a tie). A search
 ranks the centres by similarity to the query, centred alike, and reads only the PROBE nearest
 buckets (query/vectorstore.py), so its first download stays small.
 
-A centre is chosen by its own ref, never by the rest of the brain: an edit moves only the edited
-doc's bucket, unless it edits a centre, and a full build and a rebuild give the same buckets.
+The buckets are a function of the group's refs and vectors and the brain's mean alone, so a full
+build and a rebuild give the same ones; an edit moves the centres of its own group only.
 """
 from __future__ import annotations
 
@@ -33,7 +34,12 @@ def mean_of(rows: list[bytes], dims: int) -> list[int]:
     import numpy as np   # lazily, as everywhere the vector arm runs
     x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims).astype(np.int64)
     has = x[np.abs(x).sum(axis=1) > 0]
-    return ((2 * has.sum(axis=0) + len(has)) // (2 * len(has))).tolist() if len(has) else [0] * dims
+    return _rounded(has.sum(axis=0), len(has)).tolist() if len(has) else [0] * dims
+
+
+def _rounded(total, count):
+    """total / count rounded half up, in integers (numpy arrays or ints alike)."""
+    return (2 * total + count) // (2 * count)
 
 
 def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int) -> tuple[list[bytes], list[int]]:
@@ -56,10 +62,11 @@ def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int) -> t
     c = x[seeds]
     for _ in range(ITERATIONS):
         a = np.asarray(_assign(y, c - mu))
-        for k in range(len(c)):
-            mine = x[a == k]
-            if len(mine):   # an emptied centre stays where it was
-                c[k] = (2 * mine.sum(axis=0) + len(mine)) // (2 * len(mine))
+        totals = np.zeros_like(c)
+        np.add.at(totals, a, x)
+        counts = np.bincount(a, minlength=len(c))
+        held = counts > 0   # an emptied centre stays where it was
+        c[held] = _rounded(totals[held], counts[held][:, None])
         keep = np.abs(c - mu).sum(axis=1) > 0
         c = c[keep]
     return [row.astype(np.int8).tobytes() for row in c], _assign(y, c - mu)
