@@ -68,6 +68,7 @@ class BrainVectors:
         self.maps: dict[int, array] = {}                    # group n's bucket of each doc
         self.ranks: dict[int, array] = {}                   # … and its rank in the bucket
         self.centres: dict[int, tuple] = {}
+        self.section_flags = None
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
 
     def ok(self) -> bool:
@@ -121,11 +122,18 @@ class BrainVectors:
             ids = np.flatnonzero(np.frombuffer(self._map(n), dtype=np.uint16) == b) + first
             rows = np.frombuffer(self._view(n, b), dtype=np.int8).reshape(-1, self.meta["dims"]).astype(np.float64)
             norms = np.einsum("ij,ij->i", rows, rows)
-            ok = norms > 0
-            for start, count in self.meta["sections"]:
-                ok &= (ids < start) | (ids >= start + count)
+            ok = (norms > 0) & ~self._sections()[ids]
             self.blocks[n, b] = (rows[ok], np.sqrt(norms[ok]), ids[ok])
         return self.blocks[n, b]
+
+    def _sections(self) -> np.ndarray:
+        """Whether each doc id is a section's (meta's `sections` runs), worked out once."""
+        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+        if self.section_flags is None:
+            self.section_flags = np.zeros(sum(g[2] for g in self.meta["groups"]), dtype=bool)
+            for start, count in self.meta["sections"]:
+                self.section_flags[start:start + count] = True
+        return self.section_flags
 
     def row(self, doc: int) -> tuple[list[int], int]:
         """Doc `doc`'s vector and its squared norm (bf similar's query), in plain integers:
@@ -146,7 +154,7 @@ class BrainVectors:
 
     def addable(self, doc: int) -> bool:
         """Whether the arm may list doc `doc` (as count())."""
-        return self.norm(doc) > 0 and not any(s <= doc < s + c for s, c in self.meta["sections"])
+        return self.norm(doc) > 0 and not self._sections()[doc]
 
     def group_of(self, doc: int) -> tuple[int, int]:
         for n, (_, first, count, *_) in enumerate(self.meta["groups"]):
