@@ -225,7 +225,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     depth = limit if mode == "lexical" else max(limit, vector.DEPTH)
     top, total, narrowed, every_word = [], 0, False, True
     try:
-        if words and not (mode == "semantic" and vector.own_candidates(sc, type_, path)):
+        if words and not (mode == "semantic" and topk.own_candidates(sc, type_, path)):
             top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, True, as_of, depth)
             if not total and len({f for _, f in words}) > 1:
                 every_word = False

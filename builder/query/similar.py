@@ -61,7 +61,7 @@ def similar(site: Site, ref_text, *, limit=10, scope=None, brains=None) -> dict:
         raise NotFound(ref_text)
     q, qq = brain_vectors(site, store).row(doc)
     as_of = from_rfc3339(site.as_of)
-    trivial = vector.own_candidates(sc, None, None)
+    trivial = topk.own_candidates(sc, None, None)
     found, total = [], 0
     for name, other in sorted(stores.items()):
         groups = topk.keep_groups(sc, other, None, None)

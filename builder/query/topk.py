@@ -26,6 +26,13 @@ from .store import BrainStore
 _UNCHECKED = object()
 
 
+def own_candidates(scope: Scope, type_, path) -> bool:
+    """Whether every doc of the kept index groups (keep_groups) passes the filters: then
+    ranked_top checks no item, and the vector arm may add its own candidates (vector.py)."""
+    return (scope.kind in ("none", "memories", "source") and scope.period is None and scope.brain is None
+            and type_ is None and path is None)
+
+
 def keep_groups(scope: Scope, store: BrainStore, type_, path) -> set[str] | None:
     """The index groups (records: their source; notes and sections: "") whose hits can survive
     the scope, or None for all. A dropped hit is one the scope would have refused, so it marks
@@ -52,8 +59,7 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
     whether its refusal narrows; `order` is search._order."""
     top, total, narrowed = [], 0, False
     # Every hit the groups keep passes: no filter to check, and the walk stops at `limit`.
-    trivial = (scope.kind in ("none", "memories", "source") and scope.period is None and scope.brain is None
-               and type_ is None and path is None)
+    trivial = own_candidates(scope, type_, path)
     for _, store in sorted(stores.items()):
         reader = store.reader
         hits = reader.search_ids(words, required)

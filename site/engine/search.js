@@ -12,8 +12,8 @@ import { admits, parseScope, window } from './scopes.js'
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
-import { keepGroups, rankedTop } from './topk.js'
-import { DEPTH, checkMode, fused, ownCandidates } from './vector.js'
+import { keepGroups, ownCandidates, rankedTop } from './topk.js'
+import { DEPTH, checkMode, fused } from './vector.js'
 
 const MAX_QUERY = 4096
 const MAX_LIMIT = 50

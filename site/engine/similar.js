@@ -6,9 +6,9 @@ import { coverageFields } from './coverage.js'
 import { checkRef, finish, selected } from './read.js'
 import { admits, parseScope, window } from './scopes.js'
 import { checkLimit, itemOf, openStores, refsOf } from './search.js'
-import { keepGroups } from './topk.js'
+import { keepGroups, ownCandidates } from './topk.js'
 import { sortedBy } from './order.js'
-import { ownCandidates, PROBE } from './vector.js'
+import { PROBE } from './vector.js'
 import { brainVectors, table } from './vectorstore.js'
 
 async function candidate (store, vectors, groups, doc) {

@@ -4,6 +4,12 @@
 import { NOTE_KINDS, RECORD_KINDS } from './scopes.js'
 import { sortedBy } from './order.js'
 
+// Whether every doc of the kept index groups passes the filters: then rankedTop checks no item,
+// and the vector arm may add its own candidates (topk.py own_candidates).
+export const ownCandidates = (scope, type, path) =>
+  ['none', 'memories', 'source'].includes(scope.kind) && scope.period === null && scope.brain === null &&
+  type === null && path === null
+
 // The index groups (records: their source; notes and sections: '') whose hits can survive the
 // scope, or null for all (read keep_groups in topk.py for when a dropped hit narrows).
 export function keepGroups (scope, store, type, path) {
@@ -22,8 +28,7 @@ export async function rankedTop (stores, words, scope, type, path, required, lim
   const top = []
   let total = 0
   let narrowed = false
-  const trivial = ['none', 'memories', 'source'].includes(scope.kind) && scope.period === null && scope.brain === null &&
-    type === null && path === null
+  const trivial = ownCandidates(scope, type, path)
   for (const name of sortedBy([...stores.keys()], (n) => n)) {
     const store = stores.get(name)
     const reader = store.reader

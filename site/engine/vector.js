@@ -3,7 +3,7 @@
 // The vector files are read by vectorstore.js.
 import { embeddingsMissing, invalidInput, pyRepr } from './errors.js'
 import { sortedBy } from './order.js'
-import { keepGroups } from './topk.js'
+import { keepGroups, ownCandidates } from './topk.js'
 import { brainVectors, dot, table } from './vectorstore.js'
 
 export const MODES = ['hybrid', 'lexical', 'semantic']
@@ -26,10 +26,6 @@ export async function checkMode (mode, site, stores) {
   if (mode !== 'lexical' && !has) throw embeddingsMissing(String(site.root), mode)
   return [mode, has]
 }
-
-export const ownCandidates = (scope, type, path) =>
-  ['none', 'memories', 'source'].includes(scope.kind) && scope.period === null && scope.brain === null &&
-  type === null && path === null
 
 const deprecated = (entry) => entry.kind !== 'record' && entry.meta && entry.meta.deprecated ? 1 : 0
 
