@@ -15,6 +15,7 @@ import gzip
 import json
 import posixpath
 import re
+import sys
 from pathlib import Path
 
 from .kernel.refs import ref_file
@@ -64,12 +65,28 @@ def first_view(site: Path, ref: str) -> dict:
             "graph_data_bytes_gz": sum(_sent(site, f) for f in GRAPH_DATA if (site / f).is_file())}
 
 
-_OPENED: list[str] | None = None   # the files opened while search_download listens
+_OPENED: list[str] | None = None   # the files opened while opened_files listens
+_HOOKED = False
 
 
 def _listen(event: str, args: tuple) -> None:
     if event == "open" and _OPENED is not None and isinstance(args[0], (str, Path)):
         _OPENED.append(str(args[0]))
+
+
+def opened_files(run) -> list[str]:
+    """The paths of the files `run()` opens, by a Python audit hook (added once per process: a
+    hook cannot be removed, so it listens only while _OPENED is a list)."""
+    global _OPENED, _HOOKED
+    if not _HOOKED:
+        sys.addaudithook(_listen)
+        _HOOKED = True
+    _OPENED = []
+    try:
+        run()
+    finally:
+        opened, _OPENED = _OPENED, None
+    return opened
 
 
 def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
@@ -79,18 +96,11 @@ def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
     whether it exists). The query engine is the browser's twin file for file, so it reads the
     same files (tests/browser/test_parity.py checks it). `vectors`: the part under a vectors
     folder (the table's files, centres, maps, buckets)."""
-    global _OPENED
     from .query.search import search
     from .query.site import open_site
-    import sys
-    sys.addaudithook(_listen)   # one hook per process: it listens only while _OPENED is a list
     root, totals, vector = site.resolve(), [], []
     for query, scope in queries:
-        _OPENED = []
-        try:
-            search(open_site(str(site)), query, scope=scope)
-        finally:
-            opened, _OPENED = _OPENED, None
+        opened = opened_files(lambda: search(open_site(str(site)), query, scope=scope))
         rels = {Path(p).resolve().relative_to(root).as_posix() for p in opened if Path(p).resolve().is_relative_to(root)}
         sizes = {rel: _sent(root, rel) for rel in rels if (root / rel).is_file() and "/fingerprint" not in rel}
         totals.append(sum(sizes.values()))

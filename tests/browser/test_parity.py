@@ -345,7 +345,6 @@ def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, se
     rankedTop), so the benchmark's search_first_download_* (builder/benchview.py, measured in
     Python) is the browser's; and its vector files are the lexical candidates' buckets and the
     probed ones, not every vector."""
-    import sys as _sys
     import builder.benchview as bv
     from builder.query.search import search
     out, corpus = generated_site
@@ -353,7 +352,6 @@ def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, se
     prefix = base.rstrip("/") + "/"
     root = str(out.resolve()) + "/"
     part = lambda files: {f for f in files if f.startswith(("_bf/search/", "_bf/vectors/"))}
-    _sys.addaudithook(bv._listen)
     every = sum(1 for f in (out / "_bf/search").rglob("*.bin.gz") if f.name[0].isdigit())
     calls = [("how do we plan the next release", None), (corpus.vocab[45], None),
              (" ".join(corpus.vocab[100:103]), None), (corpus.vocab[60], "memories/chat")]
@@ -366,11 +364,7 @@ def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, se
         reply = fresh.evaluate("async ([q, s]) => window.bf.search(q, s ? {scope: s} : {})", [query, scope])
         fresh.close()
         assert reply["arms"] == ["lexical", "vector"] and reply["items"], query
-        bv._OPENED = []
-        try:
-            search(open_site(out), query, scope=scope)
-        finally:
-            opened, bv._OPENED = bv._OPENED, None
+        opened = bv.opened_files(lambda: search(open_site(out), query, scope=scope))
         fetched = part(u[len(prefix):] for u in urls if u.startswith(prefix))
         assert fetched == part(p[len(root):] for p in opened if p.startswith(root) and Path(p).is_file()), query
         buckets = {f for f in fetched if "/vectors/" in f and f.split("/")[-1][0].isdigit() and "/t/" not in f}
