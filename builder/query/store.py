@@ -83,7 +83,7 @@ class BrainStore:
         self._hits: dict[int, Entry | None] = {}   # doc id -> entry: warm searches skip building them
         self._chunk_refs: dict[str, list[str]] = {}   # a record meta chunk's refs, in order
         self._checks: dict[tuple, dict[int, bool | None]] = {}
-        self._owners: list[int] | None = None
+        self._owners: _Owners | None = None
         self._groups: list[str] | None = None
 
     def _load(self, rel: str) -> dict:
