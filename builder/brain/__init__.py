@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..kernel.config import load_config
+from ..kernel.fingerprint import listing
 from ..kernel.model import Brain, Problem, Source
 from ..kernel.parallel import chunks, cores, fork_map
 from .discover import discover
@@ -27,9 +28,11 @@ RACY_NS = 2_000_000_000
 class LoadMemo:
     """What the last load of a brain in this process left for the next (parsecache.Cache keeps it):
     `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
-    read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)})."""
+    read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)});
+    `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing)."""
     stats: dict = field(default_factory=dict)
     resolved: tuple = (None, None)
+    listing: object = None
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
@@ -98,6 +101,9 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         memo.resolved = (inputs, known)
     problems.extend(link_problems)
 
+    files = listing(root, found.stats, found.others, found.unread, memo.listing if memo else None)
+    if memo:
+        memo.listing = files
     git = commit_times(root)
     modified = {}
     for ref, note in notes.items():
@@ -106,6 +112,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
         sources=sources, links=tuple(links), names=names, identities=identities,
         attachments=tuple(attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
+        listing=files,
     )
 
 

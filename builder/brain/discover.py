@@ -25,6 +25,9 @@ class Found:
     attachments: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str, str]] = field(default_factory=list)   # (path, kind, message)
     stats: dict[str, tuple] = field(default_factory=dict)   # path → what its stat says (brain.load)
+    # For the fingerprint (kernel/fingerprint.listing), which lists what the walk leaves out too:
+    others: dict[str, tuple] = field(default_factory=dict)  # any other entry: (folder?, size, mtime, links)
+    unread: list[str] = field(default_factory=list)          # entries not looked at or into, but dot files
 
 
 class Ignore:
@@ -64,25 +67,36 @@ def _walk(root: Path, rel_dir: str, ignore: Ignore, skip: set[Path], found: Foun
     for entry in entries:
         name = entry.name
         rel = f"{rel_dir}/{name}" if rel_dir else name
-        if name.startswith(".") or (not rel_dir and name in SKIP_DIRS):
+        if name.startswith("."):
+            continue
+        if not rel_dir and name in SKIP_DIRS:
+            found.unread.append(rel)
             continue
         if CONTROL.search(name):
             # Such a ref could never be read back: bf read refuses control characters.
             found.skipped.append((rel, "bad_name", "file name holds control characters: skipped"))
+            found.unread.append(rel)
             continue
         try:
             st = entry.stat(follow_symlinks=False)
         except OSError as exc:
             found.skipped.append((rel, "unreadable", f"cannot stat: {exc.strerror}"))
             continue
+        is_dir = stat.S_ISDIR(st.st_mode)
+        if not stat.S_ISREG(st.st_mode):
+            found.others[rel] = (is_dir, st.st_size, st.st_mtime_ns, st.st_nlink)
         if stat.S_ISLNK(st.st_mode):
             found.skipped.append((rel, "symlink", "symbolic link: not followed"))
             continue
-        is_dir = stat.S_ISDIR(st.st_mode)
         if ignore.ignored(rel, is_dir):
+            if is_dir:
+                found.unread.append(rel)
+            else:
+                found.others[rel] = (False, st.st_size, st.st_mtime_ns, st.st_nlink)
             continue
         if is_dir:
             if Path(entry.path).resolve() in skip:
+                found.unread.append(rel)
                 continue
             _walk(root, rel, ignore, skip, found)
             continue
