@@ -29,10 +29,12 @@ class LoadMemo:
     """What the last load of a brain in this process left for the next (parsecache.Cache keeps it):
     `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
     read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)});
-    `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing)."""
+    `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing);
+    `identities`: the identities each item names (resolve.known_identities)."""
     stats: dict = field(default_factory=dict)
     resolved: tuple = (None, None)
     listing: object = None
+    identities: dict = field(default_factory=dict)
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
@@ -71,6 +73,10 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
 
     records = {}
     for rel in found.records:
+        rec = digest.unchanged(rel, cache, used)
+        if rec is not None:   # the common case of a rebuild, spared the rest
+            records[rec.ref] = rec
+            continue
         _, source, filename = rel.split("/")
         sha, data = digest(rel, MAX_RECORD_BYTES, lambda sha: ("record", rel, sha) in cache)
         if sha is None:
@@ -90,7 +96,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     cache.update(used)
     digest.remember()
     sources = _sources(root, cfg, found, problems)
-    identities = known_identities(cfg.identities, notes, records, sources)
+    identities = known_identities(cfg.identities, notes, records, sources, memo.identities if memo else None)
     names = build_names(notes, identities)
     attachments = _safe_attachments(found.attachments, cfg, problems)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
@@ -184,6 +190,19 @@ class _Digests:
         if stat is not None and self.now - stat[0] > RACY_NS:
             self.seen[rel] = (stat, sha)
         return sha, data
+
+    def unchanged(self, rel: str, cache: dict, used: dict):
+        """The record at `rel` when its stat is the last load's and its object is in `cache`
+        (then marked `used`), else None."""
+        old = self.memo.get(rel) if self.memo is not None else None
+        if old is None or old[0] != self.stats.get(rel):
+            return None
+        key = ("record", rel, old[1])
+        rec = cache.get(key)
+        if rec is not None:
+            self.seen[rel] = old
+            used[key] = rec
+        return rec
 
     def remember(self) -> None:
         if self.memo is not None:

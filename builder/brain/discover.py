@@ -8,6 +8,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 
 import pathspec
@@ -40,9 +41,10 @@ class Ignore:
         # not (pathspec issue 137), and that would lose a later '!X/keep.md'.
         self.spec = pathspec.GitIgnoreSpec.from_lines(
             line.rstrip()[:-1] if line.rstrip().endswith("/**") else line for line in lines)
+        self.active = any(p.include is not None for p in self.spec.patterns)   # blank lines and comments: none
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
-        return self.spec.match_file(rel + "/" if is_dir else rel)
+        return self.active and self.spec.match_file(rel + "/" if is_dir else rel)
 
 
 def discover(root: Path, skip: set[Path] = frozenset()) -> Found:
@@ -60,7 +62,7 @@ def discover(root: Path, skip: set[Path] = frozenset()) -> Found:
 def _walk(root: Path, rel_dir: str, ignore: Ignore, skip: set[Path], found: Found) -> None:
     base = root / rel_dir if rel_dir else root
     try:
-        entries = sorted(os.scandir(base), key=lambda e: e.name)
+        entries = sorted(os.scandir(base), key=attrgetter("name"))
     except OSError as exc:
         found.skipped.append((rel_dir or ".", "unreadable", f"cannot list folder: {exc.strerror}"))
         return
