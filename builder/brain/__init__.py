@@ -13,6 +13,7 @@ from ..kernel.fingerprint import listing
 from ..kernel.model import Brain, Problem, Source
 from ..kernel.parallel import chunks, cores, fork_map
 from .discover import discover
+from .rediscover import rediscover
 from .gittimes import commit_times
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
@@ -30,21 +31,25 @@ class LoadMemo:
     `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
     read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)});
     `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing);
-    `identities`: the identities each item names (resolve.known_identities)."""
+    `identities`: the identities each item names (resolve.known_identities); `found`: (the
+    folders skipped, what discovery found), for the next load after file events (rediscover.py)."""
     stats: dict = field(default_factory=dict)
     resolved: tuple = (None, None)
     listing: object = None
     identities: dict = field(default_factory=dict)
+    found: tuple = (None, None)
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
-         memo: LoadMemo | None = None) -> Brain:
+         memo: LoadMemo | None = None, changed: set[Path] | None = None) -> Brain:
     """Parse the brain at `root`. `cache` maps (ref, sha-of-bytes, config) → Note, and ("record",
     path, sha-of-bytes) → Record, and is updated in place (an unchanged file keeps its object).
-    `memo` (updated in place) spares reading unchanged files and resolving unchanged items' links."""
+    `memo` (updated in place) spares reading unchanged files and resolving unchanged items' links.
+    `changed`: the paths file events named since the load that left `memo`, which discovery
+    then looks at alone (rediscover.py); None: walk the brain."""
     root = Path(root)
     cfg = load_config(root)
-    found = discover(root, skip)
+    found = _found(root, skip, memo, changed)
     problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
     cache = {} if cache is None else cache
     cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
@@ -120,6 +125,27 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         attachments=tuple(attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
         listing=files,
     )
+
+
+def _found(root: Path, skip: set[Path], memo: LoadMemo | None, changed: set[Path] | None):
+    """discover(root, skip), or the last load's Found with the paths `changed` looked at again."""
+    found, key = None, frozenset(skip)
+    if changed is not None and memo is not None and memo.found[0] == key:
+        base = root.resolve()
+        rels = set()
+        for path in changed:
+            path = Path(os.path.abspath(path))
+            try:   # the folder resolved, not the file: a changed link is itself, not its target
+                rel = (path.parent.resolve() / path.name).relative_to(base).as_posix()
+            except ValueError:
+                continue   # another brain's
+            rels.add("" if rel == "." else rel)
+        found = rediscover(root, skip, memo.found[1], rels)
+    if found is None:
+        found = discover(root, skip)
+    if memo is not None:
+        memo.found = (key, found)
+    return found
 
 
 # Files a browser would run as a page or script on the site's own origin.

@@ -49,14 +49,16 @@ class Ignore:
 
 def discover(root: Path, skip: set[Path] = frozenset()) -> Found:
     found = Found()
+    _walk(root, "", _ignore(root), {p.resolve() for p in skip}, found)
+    return found
+
+
+def _ignore(root: Path) -> Ignore:
     ignore_file = root / ".bfignore"
     lines = []
     if ignore_file.is_file() and not ignore_file.is_symlink():
         lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
-    ignore = Ignore(lines)
-    skip_resolved = {p.resolve() for p in skip}
-    _walk(root, "", ignore, skip_resolved, found)
-    return found
+    return Ignore(lines)
 
 
 def _walk(root: Path, rel_dir: str, ignore: Ignore, skip: set[Path], found: Found) -> None:
@@ -67,46 +69,51 @@ def _walk(root: Path, rel_dir: str, ignore: Ignore, skip: set[Path], found: Foun
         found.skipped.append((rel_dir or ".", "unreadable", f"cannot list folder: {exc.strerror}"))
         return
     for entry in entries:
-        name = entry.name
-        rel = f"{rel_dir}/{name}" if rel_dir else name
-        if name.startswith("."):
-            continue
-        if not rel_dir and name in SKIP_DIRS:
-            found.unread.append(rel)
-            continue
-        if CONTROL.search(name):
-            # Such a ref could never be read back: bf read refuses control characters.
-            found.skipped.append((rel, "bad_name", "file name holds control characters: skipped"))
-            found.unread.append(rel)
-            continue
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError as exc:
-            found.skipped.append((rel, "unreadable", f"cannot stat: {exc.strerror}"))
-            continue
-        is_dir = stat.S_ISDIR(st.st_mode)
-        if not stat.S_ISREG(st.st_mode):
-            found.others[rel] = (is_dir, st.st_size, st.st_mtime_ns, st.st_nlink)
-        if stat.S_ISLNK(st.st_mode):
-            found.skipped.append((rel, "symlink", "symbolic link: not followed"))
-            continue
-        if ignore.ignored(rel, is_dir):
-            if is_dir:
-                found.unread.append(rel)
-            else:
-                found.others[rel] = (False, st.st_size, st.st_mtime_ns, st.st_nlink)
-            continue
+        _visit(root, rel_dir, entry, ignore, skip, found)
+
+
+def _visit(root: Path, rel_dir: str, entry, ignore: Ignore, skip: set[Path], found: Found) -> None:
+    """One entry (an os.DirEntry, or an _Entry) of the folder `rel_dir`, and what is inside it."""
+    name = entry.name
+    rel = f"{rel_dir}/{name}" if rel_dir else name
+    if name.startswith("."):
+        return
+    if not rel_dir and name in SKIP_DIRS:
+        found.unread.append(rel)
+        return
+    if CONTROL.search(name):
+        # Such a ref could never be read back: bf read refuses control characters.
+        found.skipped.append((rel, "bad_name", "file name holds control characters: skipped"))
+        found.unread.append(rel)
+        return
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError as exc:
+        found.skipped.append((rel, "unreadable", f"cannot stat: {exc.strerror}"))
+        return
+    is_dir = stat.S_ISDIR(st.st_mode)
+    if not stat.S_ISREG(st.st_mode):
+        found.others[rel] = (is_dir, st.st_size, st.st_mtime_ns, st.st_nlink)
+    if stat.S_ISLNK(st.st_mode):
+        found.skipped.append((rel, "symlink", "symbolic link: not followed"))
+        return
+    if ignore.ignored(rel, is_dir):
         if is_dir:
-            if Path(entry.path).resolve() in skip:
-                found.unread.append(rel)
-                continue
-            _walk(root, rel, ignore, skip, found)
-            continue
-        if not stat.S_ISREG(st.st_mode):
-            found.skipped.append((rel, "special_file", "not a regular file (fifo, socket or device): skipped"))
-            continue
-        _classify(rel, found)
-        found.stats[rel] = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+            found.unread.append(rel)
+        else:
+            found.others[rel] = (False, st.st_size, st.st_mtime_ns, st.st_nlink)
+        return
+    if is_dir:
+        if Path(entry.path).resolve() in skip:
+            found.unread.append(rel)
+            return
+        _walk(root, rel, ignore, skip, found)
+        return
+    if not stat.S_ISREG(st.st_mode):
+        found.skipped.append((rel, "special_file", "not a regular file (fifo, socket or device): skipped"))
+        return
+    _classify(rel, found)
+    found.stats[rel] = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
 def _classify(rel: str, found: Found) -> None:

@@ -11,6 +11,7 @@ What this cannot see until the next build is written in docs/site.md ("Staleness
 """
 from __future__ import annotations
 
+import json
 import os
 import stat
 import time
@@ -105,10 +106,10 @@ class Files:
     def __init__(self, files: dict[str, str]):
         self.files, self._json = files, None
 
-    def json(self) -> bytes:
+    def encoded(self) -> bytes:
+        """Its JSON as emit/writer.canonical_json writes it (the kernel imports no emitter)."""
         if self._json is None:
-            from ..emit.writer import canonical_json   # lazily: the query engine reads, never writes
-            self._json = canonical_json(self.files)
+            self._json = json.dumps(self.files, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
         return self._json
 
 
@@ -253,4 +254,4 @@ def write_fingerprint(writer, brain) -> None:
         main, records = brain.listing.main(), brain.listing.records
     writer.write_json(fingerprint_main(brain.name), main, brain.name, packed=True)
     for folder, files in records.items():
-        writer.write_pack(fingerprint_records(brain.name, folder), files.json(), brain.name)
+        writer.write_pack(fingerprint_records(brain.name, folder), files.encoded(), brain.name)
