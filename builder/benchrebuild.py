@@ -2,7 +2,7 @@
 
 After the full build, the benchmark brain is edited seven times in a row, each followed by a
 rebuild over the site just built (its caches beside it, as `bf build` and `bf serve --watch`
-use them): a body edit twice, a title edit of the note that HUB_LINKERS notes link to (benchgen), a
+use them, and the paths each edit touched, as the watcher's events name them): a body edit twice, a title edit of the note that HUB_LINKERS notes link to (benchgen), a
 new record, a deleted note, the build instant moved by one day, and a body edit with the instant
 moved by 10 s (`body_edit_later`: bf serve --watch builds at the current time). Each reports
 `rebuild_<edit>_s` (the whole rebuild), `rebuild_<edit>_without_pagefind_s` (minus its pagefind
@@ -26,27 +26,34 @@ from .kernel.times import parse_instant, rfc3339
 EDITS = ("body_edit", "title_edit", "new_record", "deleted_note", "now_plus_1d", "body_edit_later")
 
 
-def _body_edit(corpus: Corpus) -> None:
-    with (corpus.root / corpus.notes[len(corpus.notes) // 2]["ref"]).open("a", encoding="utf-8") as fh:
+def _body_edit(corpus: Corpus) -> set[Path]:
+    path = corpus.root / corpus.notes[len(corpus.notes) // 2]["ref"]
+    with path.open("a", encoding="utf-8") as fh:
         fh.write("\nAn edit for the rebuild benchmark.\n")
+    return {path}
 
 
-def _title_edit(corpus: Corpus) -> None:
+def _title_edit(corpus: Corpus) -> set[Path]:
     """notes[0] is the hub: its new title breaks every link made by its old title."""
     path = corpus.root / corpus.notes[0]["ref"]
     text = path.read_text(encoding="utf-8")
     path.write_text(re.sub(r"^title: .*$", "title: Renamed for the rebuild benchmark", text, count=1, flags=re.M),
                     encoding="utf-8")
+    return {path}
 
 
-def _new_record(corpus: Corpus) -> None:
+def _new_record(corpus: Corpus) -> set[Path]:
     record = {"text": f"A new record naming [[{corpus.notes[1]['title']}]].", "time": NOW,
               "author": f"person:{corpus.people[0]}", "attributes": {"observed": NOW}}
-    (corpus.root / "memories" / "chat" / "bench-new-record.json").write_text(json.dumps(record), encoding="utf-8")
+    path = corpus.root / "memories" / "chat" / "bench-new-record.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return {path}
 
 
-def _deleted_note(corpus: Corpus) -> None:
-    (corpus.root / corpus.notes[-1]["ref"]).unlink()
+def _deleted_note(corpus: Corpus) -> set[Path]:
+    path = corpus.root / corpus.notes[-1]["ref"]
+    path.unlink()
+    return {path}
 
 
 def _report(report, seconds: float) -> dict:
@@ -66,11 +73,10 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
     instant = {"now_plus_1d": parse_instant(NOW) + timedelta(days=1),
                "body_edit_later": parse_instant(NOW) + timedelta(days=1, seconds=10)}
     for name in ("body_edit_cold",) + EDITS:
-        if name in _EDIT:
-            _EDIT[name](corpus)
+        changed = _EDIT[name](corpus) if name in _EDIT else set()   # the paths a watcher's events name
         start = time.perf_counter()
         report = build([corpus.root], Path(out), now=rfc3339(instant[name]) if name in instant else NOW,
-                       pagefind=pagefind, state=state)
+                       pagefind=pagefind, state=state, changed=changed)
         reports.append(_report(report, time.perf_counter() - start))
         state.settle()    # as bf serve --watch does once the page is told to reload
     json.dump(reports, sys.stdout)

@@ -97,9 +97,11 @@ def _without_full_collections(run):
 @_without_full_collections
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
           site_url: str | None = None, pagefind: bool = True, embeddings: bool = True, progress=None,
-          state: BuildState | None = None) -> BuildReport:
+          state: BuildState | None = None, changed: set[Path] | None = None) -> BuildReport:
     """`state`: what the last build in this process left (emit/state.py; bf serve --watch keeps
-    one), so this build recomputes only what changed where a stage knows how."""
+    one), so this build recomputes only what changed where a stage knows how. `changed`: the
+    paths file events named since that build (bf serve --watch), which the parse looks at
+    instead of every file (brain/rediscover.py); None: it walks the brains."""
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
@@ -117,7 +119,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
             raise InvalidInput("brain", f"not a folder: {root}")
         key = str(Path(root).resolve())
         brains.append(phases.run("parse", load, Path(root), skip=skip, cache=cache.notes.setdefault(key, {}),
-                                 memo=cache.memos.setdefault(key, LoadMemo())))
+                                 memo=cache.memos.setdefault(key, LoadMemo()), changed=changed))
     names = [b.name for b in brains]
     if len(set(names)) != len(names):
         raise InvalidInput("brain", f"two brains share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}; set `name` in brain.toml")

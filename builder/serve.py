@@ -251,7 +251,7 @@ def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url
         from .build import build
         from .emit.state import BuildState
         state = BuildState()   # each rebuild recomputes only what changed where a stage knows how
-        rebuilder = Rebuilder(lambda: build(watch, out, base_url=base_url, pagefind=True, state=state),
+        rebuilder = Rebuilder(lambda changed: build(watch, out, base_url=base_url, pagefind=True, state=state, changed=changed),
                               lambda report, error: (live.publish(report, error), state.settle()))
         # Watching starts before the first build, so an edit made during it queues a rebuild.
         threading.Thread(target=watch_brains, args=(watch, out, rebuilder.request, stop, rebuilder.log),

@@ -72,10 +72,14 @@ def watch_brains(brains: list[Path], out: Path, on_change: Callable[[set], None]
 
 
 class Rebuilder:
-    """Runs `build()` on one thread; `request()` during a build queues exactly one more.
+    """Runs `build(changed)` on one thread; `request()` during a build queues exactly one more.
 
-    `build` returns a BuildReport; `on_done(report, error)` hears each outcome (error is None
-    after a good build, the message after a failed one; the last good site stays in place)."""
+    `changed`: the paths the requests' changes named since the last build began (a build reads
+    those files again, not every one: build.build), or None to walk the brains: the first
+    build, a request without changes, and the build after a failed one (which may have used
+    its paths up before reading them). `build` returns a BuildReport; `on_done(report, error)`
+    hears each outcome (error is None after a good build, the message after a failed one; the
+    last good site stays in place)."""
 
     def __init__(self, build: Callable, on_done: Callable, log: Callable[[str], None] | None = None):
         self.build, self.on_done = build, on_done
@@ -83,9 +87,15 @@ class Rebuilder:
         self.cond = threading.Condition()
         self.pending = self.running = self.stopped = False
         self.builds = 0
+        self.changed: set[Path] | None = None
 
-    def request(self, _changes=None) -> None:
+    def request(self, changes=None) -> None:
+        """`changes`: watchfiles' {(change, path)}; None: look at everything."""
         with self.cond:
+            if changes is None:
+                self.changed = None
+            elif self.changed is not None:
+                self.changed |= {Path(path) for _, path in changes}
             self.pending = True
             self.cond.notify_all()
 
@@ -106,19 +116,20 @@ class Rebuilder:
                 if self.stopped:
                     return
                 self.pending, self.running = False, True
+                changed, self.changed = self.changed, set()
             try:
-                self.rebuild()
+                self.rebuild(changed)
             finally:
                 with self.cond:
                     self.running = False
                     self.cond.notify_all()
 
-    def rebuild(self) -> bool:
+    def rebuild(self, changed: set[Path] | None = None) -> bool:
         """One build now; True when it succeeded. Never raises: a preview outlives a bad edit."""
         first = self.builds == 0
         self.builds += 1
         try:
-            report = self.build()
+            report = self.build(changed)
         except BfError as exc:
             return self._failed(exc.message)
         except Exception as exc:   # a bug in bf: keep serving, show it on the page and the terminal
@@ -129,6 +140,8 @@ class Rebuilder:
         return True
 
     def _failed(self, message: str) -> bool:
+        with self.cond:
+            self.changed = None
         self.log(f"bf serve: build failed: {message}")
         self.on_done(None, message)
         return False

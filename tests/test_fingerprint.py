@@ -75,3 +75,40 @@ def test_a_record_edited_in_place_is_seen_only_while_its_folder_is_recent(built,
     assert stale(site) is None
     monkeypatch.setattr(fp, "RECENT_NS", time.time_ns())
     assert stale(site)["changed"] == 1
+
+
+def _as_recorded(brain) -> tuple[dict, dict]:
+    return brain.listing.main(), {folder: files.files for folder, files in brain.listing.records.items()}
+
+
+@pytest.mark.parametrize("odd", [False, True])
+def test_the_parse_records_what_a_walk_records_and_patches_it_after_edits(make_brain, tmp_path, odd):
+    """The build's fingerprint is what discovery saw (brain.listing), not a second walk: it must
+    equal recorded() with what discovery leaves out (links, ignored and special files, node_modules,
+    odd names), and stay equal when a later load patches it (a source folder whose files did not
+    change keeps its Files, and so its JSON)."""
+    from builder.brain import LoadMemo, load
+    root = make_brain(tmp_path, {"a.md": "# A\n", "sub/b.md": "# B\n", "memories/chat/1.json": '{"text": "one"}',
+                                 "memories/deep/x/3.json": '{"text": "three"}', "memories/notes.txt": "t",
+                                 "memories/other/1.json": '{"text": "other"}'})
+    if odd:
+        for rel, text in {"skipme/c.md": "# C\n", "junk.tmp": "x", "node_modules/m.js": "m", ".bfignore": "skipme/\n*.tmp\n",
+                          "bad\x01name.md": "# Bad\n"}.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
+        (root / "link.md").symlink_to(root / "a.md")
+        (root / "memories/chat/link.json").symlink_to(root / "memories/chat/1.json")
+        os.mkfifo(root / "pipe")
+    memo = LoadMemo()
+    assert _as_recorded(load(root, memo=memo)) == fp.recorded(root)
+    edits = [lambda: (root / "a.md").write_text("# A\n\nedited\n", encoding="utf-8"),
+             lambda: (root / "memories/chat/2.json").write_text('{"text": "two"}', encoding="utf-8"),
+             lambda: (root / "sub/b.md").unlink(),
+             lambda: (root / "sub/c.md").write_text("# C\n", encoding="utf-8"),
+             lambda: (root / "memories/new").mkdir() or (root / "memories/new/1.json").write_text("{}", encoding="utf-8"),
+             lambda: (root / "memories/chat/1.json").unlink()]
+    for edit in edits:
+        before = memo.listing.records["memories/other"]
+        edit()
+        assert _as_recorded(load(root, memo=memo)) == fp.recorded(root)
+        assert memo.listing.records["memories/other"] is before

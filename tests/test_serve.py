@@ -9,6 +9,7 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -130,8 +131,8 @@ def test_a_save_during_a_build_queues_exactly_one_more(tmp_path):
     started, release = threading.Semaphore(0), threading.Event()
     calls, outcomes = [], []
 
-    def slow_build():
-        calls.append(1)
+    def slow_build(changed):
+        calls.append(changed)
         started.release()
         release.wait()
         return type("Report", (), {"files": 1, "reused": 0, "build_id": f"b{len(calls)}"})()
@@ -141,11 +142,12 @@ def test_a_save_during_a_build_queues_exactly_one_more(tmp_path):
     worker.start()
     rebuilder.request()
     assert started.acquire(timeout=WAIT)            # build 1 is running
-    for _ in range(5):                              # five saves while it runs
-        rebuilder.request()
+    for n in range(5):                              # five saves while it runs
+        rebuilder.request({("modified", f"/brain/{n}.md")})
     release.set()
     assert rebuilder.wait_idle(timeout=WAIT)
     assert len(calls) == 2 and outcomes == [("b1", None), ("b2", None)]
+    assert calls == [None, {Path(f"/brain/{n}.md") for n in range(5)}]   # the first walks; then what changed
     rebuilder.stop()
     worker.join(WAIT)
     assert not worker.is_alive()
@@ -155,7 +157,9 @@ def test_a_failed_build_is_reported_and_the_next_good_one_clears_it(make_brain, 
     brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n"})
     out = tmp_path / "site"
     outcomes, logs = [], []
-    rebuilder = Rebuilder(lambda: build_site(brain, out), lambda report, error: outcomes.append(error), log=logs.append)
+    seen = []
+    rebuilder = Rebuilder(lambda changed: seen.append(changed) or build_site(brain, out),
+                          lambda report, error: outcomes.append(error), log=logs.append)
     assert rebuilder.rebuild() is True
     good = (out / MANIFEST).read_bytes()
     (brain / "brain.toml").write_text("name = [\n")
@@ -163,9 +167,11 @@ def test_a_failed_build_is_reported_and_the_next_good_one_clears_it(make_brain, 
     assert (out / MANIFEST).read_bytes() == good                      # the last good site stays
     assert outcomes[-1].startswith("invalid input: brain.toml") and "build failed" in logs[-1]
     (brain / "brain.toml").write_text('name = "brain"\n')
-    assert rebuilder.rebuild() is True and outcomes[-1] is None
+    rebuilder.request({("modified", str(brain / "brain.toml"))})
+    assert rebuilder.rebuild(rebuilder.changed) is True and outcomes[-1] is None
+    assert seen[-1] is None       # after a failed build the next one walks: the failed one may have used up its paths
 
-    def broken():
+    def broken(changed):
         raise ConfigError("brain.toml: nonsense")
     assert Rebuilder(broken, lambda r, e: outcomes.append(e), log=logs.append).rebuild() is False
     assert outcomes[-1] == "invalid input: brain.toml: nonsense"

@@ -9,9 +9,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..kernel.config import load_config
+from ..kernel.fingerprint import listing
 from ..kernel.model import Brain, Problem, Source
 from ..kernel.parallel import chunks, cores, fork_map
 from .discover import discover
+from .rediscover import rediscover
 from .gittimes import commit_times
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
@@ -27,19 +29,27 @@ RACY_NS = 2_000_000_000
 class LoadMemo:
     """What the last load of a brain in this process left for the next (parsecache.Cache keeps it):
     `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
-    read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)})."""
+    read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)});
+    `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing);
+    `identities`: the identities each item names (resolve.known_identities); `found`: (the
+    folders skipped, what discovery found), for the next load after file events (rediscover.py)."""
     stats: dict = field(default_factory=dict)
     resolved: tuple = (None, None)
+    listing: object = None
+    identities: dict = field(default_factory=dict)
+    found: tuple = (None, None)
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
-         memo: LoadMemo | None = None) -> Brain:
+         memo: LoadMemo | None = None, changed: set[Path] | None = None) -> Brain:
     """Parse the brain at `root`. `cache` maps (ref, sha-of-bytes, config) → Note, and ("record",
     path, sha-of-bytes) → Record, and is updated in place (an unchanged file keeps its object).
-    `memo` (updated in place) spares reading unchanged files and resolving unchanged items' links."""
+    `memo` (updated in place) spares reading unchanged files and resolving unchanged items' links.
+    `changed`: the paths file events named since the load that left `memo`, which discovery
+    then looks at alone (rediscover.py); None: walk the brain."""
     root = Path(root)
     cfg = load_config(root)
-    found = discover(root, skip)
+    found = _found(root, skip, memo, changed)
     problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
     cache = {} if cache is None else cache
     cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
@@ -68,6 +78,10 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
 
     records = {}
     for rel in found.records:
+        rec = digest.unchanged(rel, cache, used)
+        if rec is not None:   # the common case of a rebuild, spared the rest
+            records[rec.ref] = rec
+            continue
         _, source, filename = rel.split("/")
         sha, data = digest(rel, MAX_RECORD_BYTES, lambda sha: ("record", rel, sha) in cache)
         if sha is None:
@@ -87,7 +101,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     cache.update(used)
     digest.remember()
     sources = _sources(root, cfg, found, problems)
-    identities = known_identities(cfg.identities, notes, records, sources)
+    identities = known_identities(cfg.identities, notes, records, sources, memo.identities if memo else None)
     names = build_names(notes, identities)
     attachments = _safe_attachments(found.attachments, cfg, problems)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
@@ -98,6 +112,9 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         memo.resolved = (inputs, known)
     problems.extend(link_problems)
 
+    files = listing(root, found.stats, found.others, found.unread, memo.listing if memo else None)
+    if memo:
+        memo.listing = files
     git = commit_times(root)
     modified = {}
     for ref, note in notes.items():
@@ -106,7 +123,29 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
         sources=sources, links=tuple(links), names=names, identities=identities,
         attachments=tuple(attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
+        listing=files,
     )
+
+
+def _found(root: Path, skip: set[Path], memo: LoadMemo | None, changed: set[Path] | None):
+    """discover(root, skip), or the last load's Found with the paths `changed` looked at again."""
+    found, key = None, frozenset(skip)
+    if changed is not None and memo is not None and memo.found[0] == key:
+        base = root.resolve()
+        rels = set()
+        for path in changed:
+            path = Path(os.path.abspath(path))
+            try:   # the folder resolved, not the file: a changed link is itself, not its target
+                rel = (path.parent.resolve() / path.name).relative_to(base).as_posix()
+            except ValueError:
+                continue   # another brain's
+            rels.add("" if rel == "." else rel)
+        found = rediscover(root, skip, memo.found[1], rels)
+    if found is None:
+        found = discover(root, skip)
+    if memo is not None:
+        memo.found = (key, found)
+    return found
 
 
 # Files a browser would run as a page or script on the site's own origin.
@@ -177,6 +216,19 @@ class _Digests:
         if stat is not None and self.now - stat[0] > RACY_NS:
             self.seen[rel] = (stat, sha)
         return sha, data
+
+    def unchanged(self, rel: str, cache: dict, used: dict):
+        """The record at `rel` when its stat is the last load's and its object is in `cache`
+        (then marked `used`), else None."""
+        old = self.memo.get(rel) if self.memo is not None else None
+        if old is None or old[0] != self.stats.get(rel):
+            return None
+        key = ("record", rel, old[1])
+        rec = cache.get(key)
+        if rec is not None:
+            self.seen[rel] = old
+            used[key] = rec
+        return rec
 
     def remember(self) -> None:
         if self.memo is not None:

@@ -196,17 +196,30 @@ def _link(source: str, raw: RawLink, resolver: Resolver, notes) -> Link:
                 heading=raw.heading, line=raw.line)
 
 
-def known_identities(config_identities, notes, records, sources) -> dict[str, tuple[str, ...]]:
-    """Every identity the brain names: configured ones with their aliases, plus entities seen anywhere."""
+def known_identities(config_identities, notes, records, sources, kept: dict | None = None) -> dict[str, tuple[str, ...]]:
+    """Every identity the brain names: configured ones with their aliases, plus entities seen
+    anywhere. `kept`: each item's identities by its ref, from the last call in this process
+    (an unchanged item object names the same ones while the sources are the same), left
+    holding this call's."""
     out = {k: tuple(v) for k, v in config_identities.items()}
-    for note in notes.values():
-        for ident in note.entities:
+    kept = {} if kept is None else kept
+    old = kept.get("items", {}) if kept.get("sources") == list(sources) else {}
+    mine = {}
+    for item in (*notes.values(), *records.values()):
+        o = old.get(item.ref)
+        mine[item.ref] = o if o is not None and o[0] is item else (item, _named(item, sources))
+        for ident in mine[item.ref][1]:
             out.setdefault(ident, ())
-        for raw in note.links:
-            if raw.kind in ("identity", "wikilink") and is_identity(raw.target, sources):
-                out.setdefault(raw.target, ())
-    for rec in records.values():
-        for text in (rec.author or "", *rec.refs, *(t for ts in rec.relations.values() for t in ts)):
-            if text and is_identity(text, sources):
-                out.setdefault(text, ())
+    kept["sources"], kept["items"] = list(sources), mine
     return dict(sorted(out.items()))
+
+
+def _named(item, sources) -> tuple[str, ...]:
+    """The identities a note or record names."""
+    if isinstance(item, Note):
+        found = list(item.entities) + [raw.target for raw in item.links
+                                       if raw.kind in ("identity", "wikilink") and is_identity(raw.target, sources)]
+    else:
+        texts = (item.author or "", *item.refs, *(t for ts in item.relations.values() for t in ts))
+        found = [text for text in texts if text and is_identity(text, sources)]
+    return tuple(found)

@@ -7,9 +7,10 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - index: per brain, the last search index (bm25/update.py: patched in place when refs are unchanged);
 - paged: per brain, each read's reply and its pages (views.compute keeps the pages of an equal reply);
 - pages: per brain, the HTML pages the last build rendered and what they were made of (reuse.py);
-- vectors: per brain, document text → its int8 vector bytes (an embedding is a function of the text);
-- related: per brain, each note's vector and related notes (vectors/related.py), and each
-  index group's vector buckets by what they are made of (vectors/buckets.py);
+- vectors: per brain, each doc's fields and int8 vector bytes, and the sums of the brain's mean
+  (vectors/rows.py: an embedding is a function of the fields);
+- related: per brain, each note's vector and related notes (vectors/related.py) and their packs,
+  and each index group's vector buckets and files by what they are made of (vectors/buckets.py);
 - data: per brain, the compact data's serialized record and section replies (data.py);
 - pieces: per brain, each note's text pieces for the index by its note object (views/documents.py);
 - excerpts: per brain, the backlink excerpts of each link source by its object (views/graph.py);

@@ -33,22 +33,20 @@ records, one item per note as lexical search gives.
 """
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from operator import itemgetter
 
 from .. import vectors
 from ..query.vectorstore import FORMAT
-from ..kernel.parallel import fork_each
 from ..kernel.refs import escape_segment
 from ..kernel.text import preview_title
-from ..vectors.buckets import buckets, mean_of
+from ..vectors.buckets import buckets
 from ..vectors.related import related
+from ..vectors.rows import doc_rows
 from .data import hashed_packs
 from .writer import Writer, canonical_json
 
 SHARD = 64   # rows per table file: a query reads one per token, ~6 KB packed
-PARALLEL_DOCS = 5000  # fewer docs are embedded faster than workers start
 
 
 def table_dir() -> str:
@@ -67,88 +65,115 @@ def emit_table(writer: Writer) -> None:
         writer.write_pack(f"{table_dir()}/t/{k // SHARD}.bin", rows[k:k + SHARD].tobytes(), "vectors")
 
 
-def _text(doc: dict) -> str:
-    return " ".join(doc[f] for f in ("title", "aliases", "headings", "body") if doc.get(f))
-
-
-def _vector(_, text: str) -> bytes:
-    return vectors.doc_vector(text).tobytes()
-
-
 def _u16(values: list[int]) -> bytes:
     import numpy as np   # lazily, as everywhere the vector arm runs
     return np.asarray(values, dtype="<u2").tobytes()
 
 
-def _columns(rows: list[bytes]) -> bytes:
-    """Equal-length rows stored column by column: every doc's first component, then every
-    doc's second… packs 13% smaller (the first, the tokens' common direction, is nearly
-    always ±127, and each component's values are alike)."""
-    return b"".join(bytes(column) for column in zip(*rows)) if rows else b""
+def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], dims: int) -> list[tuple[str, bytes]]:
+    """(name, bytes) of a group's centres, bucket map and buckets; each bucket's vectors stored
+    column by column (every doc's first component, then every doc's second…), which packs 13%
+    smaller (the first, the tokens' common direction, is nearly always ±127, and each
+    component's values are alike)."""
+    import numpy as np
+    x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims)
+    order = np.argsort(np.asarray(bucket, dtype=np.int64), kind="stable")   # doc order within a bucket
+    ends = np.cumsum(np.bincount(bucket, minlength=max(len(centres), 1))).tolist()
+    files = [("c", b"".join(centres)), ("m", _u16(bucket))]
+    for b, (start, end) in enumerate(zip([0] + ends, ends)):
+        files.append((str(b), x[order[start:end]].T.tobytes()))
+    return files
+
+
+def _layout(docs: list[dict], refs: list[str], kept: dict) -> tuple[list, list]:
+    """([[group, first doc id, count]…], [[first doc id, count]…] of the runs of sections) of
+    `docs` sorted by ref; the last call's (in `kept`) while the refs and groups are the same."""
+    groups = [str(doc.get("group") or "") for doc in docs]
+    old = kept.get("layout")
+    if old is not None and old[0] == refs and old[1] == groups:
+        return old[2], old[3]
+    files, sections = [], []
+    for i, (ref, group) in enumerate(zip(refs, groups)):
+        if files and files[-1][0] == group:
+            files[-1][2] += 1
+        else:
+            files.append([group, i, 1])
+        if not group and "#" in ref:
+            if sections and sum(sections[-1]) == i:
+                sections[-1][1] += 1
+            else:
+                sections.append([i, 1])
+    kept["layout"] = (refs, groups, files, sections)
+    return files, sections
 
 
 def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: list[bytes], files: list,
                   sections: list, mean: list[int], kept: dict) -> tuple[list, int]:
     """Write each group's centres, bucket map and buckets; ([[group, first, count, buckets,
-    listable]…], the packed bytes of the centres and maps). `kept`: each group's buckets by
-    what they are a function of, from the last build in this process, left holding this one's."""
-    in_section = {i for first, count in sections for i in range(first, first + count)}
-    zero, fixed, groups, memo = bytes(len(mean)), 0, [], {}
+    listable]…], the packed bytes of the centres and maps). `kept`: each group's files by its
+    first ref, from the last build in this process, left holding this one's; a group whose
+    refs, vectors and mean are the same keeps them (its buckets are a function of those)."""
+    dims, in_section = len(mean), None
+    zero, fixed, groups, memo = bytes(dims), 0, [], {}
     for n, (group, first, count) in enumerate(files):
         mine, names = rows[first:first + count], refs[first:first + count]
-        key = hashlib.sha256(canonical_json([names, mean]) + b"".join(mine)).digest()
-        centres, bucket = memo[key] = kept.get(key) or buckets(names, mine, mean, len(zero))
-        fixed += writer.staged_size(writer.write_pack(f"{base}/{n}/c.bin", b"".join(centres), owner))
-        fixed += writer.staged_size(writer.write_pack(f"{base}/{n}/m.bin", _u16(bucket), owner))
-        held: list[list[bytes]] = [[] for _ in range(max(len(centres), 1))]
-        for row, b in zip(mine, bucket):
-            held[b].append(row)
-        for b, its in enumerate(held):
-            writer.write_pack(f"{base}/{n}/{b}.bin", _columns(its), owner)
-        listable = sum(first + i not in in_section and row != zero for i, row in enumerate(mine))
-        groups.append([group, first, count, len(held), listable])
+        old = kept.get(names[0])
+        if old is None or old[0] != names or old[1] != mine or old[2] != mean:
+            if in_section is None:
+                in_section = {i for start, size in sections for i in range(start, start + size)}
+            listable = sum(first + i not in in_section and row != zero for i, row in enumerate(mine))
+            old = (names, mine, mean, _bucket_files(mine, *buckets(names, mine, mean, dims), dims), listable, None)
+        paths = [writer.write_pack(f"{base}/{n}/{name}.bin", data, owner) for name, data in old[3]]
+        size = old[5] if old[5] is not None else sum(writer.staged_size(p) for p in paths[:2])
+        memo[names[0]] = old[:5] + (size,)
+        fixed += size
+        groups.append([group, first, count, len(old[3]) - 2, old[4]])
     kept.clear()
     kept.update(memo)
     return groups, fixed
 
 
-def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict[str, bytes] | None = None,
+def _related_packs(near: dict[str, list[str]], titles: dict[str, str], kept: dict) -> list[str]:
+    """The packs of each note's related notes with their titles; an entry whose list (the same
+    object: vectors/related.py) and titles are what they were in the last build (`kept`) is kept."""
+    old_titles, old_entries, old_packs = kept.get("titles", {}), kept.get("entries", {}), kept.get("packs")
+    retitled = set() if titles == old_titles else {r for r in titles.keys() | old_titles.keys()
+                                                   if titles.get(r) != old_titles.get(r)}
+    entries = {}
+    for ref, refs in near.items():
+        old = old_entries.get(ref)
+        if old is not None and old[0] is refs and retitled.isdisjoint(refs):
+            entries[ref] = old
+        elif refs:
+            entries[ref] = (refs, canonical_json([[r, preview_title(titles[r])] for r in refs]).decode("utf-8"))
+    if old_packs is None or entries != old_entries:
+        old_packs = hashed_packs({ref: text for ref, (_, text) in entries.items()})
+    kept["titles"], kept["entries"], kept["packs"] = titles, entries, old_packs
+    return old_packs
+
+
+def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict | None = None,
                      kept: dict | None = None) -> None:
     """`docs`: the brain's index documents (views/documents.documents), in any order. `known`:
-    text → vector of the last build (emit/state.py); only other texts are embedded, and it is
-    left holding this build's. `kept`: the related notes and buckets of the last build
-    (vectors/related.py, vectors/buckets.py)."""
+    each doc's vector and the brain's mean from the last build (vectors/rows.py); only docs
+    whose fields changed are embedded again, and it is left holding this build's. `kept`: the
+    layout, buckets and related notes of the last build (vectors/buckets.py, vectors/related.py)."""
     base, owner, dims = brain_dir(brain), f"vectors:{brain}", vectors.meta()["dims"]
-    docs = sorted(docs, key=itemgetter("ref"))
-    files, sections = [], []
-    for i, doc in enumerate(docs):
-        group = str(doc.get("group") or "")
-        if files and files[-1][0] == group:
-            files[-1][2] += 1
-        else:
-            files.append([group, i, 1])
-        if not group and "#" in doc["ref"]:
-            if sections and sum(sections[-1]) == i:
-                sections[-1][1] += 1
-            else:
-                sections.append([i, 1])
-    known = {} if known is None else known
-    texts = [_text(doc) for doc in docs]
-    new = sorted({t for t in texts if t not in known})
-    fresh = dict(zip(new, fork_each(_vector, new, None, len(new) > PARALLEL_DOCS)))
-    rows = [known.get(t) or fresh[t] for t in texts]
-    known.clear()
-    known.update(zip(texts, rows))
-    mean = mean_of(rows, dims)
     kept = {} if kept is None else kept
-    groups, fixed = _write_groups(writer, base, owner, [d["ref"] for d in docs], rows, files, sections, mean,
+    docs = sorted(docs, key=itemgetter("ref"))
+    refs = [doc["ref"] for doc in docs]
+    files, sections = _layout(docs, refs, kept)
+    rows, mean = doc_rows(docs, refs, dims, known)
+    groups, fixed = _write_groups(writer, base, owner, refs, rows, files, sections, mean,
                                   kept.setdefault("buckets", {}))
     notes = [i for i, doc in enumerate(docs) if "names" in doc]     # only notes have names
-    near = related([docs[i]["ref"] for i in notes], [rows[i] for i in notes], dims, kept)
-    titles = {docs[i]["ref"]: preview_title(docs[i]["title"]) for i in notes}
-    entries = {ref: canonical_json([[r, titles[r]] for r in refs]).decode("utf-8") for ref, refs in near.items() if refs}
-    packs = hashed_packs(entries)
+    note_refs = [refs[i] for i in notes]
+    near = related(note_refs, [rows[i] for i in notes], dims, kept)
+    packs = _related_packs(near, dict(zip(note_refs, (docs[i]["title"] for i in notes))), kept)
     for k, text in enumerate(packs):
         writer.write_pack(f"{base}/related/{k}.json", text.encode("utf-8"), owner)
-    writer.write_json(f"{base}/meta.json", {"format": FORMAT, "dims": dims, "groups": groups, "mean": mean,
-                                            "fixed": fixed, "sections": sections, "related": len(packs)}, owner)
+    meta = {"format": FORMAT, "dims": dims, "groups": groups, "mean": mean, "fixed": fixed, "sections": sections,
+            "related": len(packs)}
+    old = kept.get("meta")
+    kept["meta"] = old = old if old is not None and old[0] == meta else (meta, canonical_json(meta))
+    writer.write(f"{base}/meta.json", old[1], owner)   # its JSON kept: the sections list is long

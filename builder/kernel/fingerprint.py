@@ -11,7 +11,9 @@ What this cannot see until the next build is written in docs/site.md ("Staleness
 """
 from __future__ import annotations
 
+import json
 import os
+import stat
 import time
 from pathlib import Path
 
@@ -32,9 +34,11 @@ def fingerprint_records(brain: str, folder: str) -> str:
     return f"_bf/{escape_segment(brain)}/fingerprint/{escape_segment(folder.split('/', 1)[1])}.json"
 
 
-def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozenset = frozenset()) -> None:
-    """Every file below `rel_dir` into `files`; with `dirs`, stop at source folders and sign them.
-    `skip`: brain-relative folders left out (a site built inside its brain, `--out docs`)."""
+def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozenset = frozenset(),
+          enter: bool = False) -> None:
+    """Every file below `rel_dir` into `files`; with `dirs`, sign source folders and stop there
+    (`enter`: go on into them). `skip`: brain-relative folders left out (a site built inside
+    its brain, `--out docs`)."""
     stack = [rel_dir]
     while stack:
         rel_dir = stack.pop()
@@ -43,7 +47,7 @@ def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozen
         except OSError:
             continue
         for entry in entries:
-            if entry.name.startswith(".") or (not rel_dir and entry.name in ("_site", ".bf-cache")):
+            if _unlisted(entry.name, rel_dir):
                 continue
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             if rel in skip:
@@ -53,37 +57,156 @@ def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozen
             except OSError:
                 continue
             if not entry.is_dir(follow_symlinks=False):
-                files[rel] = f"{st.st_size}:{st.st_mtime_ns}"
-            elif dirs is not None and rel_dir == MEMORIES:
+                files[rel] = _file(st.st_size, st.st_mtime_ns)
+                continue
+            if dirs is not None and rel_dir == MEMORIES:
                 dirs[rel] = _signature(st)
-            else:
-                stack.append(rel)
+                if not enter:
+                    continue
+            stack.append(rel)
+
+
+def _unlisted(name: str, rel_dir: str) -> bool:
+    return name.startswith(".") or (not rel_dir and name in ("_site", ".bf-cache"))
+
+
+def _file(size: int, mtime_ns: int) -> str:
+    return f"{size}:{mtime_ns}"
 
 
 def _signature(st: os.stat_result) -> str:
+    return _folder(st.st_mtime_ns, st.st_size, st.st_nlink)
+
+
+def _folder(mtime_ns: int, size: int, links: int) -> str:
     """mtime:size of a source folder, ":sub" when it may hold a folder (whose changes its mtime does
     not show). A folder's link count is 2 + its subfolders on POSIX file systems; any other count
     (some report 1) is treated as "may hold one", without listing it."""
-    return f"{st.st_mtime_ns}:{st.st_size}" + ("" if st.st_nlink == 2 else ":sub")
+    return f"{mtime_ns}:{size}" + ("" if links == 2 else ":sub")
 
 
 def recorded(root: Path, skip: list[str] = ()) -> tuple[dict, dict[str, dict]]:
     """What a build records: {format, files (all but records), dirs (source folders' signatures),
     skip (the site's own folder when it is inside the brain: its files are the build's, not the
     brain's)}, and per source folder its files — kept apart, so a query loads only the folders it lists."""
-    root = Path(root)
     files: dict[str, str] = {}
     dirs: dict[str, str] = {}
-    _walk(root, "", files, dirs, frozenset(skip))
-    records = {}
-    for folder in dirs:
-        inside: dict[str, str] = {}
-        _walk(root, folder, inside, None, frozenset(skip))
-        records[folder] = dict(sorted(inside.items()))
-    main = {"format": FORMAT, "files": dict(sorted(files.items())), "dirs": dict(sorted(dirs.items()))}
+    _walk(Path(root), "", files, dirs, frozenset(skip), enter=True)
+    split = Listing.split(files, dirs)
+    main = split.main()
     if skip:
         main["skip"] = sorted(skip)
-    return main, records
+    return main, {folder: mine.files for folder, mine in split.records.items()}
+
+
+class Files:
+    """One source folder's {path: signature}; its JSON is made once per object, and a watch
+    rebuild keeps the object while the folder's files are unchanged (Listing.split)."""
+
+    def __init__(self, files: dict[str, str]):
+        self.files, self._json = files, None
+
+    def encoded(self) -> bytes:
+        """Its JSON as emit/writer.canonical_json writes it (the kernel imports no emitter)."""
+        if self._json is None:
+            self._json = json.dumps(self.files, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        return self._json
+
+
+class Listing:
+    """What the fingerprint records of a brain: `files` (all but records), `dirs` (source
+    folders' signatures), `records` (per source folder, its Files); `seen`: what discovery saw
+    (listing()), to patch it from."""
+
+    def __init__(self, files: dict[str, str], dirs: dict[str, str], records: dict[str, Files], seen: tuple = ()):
+        self.files, self.dirs, self.records, self.seen = files, dirs, records, seen
+
+    def main(self) -> dict:
+        return {"format": FORMAT, "files": self.files, "dirs": self.dirs}
+
+    @staticmethod
+    def split(files: dict[str, str], dirs: dict[str, str], kept: dict | None = None) -> "Listing":
+        """`files` (every file, records too) apart by folder; a folder whose files are those of
+        its Files in `kept` keeps that object."""
+        records: dict[str, dict] = {folder: {} for folder in dirs}
+        top = {}
+        for rel, sign in files.items():
+            folder = _folder_of(rel)
+            (records[folder] if folder in records else top)[rel] = sign
+        kept = kept or {}
+        return Listing(top, dirs, {folder: kept[folder] if folder in kept and kept[folder].files == mine else Files(mine)
+                                   for folder, mine in records.items()})
+
+    def patched(self, changes: dict[str, str | None], dirs: dict[str, str]) -> "Listing":
+        """This listing with the files `changes` (path → its signature, None when it went) and
+        the same source folders signed `dirs`: a copy of what they are in; every Files they are
+        not in is kept, the same object."""
+        top, records = self.files, dict(self.records)
+        for rel, sign in changes.items():
+            folder = _folder_of(rel)
+            if folder in records:
+                if records[folder] is self.records[folder]:
+                    records[folder] = Files(dict(records[folder].files))
+                mine = records[folder].files
+            else:
+                top = dict(top) if top is self.files else top
+                mine = top
+            if sign is None:
+                mine.pop(rel, None)
+            else:
+                mine[rel] = sign
+        return Listing(top, dirs, records)
+
+
+def _folder_of(rel: str) -> str | None:
+    """The source folder a file would be in: memories/SOURCE/…"""
+    parts = rel.split("/", 2)
+    return f"{MEMORIES}/{parts[1]}" if len(parts) == 3 and parts[0] == MEMORIES else None
+
+
+def listing(root: Path, stats: dict[str, tuple], others: dict[str, tuple], unread: list[str],
+            kept: Listing | None = None) -> Listing:
+    """What recorded(root) records, from what discovery saw (brain/discover.py): `stats`, each
+    regular file's (mtime, ctime, size, inode); `others`, every other entry it looked at:
+    (folder?, size, mtime, links); `unread`, the entries it did not look at or into, which are
+    walked here. `kept`: the last call's Listing, patched with the files whose stat changed
+    when the same source folders are there and nothing was left unread."""
+    extra: dict[str, str] = {}
+    dirs: dict[str, str] = {}
+    for rel, (folder, size, mtime, links) in others.items():
+        if not folder:
+            extra[rel] = _file(size, mtime)
+        elif rel.rpartition("/")[0] == MEMORIES:
+            dirs[rel] = _folder(mtime, size, links)
+    if kept is not None and kept.seen and not unread and dirs.keys() == kept.dirs.keys():
+        old, old_extra = kept.seen
+        changes = {rel: _file(st[2], st[0]) for rel, st in stats.items() if old.get(rel) != st}
+        if len(stats) - len(changes) < len(old):   # some went
+            changes.update((rel, None) for rel in old.keys() - stats.keys())
+        if extra != old_extra:
+            changes.update((rel, extra.get(rel)) for rel in extra.keys() | old_extra.keys() if extra.get(rel) != old_extra.get(rel))
+        done = kept.patched(changes, dirs) if changes or dirs != kept.dirs else kept
+        done.seen = (stats, extra)
+        return done
+    files = {rel: _file(st[2], st[0]) for rel, st in stats.items()}
+    files.update(extra)
+    for rel in unread:
+        parent, _, name = rel.rpartition("/")
+        if _unlisted(name, parent):
+            continue
+        try:
+            st = os.lstat(root / rel)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode):
+            files[rel] = _file(st.st_size, st.st_mtime_ns)
+            continue
+        if parent == MEMORIES:
+            dirs[rel] = _signature(st)
+        _walk(root, rel, files, dirs, enter=True)
+    done = Listing.split(files, dirs, kept.records if kept is not None else None)
+    done.seen = () if unread else (stats, extra)   # what was walked here is not patched: walk again
+    return done
 
 
 def changed_since(root: Path, before: dict, records_of) -> int:
@@ -116,14 +239,19 @@ def changed(before: dict[str, str], now: dict[str, str]) -> int:
 def write_fingerprint(writer, brain) -> None:
     """Through `writer` (emit/writer.py): what staleness compares against, the brain's files and
     each source folder's files apart (read only when that folder changed), as pack files: a path
-    and its stat signature compress 4× (3 of 4 MB at 10k notes + 50k records).
+    and its stat signature compress 4× (3 of 4 MB at 10k notes + 50k records). What discovery
+    saw (brain.listing) is recorded: the files the build read, without walking them again.
     A site built inside its brain (`--out docs`) is not the brain's: the previous site must not count."""
     root = Path(brain.root)
     try:
         skip = [writer.out.resolve().relative_to(root).as_posix()]
     except ValueError:
         skip = []
-    main, records = recorded(root, skip)
+    if skip or brain.listing is None:
+        main, records = recorded(root, skip)
+        records = {folder: Files(files) for folder, files in records.items()}
+    else:
+        main, records = brain.listing.main(), brain.listing.records
     writer.write_json(fingerprint_main(brain.name), main, brain.name, packed=True)
     for folder, files in records.items():
-        writer.write_json(fingerprint_records(brain.name, folder), files, brain.name, packed=True)
+        writer.write_pack(fingerprint_records(brain.name, folder), files.encoded(), brain.name)

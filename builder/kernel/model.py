@@ -161,6 +161,7 @@ class Brain:
     identities: dict[str, tuple[str, ...]]  # identity → its explicit aliases
     attachments: tuple[str, ...]            # brain-relative paths copied as-is
     problems: tuple[Problem, ...]
+    listing: object = field(default=None, compare=False, repr=False)   # kernel/fingerprint.Listing of its files
 
     @property
     def name(self) -> str:

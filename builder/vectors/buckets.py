@@ -28,13 +28,23 @@ def is_centre(ref: str) -> bool:
     return zlib.crc32(ref.encode("utf-8")) % RATE == 0
 
 
-def mean_of(rows: list[bytes], dims: int) -> list[int]:
-    """The mean of the int8 vectors `rows` that are not zero, rounded half up to integers (an
-    edit seldom moves it), all zero when there are none."""
+def sums(rows: list[bytes], dims: int):
+    """(the int64 sum of the int8 vectors `rows` that are not zero, how many they are)."""
     import numpy as np   # lazily, as everywhere the vector arm runs
     x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims).astype(np.int64)
     has = x[np.abs(x).sum(axis=1) > 0]
-    return _rounded(has.sum(axis=0), len(has)).tolist() if len(has) else [0] * dims
+    return has.sum(axis=0), len(has)
+
+
+def rounded_mean(total, count: int, dims: int) -> list[int]:
+    """The mean of vectors summing to `total` (sums), rounded half up to integers (an edit
+    seldom moves it), all zero when there are none."""
+    return _rounded(total, count).tolist() if count else [0] * dims
+
+
+def mean_of(rows: list[bytes], dims: int) -> list[int]:
+    """The rounded mean (rounded_mean) of the int8 vectors `rows` that are not zero."""
+    return rounded_mean(*sums(rows, dims), dims)
 
 
 def _rounded(total, count):

@@ -38,46 +38,70 @@ def _best(sims, refs: list[str], skip: int) -> list[tuple[float, str]]:
     return sorted(picked, key=lambda p: (-p[0], p[1]))[:RELATED]
 
 
-def _rows_of(x, norms, which: list[int]):
-    """Similarities of the notes `which` to every note (a zero vector's are -inf: none)."""
+def _rows_of(x, norms, which: list[int], y=None, y_norms=None):
+    """Similarities of the notes `which` (or of the vectors `y`, norms `y_norms`) to every note
+    (a zero vector's are -inf: none)."""
     import numpy as np
+    if y is None:
+        y, y_norms = x[which], norms[which]
     with np.errstate(divide="ignore", invalid="ignore"):
-        sims = (x[which] @ x.T) / (norms[which][:, None] * norms[None, :])
+        sims = (y @ x.T) / (y_norms[:, None] * norms[None, :])
     sims[~np.isfinite(sims)] = -np.inf
     return sims
 
 
+def _kept_lists(refs, x, norms, dims, changed, went: list[bytes], old_lists: dict) -> tuple[dict, list[str]]:
+    """The lists that need no full computation after the notes `changed` changed or came and
+    notes with the vectors `went` went or changed, and the refs whose lists do. A list holding a
+    note that changed or went is computed again: its old similarity to that note is at least its
+    floor (its last item's; -inf for a short list), which finds those lists with a few dots. Any
+    other list gains at most the changed notes whose similarity reaches its floor; the rest keep
+    their list as it is."""
+    import numpy as np
+    floor = np.array([l[-1][0] if len(l) == RELATED else -np.inf for l in map(old_lists.get, refs, [()] * len(refs))])
+    at = {ref: i for i, ref in enumerate(refs)}
+    todo = set(changed)
+    if went:
+        old, old_norms = _matrix(went, dims)
+        sims = _rows_of(x, norms, [], old, old_norms)
+        gone = set(old_lists) - set(at) | todo
+        for i in np.flatnonzero((sims >= floor[None, :] - 1e-9).any(axis=0)).tolist():
+            if any(r in gone for _, r in old_lists.get(refs[i], ())):
+                todo.add(refs[i])
+    lists = {ref: old_lists[ref] for ref in refs if ref not in todo}
+    if changed:
+        against = _rows_of(x, norms, [at[c] for c in changed])
+        reach = np.isfinite(against) & (against >= floor[None, :])
+        for i in np.flatnonzero(reach.any(axis=0)).tolist():
+            ref = refs[i]
+            if ref not in todo:
+                extra = [(float(against[j, i]), c) for j, c in enumerate(changed) if reach[j, i]]
+                lists[ref] = sorted(lists[ref] + extra, key=lambda p: (-p[0], p[1]))[:RELATED]
+    return lists, [ref for ref in refs if ref in todo]
+
+
 def related(refs: list[str], rows: list[bytes], dims: int, kept: dict | None = None) -> dict[str, list[str]]:
     """{note ref: its related note refs} for notes `refs` (sorted) with vectors `rows`. `kept`:
-    what the last call in this process left (its refs' rows and lists), left holding this one's."""
+    what the last call in this process left (its refs' rows and lists), left holding this one's;
+    a list that did not change is the same object as the last call's."""
     if not refs:
         return {}
     x, norms = _matrix(rows, dims)
     at = {ref: i for i, ref in enumerate(refs)}
-    old_rows, old_lists = (kept or {}).get("rows", {}), (kept or {}).get("lists", {})
+    old_rows, old_lists, old_out = (kept or {}).get("rows", {}), (kept or {}).get("lists", {}), (kept or {}).get("out", {})
     changed = [r for r, row in zip(refs, rows) if old_rows.get(r) != row]
-    gone = set(old_rows) - set(at) | set(changed)
-    lists: dict[str, list[tuple[float, str]]] = {}
-    if old_lists and len(changed) + len(set(old_rows) - set(at)) <= FULL_SHARE * len(refs):
-        against = _rows_of(x, norms, [at[c] for c in changed]) if changed else None
-        todo = list(changed)
-        for ref in refs:
-            if ref in lists or ref in changed:
-                continue
-            old = old_lists.get(ref, [])
-            if any(r in gone for _, r in old):
-                todo.append(ref)
-                continue
-            i = at[ref]
-            extra = [(float(against[j, i]), c) for j, c in enumerate(changed) if against[j, i] != float("-inf")]
-            lists[ref] = sorted(old + extra, key=lambda p: (-p[0], p[1]))[:RELATED]
+    removed = old_rows.keys() - at.keys()
+    if old_lists and len(changed) + len(removed) <= FULL_SHARE * len(refs):
+        went = [old_rows[r] for r in changed if r in old_rows] + [old_rows[r] for r in sorted(removed)]
+        lists, todo = _kept_lists(refs, x, norms, dims, changed, went, old_lists)
     else:
-        todo = list(refs)
+        lists, todo = {}, list(refs)
     for start in range(0, len(todo), BLOCK):
         block = [at[r] for r in todo[start:start + BLOCK]]
         sims = _rows_of(x, norms, block)
         for n, i in enumerate(block):
             lists[refs[i]] = _best(sims[n], refs, i) if norms[i] else []
+    out = {ref: old_out[ref] if lists[ref] is old_lists.get(ref) else [r for _, r in lists[ref]] for ref in refs}
     if kept is not None:
-        kept["rows"], kept["lists"] = dict(zip(refs, rows)), lists
-    return {ref: [r for _, r in lists[ref]] for ref in refs}
+        kept["rows"], kept["lists"], kept["out"] = dict(zip(refs, rows)), lists, out
+    return out

@@ -5,7 +5,9 @@ examples/brain. After every edit the site is rebuilt in this one long-lived proc
 `bf serve --watch` rebuilds) into the same `out`, with the cache folder the CLI uses beside it
 (`.bf-cache`: the parse cache, the writer's file index) and the in-process BuildState
 (emit/state.py) that `bf serve --watch` keeps, so every cache a rebuild trusts is exercised;
-every 7th rebuild runs without the BuildState, so the next one meets a state older than the site. After every 10th edit the whole tree (every path, every byte) is compared with a
+every 7th rebuild runs without the BuildState, so the next one meets a state older than the site.
+A rebuild with the BuildState is told the paths changed since the last one, as `bf serve
+--watch` passes its file events (events()), so it looks at those files alone. After every 10th edit the whole tree (every path, every byte) is compared with a
 clean build of the same brain state by the CLI in a new process, into a fresh folder with a
 fresh cache, so in-process state cannot hide a difference either. Five of those comparisons
 run pagefind, as does the rebuild just before each, so unchanged bundles are reused from the
@@ -74,6 +76,19 @@ def differences(rebuilt: dict[str, bytes], clean: dict[str, bytes]) -> list[str]
     return out
 
 
+def events(root: Path, before: dict[Path, tuple | None]) -> tuple[dict, set[Path]]:
+    """The tree's entries now, and the paths a file watcher names for what changed since
+    `before`: files added, removed or modified, folders added or removed (not a folder whose
+    entries changed: watchers name the entry)."""
+    now: dict[Path, tuple | None] = {}
+    for folder, dirs, files in os.walk(root):
+        now.update((Path(folder, name), None) for name in dirs)
+        for name in files:
+            st = os.lstat(Path(folder, name))
+            now[Path(folder, name)] = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+    return now, {p for p in now.keys() | before.keys() if before.get(p, ()) != now.get(p, ())}
+
+
 def clean_build(brain: Path, out: Path, now: str, pagefind: bool) -> None:
     cmd = [sys.executable, "-m", "builder", "build", str(brain), "--out", str(out), "--now", now, "--quiet",
            *([] if pagefind else ["--no-pagefind"])]
@@ -92,15 +107,23 @@ def test_rebuild_after_random_edits_equals_a_clean_build(tmp_path):
     editor = Editor(brain, random.Random(SEED), NOW)
     state = BuildState()   # as bf serve --watch keeps it; every 7th rebuild runs without it
     build([brain], out, now=editor.now, pagefind=False, state=state)
+    seen = events(brain, {})[0]
+    changed: set[Path] = set()   # since the last build with the state
     log: list[str] = []
     compared = pagefound = 0
     for step in range(1, EDITS + 1):
         log.append(f"{step}: {editor.step()}")
         pagefind = step in PAGEFIND_AT or step + 1 in PAGEFIND_AT
+        seen, named = events(brain, seen)
+        changed |= named
+        kept = step % 7 != 0
         try:
-            build([brain], out, now=editor.now, pagefind=pagefind, state=None if step % 7 == 0 else state)
+            build([brain], out, now=editor.now, pagefind=pagefind, state=state if kept else None,
+                  changed=changed if kept else None)
         except Exception as exc:
             raise AssertionError(failure(step, log, f"the rebuild raised {exc!r}")) from exc
+        if kept:
+            changed = set()
         if step % 10:
             continue
         clean = tmp_path / f"clean-{step}" / "out"
