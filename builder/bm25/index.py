@@ -142,12 +142,22 @@ def codes(entries: list[int]) -> list[int]:
     return [(e >> 24 & m) << 4 | (e & m) if (e & m) < 16 else -((e & m) << 24 | (e >> 24 & m)) for e in entries]
 
 
-def _names(docs, memo: WordMemo) -> dict[str, list[int]]:
-    """name key -> doc ids (ascending) of the documents naming it (their `names`)."""
+def _names(docs, memo: WordMemo, keys: dict[str, str] | None = None) -> dict[str, list[int]]:
+    """name key -> doc ids (ascending) of the documents naming it (their `names`); `keys`: name ->
+    its key, kept by the caller across indexes (a name is analysed once)."""
+    keys = {} if keys is None else keys
     out: dict[str, list[int]] = {}
     for d, doc in enumerate(docs):
-        keys = {name_key(n, memo) for n in doc.get("names") or ()}
-        for key in sorted(keys - {""}):
+        names = doc.get("names")
+        if not names:
+            continue
+        found = set()
+        for n in names:
+            key = keys.get(n)
+            if key is None:
+                key = keys[n] = name_key(n, memo)
+            found.add(key)
+        for key in sorted(found - {""}):
             if not _LONE_SURROGATE.search(key):
                 out.setdefault(key, []).append(d)
     return out
@@ -216,48 +226,74 @@ def index_files(docs, state=None) -> dict[str, bytes]:
 def layout(docs, refs, totals, weights, memo: WordMemo) -> dict[str, object]:
     """{relative path: JSON value} of the index whose term entries are `weights` (term →
     _term_entry, in term order); `memo`: the index's analysed words."""
-    total = sum(count for count, _, _ in weights.values())
+    plan = term_plan(weights)
+    files = term_files(weights, *plan)
+    per_doc, groups = doc_files(docs, refs, memo)
+    files.update(per_doc)
+    files["meta.json"] = meta(refs, totals, weights, plan, files, groups)
+    return files
+
+
+def term_plan(weights) -> tuple[int, dict[str, int]]:
+    """(number of term shards, big term → its b/ file number) for the term entries `weights`."""
     # a shard holds its terms and their postings, except those of big terms (in b/ files)
     shards = _shards_for(sum(count * 9 for count, _, _ in weights.values() if count <= BIG_POSTINGS)
                          + sum(len(t) + 8 for t in weights))
+    big: dict[str, int] = {}
+    for term, (count, _, _) in weights.items():  # sorted: big numbers are stable
+        if count > BIG_POSTINGS:
+            big[term] = len(big)
+    return shards, big
 
+
+def term_files(weights, shards: int, big: dict[str, int]) -> dict[str, object]:
+    """The t/ and b/ files of the term entries `weights` laid out by term_plan."""
     files: dict[str, object] = {}
     tables: list[dict] = [dict() for _ in range(shards)]
-    nbig = 0
-    for term, (count, entry, h) in weights.items():  # sorted: big numbers are stable
-        if count > BIG_POSTINGS:
-            files[f"b/{nbig}.json"] = entry
-            entry = nbig
-            nbig += 1
+    for term, (_, entry, h) in weights.items():
+        k = big.get(term)
+        if k is not None:
+            files[f"b/{k}.json"] = entry
+            entry = k
         tables[h & (shards - 1)][term] = entry
     for i, table in enumerate(tables):
         files[f"t/{i}.json"] = table
-    names = _names(docs, memo)
+    return files
+
+
+def doc_files(docs, refs, memo: WordMemo, keys: dict[str, str] | None = None) -> tuple[dict[str, object], list]:
+    """The n/, r/, c/ and o/ files (what the index holds per document beside its postings) and
+    the group runs; `keys` as for _names."""
+    files: dict[str, object] = {}
+    names = _names(docs, memo, keys)
     nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
     name_tables: list[dict] = [dict() for _ in range(nshards)]
     for key, ids in names.items():
         name_tables[fnv1a(key) & (nshards - 1)][key] = ids
     for i, table in enumerate(name_tables):
         files[f"n/{i}.json"] = table
-    nchunks = (len(refs) + REF_CHUNK - 1) // REF_CHUNK
-    for i in range(nchunks):
-        files[f"r/{i}.json"] = refs[i * REF_CHUNK:(i + 1) * REF_CHUNK]
+    for i in range(0, len(refs), REF_CHUNK):
+        files[f"r/{i // REF_CHUNK}.json"] = refs[i:i + REF_CHUNK]
     convs = [int(doc.get("conversation") or 0) for doc in docs]
-    nconv = (len(convs) + CONV_CHUNK - 1) // CONV_CHUNK
-    for i in range(nconv):
-        files[f"c/{i}.json"] = convs[i * CONV_CHUNK:(i + 1) * CONV_CHUNK]
     owners = _owner_offsets(docs, refs)
-    for i in range(nconv):
-        files[f"o/{i}.json"] = owners[i * CONV_CHUNK:(i + 1) * CONV_CHUNK]
-    files["meta.json"] = {
+    for i in range(0, len(convs), CONV_CHUNK):
+        files[f"c/{i // CONV_CHUNK}.json"] = convs[i:i + CONV_CHUNK]
+        files[f"o/{i // CONV_CHUNK}.json"] = owners[i:i + CONV_CHUNK]
+    return files, _group_runs(docs)
+
+
+def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: list) -> dict:
+    """meta.json of the index of `weights` laid out by `plan`, whose other `files` and `groups`
+    are made."""
+    return {
         "format": FORMAT, "docs": len(refs), "fields": list(FIELDS),
         "params": {f: PARAMS[f] for f in FIELDS}, "named": ["title", "aliases"],
         "lengths": dict(zip(FIELDS, totals)), "terms": len(weights),
-        "postings": total, "shards": shards, "big": nbig, "names": nshards,
-        "refChunk": REF_CHUNK, "refChunks": nchunks, "convChunk": CONV_CHUNK, "convChunks": nconv,
-        "groups": _group_runs(docs),
+        "postings": sum(count for count, _, _ in weights.values()), "shards": plan[0], "big": len(plan[1]),
+        "names": sum(rel.startswith("n/") for rel in files), "refChunk": REF_CHUNK,
+        "refChunks": -(-len(refs) // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-len(refs) // CONV_CHUNK),
+        "groups": groups,
     }
-    return files
 
 
 def stored_name(rel: str) -> str:

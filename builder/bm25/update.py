@@ -2,24 +2,30 @@
 
 Doc ids are positions in ref order, and postings hold only integers per document (FORMAT.md), so
 an edit changes exactly the postings of the terms the changed documents held before or hold now:
-those are patched, their term entries re-encoded, and only the files whose JSON value differs
-are dumped and packed again. A document added or removed (a new record, a deleted or renamed
-note) also shifts the ids after it: the postings of removed documents are taken out first, then
-every later entry is moved by its run's shift (ids keep their order, so lists stay sorted), and
-the terms holding a moved entry are re-encoded too — cheaper than analysing every text again.
-The result is, by construction and by tests/bm25/test_index_update.py, the bytes index_files
-gives from scratch.
+those are patched, their term entries re-encoded and put in their shards (or b/ files), and only
+the files they are in are dumped and packed again, from each shard term's JSON kept between
+updates. A note's body edit changes its length, which every posting of its terms holds: all its
+terms are re-encoded. A document added or removed (a new record, a deleted or renamed note) also
+shifts the ids after it: the postings of removed documents are taken out first, then every later
+entry is moved by its run's shift (ids keep their order, so lists stay sorted), and the terms
+holding a moved entry are re-encoded too — cheaper than analysing every text again. The result
+is, by construction and by tests/bm25/test_index_update.py, the bytes index_files gives from
+scratch.
 """
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from concurrent.futures import ThreadPoolExecutor
 
-from ..kernel.parallel import fork_each
-from .index import (_LONE_SURROGATE, _MASK, PARALLEL_DOCS, _term_entry, dump_file, entry_base, field_counts, layout,
-                    stored_name)
+from ..kernel.packs import pack
+from ..kernel.parallel import cores, fork_each
+from .index import (_LONE_SURROGATE, _MASK, PARALLEL_DOCS, _dumps, _term_entry, doc_files, entry_base, field_counts,
+                    fnv1a, meta, stored_name, term_files, term_plan)
 from .pipeline import WordMemo
+from .scoring import FIELDS
 
-PARALLEL_FILES = 200   # files dumped again: fewer are dumped faster than workers start
+PER_DOC = ("names", "conversation", "group")   # what doc_files reads of a document beside its ref
+THREADED = 8   # packs compressed at once: zlib lets go of the GIL, threads start in microseconds
 
 
 class IndexState:
@@ -31,6 +37,10 @@ class IndexState:
     def keep(self, docs, refs, post, totals, weights, files, stored, memo: WordMemo) -> None:
         self.docs, self.refs, self.post, self.totals = docs, refs, post, list(totals)
         self.weights, self.files, self.stored, self.memo = weights, files, stored, memo
+        self.plan = term_plan(weights)
+        self.json: dict[str, bytes] = {}      # term -> its `"term":value` in its shard's JSON
+        self.keys: dict[str, str] = {}        # name -> its name key (index._names)
+        self.groups = files["meta.json"]["groups"]
 
     def update(self, docs, refs: list[str]) -> dict[str, bytes]:
         """The index of `docs` (sorted by ref; `refs` their refs)."""
@@ -42,13 +52,19 @@ class IndexState:
 
     def _update(self, docs, refs: list[str]) -> dict[str, bytes]:
         touched: set[str] = set()
-        olds = self.docs if refs == self.refs else self._realign(refs, touched)
+        moved = refs != self.refs
+        olds = self._realign(refs, touched) if moved else self.docs
+        per_doc = moved
         for d, (old, new) in enumerate(zip(olds, docs)):
+            if old is new:
+                continue
             if old is None:
                 self._patch(d, new, +1, touched)
             elif old != new:
-                self._patch(d, old, -1, touched)
-                self._patch(d, new, +1, touched)
+                if any(old.get(f) != new.get(f) for f in FIELDS):   # else its postings are unchanged
+                    self._patch(d, old, -1, touched)
+                    self._patch(d, new, +1, touched)
+                per_doc = per_doc or any(old.get(k) != new.get(k) for k in PER_DOC)
         self.refs = refs
         added = False
         live = sorted(t for t in touched if not _LONE_SURROGATE.search(t) and any(t in pf for pf in self.post))
@@ -57,14 +73,79 @@ class IndexState:
         for term, entry in zip(live, fork_each(_term_entry, live, self.post, len(live) > PARALLEL_DOCS)):
             added |= term not in self.weights
             self.weights[term] = entry
-        if added:    # layout numbers big terms in term order
+        if added:    # term_plan numbers big terms in term order
             self.weights = {t: self.weights[t] for t in sorted(self.weights)}
-        files = layout(docs, self.refs, self.totals, self.weights, self.memo)
-        todo = [rel for rel in sorted(files) if not (stored_name(rel) in self.stored and self.files.get(rel) == files[rel])]
-        dumped = dict(zip(todo, fork_each(dump_file, todo, files, len(todo) > PARALLEL_FILES)))
+        files = dict(self.files)
+        todo = self._terms(files, touched)
+        if per_doc:
+            made, self.groups = doc_files(docs, refs, self.memo, self.keys)
+            for rel in [rel for rel in files if rel[:2] in ("n/", "r/", "c/", "o/") and rel not in made]:
+                del files[rel]
+            todo |= {rel for rel, value in made.items() if files.get(rel) != value}
+            files.update(made)
+        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, self.groups)
+        todo.add("meta.json")
+        rels = sorted(todo)
+        dumped = dict(zip(rels, self._dump(files, rels)))
         stored = {stored_name(rel): dumped[rel] if rel in dumped else self.stored[stored_name(rel)] for rel in sorted(files)}
         self.docs, self.files, self.stored = docs, files, stored
         return stored
+
+    def _terms(self, files: dict, touched: set[str]) -> set[str]:
+        """Put the touched terms' entries in `files` (its t/ and b/ files replaced, never
+        mutated: they are the last index's too); return the files changed."""
+        plan = term_plan(self.weights)
+        if plan != self.plan:   # shards or big numbers moved: lay every term out again
+            self.plan, self.json = plan, {}
+            made = term_files(self.weights, *plan)
+            for rel in [rel for rel in files if rel[:2] in ("t/", "b/") and rel not in made]:
+                del files[rel]
+            changed = {rel for rel, value in made.items() if files.get(rel) != value}
+            files.update(made)
+            return changed
+        shards, big = plan
+        changed = set()
+        for term in touched:
+            self.json.pop(term, None)
+            count, entry, h = self.weights.get(term) or (0, None, fnv1a(term))
+            rel = f"t/{h & (shards - 1)}.json"
+            k = big.get(term)
+            if k is not None:   # its shard holds its number, unchanged
+                files[f"b/{k}.json"] = entry
+                changed.add(f"b/{k}.json")
+                continue
+            if rel not in changed:
+                files[rel] = dict(files[rel])
+                changed.add(rel)
+            if entry is None:
+                files[rel].pop(term, None)
+            else:
+                files[rel][term] = entry
+        return changed
+
+    def _dump(self, files: dict, rels: list[str]) -> list[bytes]:
+        """The stored bytes of `rels` (index.dump_file's): shards from their terms' kept JSON."""
+        data = [self._shard_json(files[rel]) if rel.startswith("t/") else _dumps(files[rel]) for rel in rels]
+        todo = [i for i, rel in enumerate(rels) if rel != "meta.json"]
+        if len(todo) >= THREADED:
+            with ThreadPoolExecutor(cores()) as pool:
+                packed = list(pool.map(pack, [data[i] for i in todo]))
+        else:
+            packed = [pack(data[i]) for i in todo]
+        for i, p in zip(todo, packed):
+            data[i] = p
+        return data
+
+    def _shard_json(self, table: dict) -> bytes:
+        """_dumps(table), from each term's JSON (made once until its entry changes)."""
+        kept = self.json
+        parts = []
+        for term in sorted(table):
+            part = kept.get(term)
+            if part is None:
+                part = kept[term] = _dumps(term) + b":" + _dumps(table[term])
+            parts.append(part)
+        return b"{" + b",".join(parts) + b"}"
 
     def _realign(self, refs: list[str], touched: set[str]) -> list:
         """Renumber the kept postings for `refs`: take out the documents no longer there, move
