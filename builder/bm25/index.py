@@ -1,11 +1,12 @@
-"""Sharded BM25 index writer (format bf-lunr-5, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-6, see FORMAT.md; readers: reader.py here and
 site/engine/bm25/).
 
-Postings hold integers only — per field, doc id gaps, term frequencies and field lengths — so
-nothing corpus-wide (document count, document frequency, average lengths) is baked into them:
-readers compute BM25 at query time from those and meta.json's totals, with arithmetic both
-runtimes evaluate identically (scoring.py). A one-note edit therefore changes only the postings
-of the terms that note holds, plus meta.json.
+Postings hold integers only — per field, doc id gaps and term frequencies — and the field
+lengths are per document, in l/ files, so nothing corpus-wide (document count, document
+frequency, average lengths) nor a document's length is baked into them: readers compute BM25 at
+query time from those and meta.json's totals, with arithmetic both runtimes evaluate identically
+(scoring.py). A one-note edit therefore changes only the postings of the terms whose frequency
+it changed, its l/ file and meta.json.
 """
 from __future__ import annotations
 
@@ -23,9 +24,11 @@ FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
 WEIGHTS = {f: PARAMS[f].get("weights", (1,)) for f in FIELDS}
 REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
+LENGTH_CHUNK = 2000       # docs' field lengths per l/N.json: ~3.5 KB packed, a search reads its postings' ones
+ID = 24                   # a posting entry while indexing is doc << ID | tf
 SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (SPEC §11 caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
-_MASK = (1 << 24) - 1     # lengths and frequencies are capped at 16,777,215
+_MASK = (1 << ID) - 1     # lengths and frequencies are capped at 16,777,215
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 
 __all__ = ["FIELD_BOOSTS", "FORMAT", "index_files", "write_index", "fnv1a"]
@@ -36,7 +39,7 @@ def _dumps(obj) -> bytes:
                       sort_keys=True).encode("utf-8")
 
 
-# a field with b = 0 ignores length: its codes store length 0, one digit instead of four
+# a field with b = 0 ignores length: l/ files leave it out
 KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
 
 
@@ -52,30 +55,33 @@ def field_counts(doc, memo: WordMemo | None = None) -> list[tuple[dict[str, int]
     return out
 
 
-def entry_base(d: int, fi: int, n: int) -> int:
-    """What every entry of doc `d` in field `fi` (of length `n`) starts with: d << 48 | len << 24."""
-    return d << 48 | (min(n, _MASK) << 24 if KEEPS_LENGTH[fi] else 0)
+def lengths(counts) -> tuple[int, ...]:
+    """A document's field lengths (capped) from its field_counts, as l/ files hold them."""
+    return tuple(min(n, _MASK) for _, n in counts)
 
 
 def _postings(docs, first: int = 0, memo: WordMemo | None = None):
-    """Per field: term -> [doc << 48 | len << 24 | tf, ...] (docs ascending, numbered from
-    *first*), and the field's total length."""
+    """Per field: term -> [doc << ID | tf, ...] (docs ascending, numbered from *first*); the
+    fields' total lengths; each doc's lengths()."""
     post = [dict() for _ in FIELDS]
     totals = [0] * len(FIELDS)
+    lens = []
     for d, doc in enumerate(docs, first):
-        for fi, (counts, n) in enumerate(field_counts(doc, memo)):
+        counts = field_counts(doc, memo)
+        lens.append(lengths(counts))
+        at = d << ID
+        for fi, (tfs, n) in enumerate(counts):
             if not n:
                 continue
             totals[fi] += n
             pf = post[fi]
-            at = entry_base(d, fi, n)
-            for term, tf in counts.items():
+            for term, tf in tfs.items():
                 entry = at | min(tf, _MASK)
                 try:
                     pf[term].append(entry)
                 except KeyError:
                     pf[term] = [entry]
-    return post, totals
+    return post, totals, lens
 
 
 def _weighted_counts(texts, weights, memo: WordMemo | None = None) -> tuple[dict[str, int], int]:
@@ -107,8 +113,8 @@ def _all_postings(docs, parallel: bool, memo: WordMemo):
             cuts.append(i + 1)
     spans = list(zip(cuts, cuts[1:] + [len(docs)]))
     parts = fork_each(_postings_part, spans, (docs, memo), parallel)
-    post, totals = parts[0]
-    for more, more_totals in parts[1:]:
+    post, totals, lens = parts[0]
+    for more, more_totals, more_lens in parts[1:]:
         for pf, mf in zip(post, more):
             for term, entries in mf.items():
                 have = pf.get(term)
@@ -117,29 +123,21 @@ def _all_postings(docs, parallel: bool, memo: WordMemo):
                 else:
                     have.extend(entries)
         totals = [a + b for a, b in zip(totals, more_totals)]
-    return post, totals
+        lens += more_lens
+    return post, totals, lens
 
 
 def _term_entry(post, term):
-    """(postings, [[field, gaps, codes], ...] by field, shard hash) of one term."""
+    """(postings, [[field, gaps, tfs], ...] by field, shard hash) of one term."""
     out, count = [], 0
     for fi, pf in enumerate(post):
         entries = pf.get(term)
         if not entries:
             continue
-        ids = [e >> 48 for e in entries]
-        out.append([fi, [ids[0]] + [b - a for a, b in zip(ids, ids[1:])],
-                    codes(entries)])
+        ids = [e >> ID for e in entries]
+        out.append([fi, [ids[0]] + [b - a for a, b in zip(ids, ids[1:])], [e & _MASK for e in entries]])
         count += len(entries)
     return count, out, fnv1a(term)
-
-
-def codes(entries: list[int]) -> list[int]:
-    """One integer per posting entry for its (term frequency, field length) pair: length * 16 + tf
-    when tf < 16, else -(tf * 2**24 + length) (FORMAT.md; both below 2**53, exact in JS). The
-    arithmetic is inline: a function call per posting took a tenth of the index writer."""
-    m = _MASK
-    return [(e >> 24 & m) << 4 | (e & m) if (e & m) < 16 else -((e & m) << 24 | (e >> 24 & m)) for e in entries]
 
 
 def _names(docs, memo: WordMemo, keys: dict[str, str] | None = None) -> dict[str, list[int]]:
@@ -211,24 +209,24 @@ def index_files(docs, state=None) -> dict[str, bytes]:
         return state.update(docs, refs)
     parallel = len(docs) > PARALLEL_DOCS
     memo = WordMemo()   # this index's words, analysed once each (workers fork a copy)
-    post, totals = _all_postings(docs, parallel, memo)
+    post, totals, lens = _all_postings(docs, parallel, memo)
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
-    files = layout(docs, refs, totals, weights, memo)
+    files = layout(docs, refs, totals, lens, weights, memo)
     names_ = sorted(files)
     stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
     if state is not None:
-        state.keep(docs, refs, post, totals, weights, files, stored, memo)
+        state.keep(docs, refs, post, totals, lens, weights, files, stored, memo)
     return stored
 
 
-def layout(docs, refs, totals, weights, memo: WordMemo) -> dict[str, object]:
+def layout(docs, refs, totals, lens, weights, memo: WordMemo) -> dict[str, object]:
     """{relative path: JSON value} of the index whose term entries are `weights` (term →
-    _term_entry, in term order); `memo`: the index's analysed words."""
+    _term_entry, in term order) and docs' lengths `lens`; `memo`: the index's analysed words."""
     plan = term_plan(weights)
     files = term_files(weights, *plan)
-    per_doc, groups = doc_files(docs, refs, memo)
+    per_doc, groups = doc_files(docs, refs, lens, memo)
     files.update(per_doc)
     files["meta.json"] = meta(refs, totals, weights, plan, files, groups)
     return files
@@ -261,9 +259,9 @@ def term_files(weights, shards: int, big: dict[str, int]) -> dict[str, object]:
     return files
 
 
-def doc_files(docs, refs, memo: WordMemo, keys: dict[str, str] | None = None) -> tuple[dict[str, object], list]:
-    """The n/, r/, c/ and o/ files (what the index holds per document beside its postings) and
-    the group runs; `keys` as for _names."""
+def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None) -> tuple[dict[str, object], list]:
+    """The n/, r/, c/, o/ and l/ files (what the index holds per document beside its postings)
+    and the group runs; `keys` as for _names."""
     files: dict[str, object] = {}
     names = _names(docs, memo, keys)
     nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
@@ -279,7 +277,20 @@ def doc_files(docs, refs, memo: WordMemo, keys: dict[str, str] | None = None) ->
     for i in range(0, len(convs), CONV_CHUNK):
         files[f"c/{i // CONV_CHUNK}.json"] = convs[i:i + CONV_CHUNK]
         files[f"o/{i // CONV_CHUNK}.json"] = owners[i:i + CONV_CHUNK]
+    for i in range(0, len(lens), LENGTH_CHUNK):
+        files[f"l/{i // LENGTH_CHUNK}.json"] = length_chunk(lens, i // LENGTH_CHUNK)
     return files, _group_runs(docs)
+
+
+def length_file(d: int) -> str:
+    """The l/ file holding doc id `d`'s lengths."""
+    return f"l/{d // LENGTH_CHUNK}.json"
+
+
+def length_chunk(lens, k: int) -> list[list[int]]:
+    """l/K.json: per field, the lengths of docs K * LENGTH_CHUNK …, [] for a field with b = 0."""
+    part = lens[k * LENGTH_CHUNK:(k + 1) * LENGTH_CHUNK]
+    return [[row[fi] for row in part] if keep else [] for fi, keep in enumerate(KEEPS_LENGTH)]
 
 
 def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: list) -> dict:
@@ -292,7 +303,7 @@ def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: lis
         "postings": sum(count for count, _, _ in weights.values()), "shards": plan[0], "big": len(plan[1]),
         "names": sum(rel.startswith("n/") for rel in files), "refChunk": REF_CHUNK,
         "refChunks": -(-len(refs) // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-len(refs) // CONV_CHUNK),
-        "groups": groups,
+        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-len(refs) // LENGTH_CHUNK), "groups": groups,
     }
 
 
@@ -309,7 +320,7 @@ def write_index(docs, out_dir) -> list[str]:
     """Write index_files(docs) under *out_dir*; return the written paths."""
     files = index_files(docs)
     out = Path(out_dir)
-    for sub in ("t", "b", "r", "n", "c", "o"):  # drop files of a previous, larger index
+    for sub in ("t", "b", "r", "n", "c", "o", "l"):  # drop files of a previous, larger index
         d = out / sub
         if d.is_dir():
             for f in d.glob("*.json*"):

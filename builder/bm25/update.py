@@ -1,11 +1,11 @@
 """Update an index in place when few documents changed (issue 15): the build state of one index.
 
-Doc ids are positions in ref order, and postings hold only integers per document (FORMAT.md), so
-an edit changes exactly the postings of the terms the changed documents held before or hold now:
-those are patched, their term entries re-encoded and put in their shards (or b/ files), and only
-the files they are in are dumped and packed again, from each shard term's JSON kept between
-updates. A note's body edit changes its length, which every posting of its terms holds: all its
-terms are re-encoded. A document added or removed (a new record, a deleted or renamed note) also
+Doc ids are positions in ref order, and postings hold only doc ids and term frequencies
+(FORMAT.md; a document's lengths are in its l/ file), so an edit changes exactly the postings of
+the terms whose frequency in the changed documents changed: those are patched, their term
+entries re-encoded and put in their shards (or b/ files), and only the files they are in are
+dumped and packed again, from each shard term's JSON kept between updates. A document added or
+removed (a new record, a deleted or renamed note) also
 shifts the ids after it: the postings of removed documents are taken out first, then every later
 entry is moved by its run's shift (ids keep their order, so lists stay sorted), and the terms
 holding a moved entry are re-encoded too — cheaper than analysing every text again. The result
@@ -19,8 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..kernel.packs import pack
 from ..kernel.parallel import cores, fork_each
-from .index import (_LONE_SURROGATE, _MASK, PARALLEL_DOCS, _dumps, _term_entry, doc_files, entry_base, field_counts,
-                    fnv1a, meta, stored_name, term_files, term_plan)
+from .index import (_LONE_SURROGATE, _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, doc_files,
+                    field_counts, fnv1a, length_chunk, length_file, lengths, meta, stored_name, term_files, term_plan)
 from .pipeline import WordMemo
 from .scoring import FIELDS
 
@@ -34,8 +34,8 @@ class IndexState:
     def __init__(self):
         self.refs: list[str] | None = None
 
-    def keep(self, docs, refs, post, totals, weights, files, stored, memo: WordMemo) -> None:
-        self.docs, self.refs, self.post, self.totals = docs, refs, post, list(totals)
+    def keep(self, docs, refs, post, totals, lens, weights, files, stored, memo: WordMemo) -> None:
+        self.docs, self.refs, self.post, self.totals, self.lens = docs, refs, post, list(totals), lens
         self.weights, self.files, self.stored, self.memo = weights, files, stored, memo
         self.plan = term_plan(weights)
         self.json: dict[str, bytes] = {}      # term -> its `"term":value` in its shard's JSON
@@ -55,15 +55,16 @@ class IndexState:
         moved = refs != self.refs
         olds = self._realign(refs, touched) if moved else self.docs
         per_doc = moved
+        measured = set()   # l/ files holding a changed length
         for d, (old, new) in enumerate(zip(olds, docs)):
             if old is new:
                 continue
             if old is None:
-                self._patch(d, new, +1, touched)
+                self._patch(d, None, new, touched)
             elif old != new:
                 if any(old.get(f) != new.get(f) for f in FIELDS):   # else its postings are unchanged
-                    self._patch(d, old, -1, touched)
-                    self._patch(d, new, +1, touched)
+                    if self._patch(d, old, new, touched):
+                        measured.add(length_file(d))
                 per_doc = per_doc or any(old.get(k) != new.get(k) for k in PER_DOC)
         self.refs = refs
         added = False
@@ -77,8 +78,12 @@ class IndexState:
             self.weights = {t: self.weights[t] for t in sorted(self.weights)}
         files = dict(self.files)
         todo = self._terms(files, touched)
-        if per_doc:
-            made, self.groups = doc_files(docs, refs, self.memo, self.keys)
+        if not per_doc:
+            for rel in measured:
+                files[rel] = length_chunk(self.lens, int(rel[2:-5]))
+            todo |= measured
+        else:
+            made, self.groups = doc_files(docs, refs, self.lens, self.memo, self.keys)
             for rel in [rel for rel in files if rel[:2] in ("n/", "r/", "c/", "o/") and rel not in made]:
                 del files[rel]
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
@@ -154,19 +159,21 @@ class IndexState:
         at = {ref: i for i, ref in enumerate(refs)}
         for d in reversed(range(len(self.refs))):    # from the end: a removal moves no id before it
             if self.refs[d] not in at:
-                self._patch(d, self.docs[d], -1, touched)
+                self._patch(d, self.docs[d], None, touched)
         olds: list = [None] * len(refs)
+        lens: list = [None] * len(refs)
         runs: list[list[int]] = []                    # [first old id, end, shift] of kept ids
         for d, ref in enumerate(self.refs):
             new = at.get(ref)
             if new is None:
                 continue
-            olds[new] = self.docs[d]
+            olds[new], lens[new] = self.docs[d], self.lens[d]
             if runs and runs[-1][2] == new - d and runs[-1][1] == d:
                 runs[-1][1] = d + 1
             else:
                 runs.append([d, d + 1, new - d])
-        moves = [(lo << 48, hi << 48, shift << 48) for lo, hi, shift in runs if shift]
+        self.lens = lens   # a new doc's are put in by _patch
+        moves = [(lo << ID, hi << ID, shift << ID) for lo, hi, shift in runs if shift]
         if moves:
             first = moves[0][0]
             for pf in self.post:
@@ -181,20 +188,28 @@ class IndexState:
                             touched.add(term)
         return olds
 
-    def _patch(self, d: int, doc, sign: int, touched: set[str]) -> None:
-        """Take doc `d`'s postings out (sign -1, `doc` its old value) or put them in (+1)."""
-        for fi, (counts, n) in enumerate(field_counts(doc, self.memo)):
-            if not n:
-                continue
-            self.totals[fi] += sign * n
-            pf = self.post[fi]
-            at = entry_base(d, fi, n)
-            for term, tf in counts.items():
-                touched.add(term)
-                if sign > 0:
-                    insort(pf.setdefault(term, []), at | min(tf, _MASK))
-                    continue
-                entries = pf[term]
-                del entries[bisect_left(entries, d << 48)]
-                if not entries:
-                    del pf[term]
+    def _patch(self, d: int, old, new, touched: set[str]) -> bool:
+        """Move doc `d`'s postings from those of `old` to those of `new` (None: no document),
+        adding the terms whose frequency changed to `touched`; whether its lengths changed."""
+        before = field_counts(old, self.memo) if old is not None else None
+        after = field_counts(new, self.memo) if new is not None else None
+        empty = ({}, 0)
+        for fi, pf in enumerate(self.post):
+            was, n0 = before[fi] if before else empty
+            now, n1 = after[fi] if after else empty
+            self.totals[fi] += n1 - n0
+            for term, tf in was.items():
+                if now.get(term) != tf:
+                    entries = pf[term]
+                    del entries[bisect_left(entries, d << ID)]
+                    if not entries:
+                        del pf[term]
+                    touched.add(term)
+            for term, tf in now.items():
+                if was.get(term) != tf:
+                    insort(pf.setdefault(term, []), d << ID | min(tf, _MASK))
+                    touched.add(term)
+        if after is None:   # removed: _realign drops its lengths
+            return True
+        had, self.lens[d] = self.lens[d], lengths(after)
+        return had != self.lens[d]
