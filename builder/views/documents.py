@@ -135,6 +135,24 @@ def _record_document(rec: Record, around: tuple[int, list]) -> dict:
             "group": rec.source, "neighbours": near, "conversation": number}
 
 
+def _record_metas(brain: Brain, links_by_source: dict, last: dict) -> tuple[dict, dict]:
+    """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
+    `last`: the first of the last store's (a record and links unchanged keep their meta)."""
+    metas = {}
+    for ref, rec in brain.records.items():
+        links = tuple(links_by_source.get(ref, ()))
+        old = last.get(ref)
+        metas[ref] = old if old is not None and old[0] == (rec, links) else ((rec, links), _compact({
+            "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
+            "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
+            "entities": _entities(brain, ref, (), links_by_source),
+        }))
+    records: dict[str, dict] = {name: {} for name in brain.sources}
+    for ref in sorted(brain.records):
+        records.setdefault(brain.records[ref].source, {})[ref] = metas[ref][1]
+    return metas, records
+
+
 def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
     """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
         "records": {source: {ref: meta}},
@@ -160,15 +178,11 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
         }))
         pieces = pieces_of[ref] if pieces_of is not None else note_pieces(note)
         note_text[ref] = memos["note text"](ref, (note, pieces), lambda: _compact({"summary": note.summary, "pieces": pieces}))
-    records: dict[str, dict] = {name: {} for name in brain.sources}
-    for ref in sorted(brain.records):
-        rec = brain.records[ref]
-        links = tuple(links_by_source.get(ref, ()))
-        records.setdefault(rec.source, {})[ref] = memos["record meta"](ref, (rec, links), lambda: _compact({
-            "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
-            "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
-            "entities": _entities(brain, ref, (), links_by_source),
-        }))
+    # every record's meta at once while no record and no record's link changed (most edits)
+    family = memos["records"]
+    stamp = (dict(brain.records), tuple(link for link in brain.links if link.source in brain.records))
+    last = family.last.get("all")
+    records = family("all", stamp, lambda: _record_metas(brain, links_by_source, last[1][0] if last else {}))[1]
     coverage = all_coverage(brain, parse_instant(as_of))
     return {"notes": notes, "note_text": note_text, "records": records,
             "sources": coverage, "types": dict(sorted(types.items()))}
