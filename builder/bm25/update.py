@@ -19,8 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..kernel.packs import pack
 from ..kernel.parallel import cores, fork_each
-from .index import (_LONE_SURROGATE, _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, doc_files,
-                    field_counts, fnv1a, length_chunk, length_file, lengths, meta, stored_name, term_files, term_plan)
+from .index import _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, field_counts, fnv1a, lengths, stored_name
+from .layout import _LONE_SURROGATE, doc_files, length_chunk, length_file, meta, term_files, term_plan
 from .pipeline import WordMemo
 from .scoring import FIELDS
 

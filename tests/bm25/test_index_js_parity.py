@@ -6,7 +6,7 @@ import json
 import pytest
 
 from builder.bm25 import IndexReader, write_index
-from builder.bm25 import index as index_mod  # noqa: F401
+from builder.bm25 import layout as layout_mod
 
 from bm25_corpus import MULTILINGUAL, make_docs, make_queries
 
@@ -26,10 +26,10 @@ def js_results(run_node, directory, queries):
 def test_js_equals_python(run_node, tmp_path, monkeypatch):
     # Small thresholds so this corpus also exercises big-term files and
     # several shards and ref chunks.
-    monkeypatch.setattr(index_mod, "BIG_POSTINGS", 60)
-    monkeypatch.setattr(index_mod, "SHARD_TARGET", 4096)
-    monkeypatch.setattr(index_mod, "REF_CHUNK", 50)
-    monkeypatch.setattr(index_mod, "LENGTH_CHUNK", 64)
+    monkeypatch.setattr(layout_mod, "BIG_POSTINGS", 60)
+    monkeypatch.setattr(layout_mod, "SHARD_TARGET", 4096)
+    monkeypatch.setattr(layout_mod, "REF_CHUNK", 50)
+    monkeypatch.setattr(layout_mod, "LENGTH_CHUNK", 64)
     docs, vocab = make_docs(300, seed=11)
     ml = [{"ref": f"ml/{i:03d}.md", "title": t, "aliases": a, "headings": h, "body": b,
            "names": [t, a, f"zqstem-{i % 7}"]} for i, (t, a, h, b) in enumerate(MULTILINGUAL)]
