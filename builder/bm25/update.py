@@ -53,7 +53,8 @@ class IndexState:
     def _update(self, docs, refs: list[str]) -> dict[str, bytes]:
         touched: set[str] = set()
         moved = refs != self.refs
-        olds = self._realign(refs, touched) if moved else self.docs
+        shifted: dict[str, list] = {}   # term -> where its entries moved (_realign)
+        olds = self._realign(refs, touched, shifted) if moved else self.docs
         per_doc = moved
         measured = set()   # l/ files holding a changed length
         for d, (old, new) in enumerate(zip(olds, docs)):
@@ -71,13 +72,16 @@ class IndexState:
         live = sorted(t for t in touched if not _LONE_SURROGATE.search(t) and any(t in pf for pf in self.post))
         for term in touched - set(live):
             self.weights.pop(term, None)
+        for term, spans in shifted.items():   # only moved: no need to encode it again
+            if term not in touched and term in self.weights:
+                self.weights[term] = _shifted(self.weights[term], spans)
         for term, entry in zip(live, fork_each(_term_entry, live, self.post, len(live) > PARALLEL_DOCS)):
             added |= term not in self.weights
             self.weights[term] = entry
         if added:    # term_plan numbers big terms in term order
             self.weights = {t: self.weights[t] for t in sorted(self.weights)}
         files = dict(self.files)
-        todo = self._terms(files, touched)
+        todo = self._terms(files, touched | shifted.keys())
         if not per_doc:
             for rel in measured:
                 files[rel] = length_chunk(self.lens, int(rel[2:-5]))
@@ -152,10 +156,11 @@ class IndexState:
             parts.append(part)
         return b"{" + b",".join(parts) + b"}"
 
-    def _realign(self, refs: list[str], touched: set[str]) -> list:
+    def _realign(self, refs: list[str], touched: set[str], shifted: dict[str, list]) -> list:
         """Renumber the kept postings for `refs`: take out the documents no longer there, move
         every later entry by its run's shift; returns the kept document (or None) at each new id.
-        Terms whose entries moved or went are added to `touched`."""
+        Terms whose entries went are added to `touched`, those whose entries moved to `shifted`
+        with [(field, first, end position, shift), ...]."""
         at = {ref: i for i, ref in enumerate(refs)}
         for d in reversed(range(len(self.refs))):    # from the end: a removal moves no id before it
             if self.refs[d] not in at:
@@ -173,10 +178,10 @@ class IndexState:
             else:
                 runs.append([d, d + 1, new - d])
         self.lens = lens   # a new doc's are put in by _patch
-        moves = [(lo << ID, hi << ID, shift << ID) for lo, hi, shift in runs if shift]
+        moves = [(lo << ID, hi << ID, shift) for lo, hi, shift in runs if shift]
         if moves:
             first = moves[0][0]
-            for pf in self.post:
+            for fi, pf in enumerate(self.post):
                 for term, entries in pf.items():
                     if entries[-1] < first:
                         continue
@@ -184,8 +189,8 @@ class IndexState:
                     spans = [(bisect_left(entries, lo), bisect_left(entries, hi), shift) for lo, hi, shift in moves]
                     for i, j, shift in spans:
                         if i < j:
-                            entries[i:j] = [e + shift for e in entries[i:j]]
-                            touched.add(term)
+                            entries[i:j] = [e + (shift << ID) for e in entries[i:j]]
+                            shifted.setdefault(term, []).append((fi, i, j, shift))
         return olds
 
     def _patch(self, d: int, old, new, touched: set[str]) -> bool:
@@ -213,3 +218,17 @@ class IndexState:
             return True
         had, self.lens[d] = self.lens[d], lengths(after)
         return had != self.lens[d]
+
+
+def _shifted(weight, spans):
+    """A term's entry (index._term_entry) once its docs moved by `spans` (_realign's): a gap
+    changes where a run of moved docs starts (+ its shift) or ends (- its shift)."""
+    count, out, h = weight
+    out = [[fi, list(gaps), tfs] for fi, gaps, tfs in out]
+    place = {fi: k for k, (fi, _, _) in enumerate(out)}
+    for fi, i, j, shift in spans:
+        gaps = out[place[fi]][1]
+        gaps[i] += shift
+        if j < len(gaps):
+            gaps[j] -= shift
+    return count, out, h
