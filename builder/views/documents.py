@@ -179,10 +179,11 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
         pieces = pieces_of[ref] if pieces_of is not None else note_pieces(note)
         note_text[ref] = memos["note text"](ref, (note, pieces), lambda: _compact({"summary": note.summary, "pieces": pieces}))
     # every record's meta at once while no record and no record's link changed (most edits)
-    family = memos["records"]
-    stamp = (dict(brain.records), tuple(link for link in brain.links if link.source in brain.records))
+    family, recs = memos["records"], dict(brain.records)
+    stamp = (recs, tuple(link for link in brain.links if link.source in brain.records))
     last = family.last.get("all")
     records = family("all", stamp, lambda: _record_metas(brain, links_by_source, last[1][0] if last else {}))[1]
-    coverage = all_coverage(brain, parse_instant(as_of))
+    coverage = memos["coverage"]("all", (as_of, recs, tuple(sorted(brain.sources.items()))),
+                                 lambda: all_coverage(brain, parse_instant(as_of)))
     return {"notes": notes, "note_text": note_text, "records": records,
             "sources": coverage, "types": dict(sorted(types.items()))}
