@@ -1,32 +1,29 @@
-"""Sharded BM25 index writer (format bf-lunr-5, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-6, see FORMAT.md; readers: reader.py here and
 site/engine/bm25/).
 
-Postings hold integers only — per field, doc id gaps, term frequencies and field lengths — so
-nothing corpus-wide (document count, document frequency, average lengths) is baked into them:
-readers compute BM25 at query time from those and meta.json's totals, with arithmetic both
-runtimes evaluate identically (scoring.py). A one-note edit therefore changes only the postings
-of the terms that note holds, plus meta.json.
+Postings hold integers only — per field, doc id gaps and term frequencies — and the field
+lengths are per document, in l/ files, so nothing corpus-wide (document count, document
+frequency, average lengths) nor a document's length is baked into them: readers compute BM25 at
+query time from those and meta.json's totals, with arithmetic both runtimes evaluate identically
+(scoring.py). A one-note edit therefore changes only the postings of the terms whose frequency
+it changed, its l/ file and meta.json. Where each value goes: layout.py.
 """
 from __future__ import annotations
 
 import json
-import re
 from operator import itemgetter
 from pathlib import Path
 
 from ..kernel.packs import pack, packed_name
 from ..kernel.parallel import cores, fork_each
-from .pipeline import WordMemo, name_key, term_counts
+from .layout import _LONE_SURROGATE, layout
+from .pipeline import WordMemo, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
 WEIGHTS = {f: PARAMS[f].get("weights", (1,)) for f in FIELDS}
-REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
-CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
-SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (SPEC §11 caps files)
-BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
-_MASK = (1 << 24) - 1     # lengths and frequencies are capped at 16,777,215
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
+ID = 24                   # a posting entry while indexing is doc << ID | tf
+_MASK = (1 << ID) - 1     # lengths and frequencies are capped at 16,777,215
 
 __all__ = ["FIELD_BOOSTS", "FORMAT", "index_files", "write_index", "fnv1a"]
 
@@ -34,10 +31,6 @@ __all__ = ["FIELD_BOOSTS", "FORMAT", "index_files", "write_index", "fnv1a"]
 def _dumps(obj) -> bytes:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"),
                       sort_keys=True).encode("utf-8")
-
-
-# a field with b = 0 ignores length: its codes store length 0, one digit instead of four
-KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
 
 
 def field_counts(doc, memo: WordMemo | None = None) -> list[tuple[dict[str, int], int]]:
@@ -52,30 +45,33 @@ def field_counts(doc, memo: WordMemo | None = None) -> list[tuple[dict[str, int]
     return out
 
 
-def entry_base(d: int, fi: int, n: int) -> int:
-    """What every entry of doc `d` in field `fi` (of length `n`) starts with: d << 48 | len << 24."""
-    return d << 48 | (min(n, _MASK) << 24 if KEEPS_LENGTH[fi] else 0)
+def lengths(counts) -> tuple[int, ...]:
+    """A document's field lengths (capped) from its field_counts, as l/ files hold them."""
+    return tuple(min(n, _MASK) for _, n in counts)
 
 
 def _postings(docs, first: int = 0, memo: WordMemo | None = None):
-    """Per field: term -> [doc << 48 | len << 24 | tf, ...] (docs ascending, numbered from
-    *first*), and the field's total length."""
+    """Per field: term -> [doc << ID | tf, ...] (docs ascending, numbered from *first*); the
+    fields' total lengths; each doc's lengths()."""
     post = [dict() for _ in FIELDS]
     totals = [0] * len(FIELDS)
+    lens = []
     for d, doc in enumerate(docs, first):
-        for fi, (counts, n) in enumerate(field_counts(doc, memo)):
+        counts = field_counts(doc, memo)
+        lens.append(lengths(counts))
+        at = d << ID
+        for fi, (tfs, n) in enumerate(counts):
             if not n:
                 continue
             totals[fi] += n
             pf = post[fi]
-            at = entry_base(d, fi, n)
-            for term, tf in counts.items():
+            for term, tf in tfs.items():
                 entry = at | min(tf, _MASK)
                 try:
                     pf[term].append(entry)
                 except KeyError:
                     pf[term] = [entry]
-    return post, totals
+    return post, totals, lens
 
 
 def _weighted_counts(texts, weights, memo: WordMemo | None = None) -> tuple[dict[str, int], int]:
@@ -107,8 +103,8 @@ def _all_postings(docs, parallel: bool, memo: WordMemo):
             cuts.append(i + 1)
     spans = list(zip(cuts, cuts[1:] + [len(docs)]))
     parts = fork_each(_postings_part, spans, (docs, memo), parallel)
-    post, totals = parts[0]
-    for more, more_totals in parts[1:]:
+    post, totals, lens = parts[0]
+    for more, more_totals, more_lens in parts[1:]:
         for pf, mf in zip(post, more):
             for term, entries in mf.items():
                 have = pf.get(term)
@@ -117,72 +113,21 @@ def _all_postings(docs, parallel: bool, memo: WordMemo):
                 else:
                     have.extend(entries)
         totals = [a + b for a, b in zip(totals, more_totals)]
-    return post, totals
+        lens += more_lens
+    return post, totals, lens
 
 
 def _term_entry(post, term):
-    """(postings, [[field, gaps, codes], ...] by field, shard hash) of one term."""
+    """(postings, [[field, gaps, tfs], ...] by field, shard hash) of one term."""
     out, count = [], 0
     for fi, pf in enumerate(post):
         entries = pf.get(term)
         if not entries:
             continue
-        ids = [e >> 48 for e in entries]
-        out.append([fi, [ids[0]] + [b - a for a, b in zip(ids, ids[1:])],
-                    codes(entries)])
+        ids = [e >> ID for e in entries]
+        out.append([fi, [ids[0]] + [b - a for a, b in zip(ids, ids[1:])], [e & _MASK for e in entries]])
         count += len(entries)
     return count, out, fnv1a(term)
-
-
-def codes(entries: list[int]) -> list[int]:
-    """One integer per posting entry for its (term frequency, field length) pair: length * 16 + tf
-    when tf < 16, else -(tf * 2**24 + length) (FORMAT.md; both below 2**53, exact in JS). The
-    arithmetic is inline: a function call per posting took a tenth of the index writer."""
-    m = _MASK
-    return [(e >> 24 & m) << 4 | (e & m) if (e & m) < 16 else -((e & m) << 24 | (e >> 24 & m)) for e in entries]
-
-
-def _names(docs, memo: WordMemo) -> dict[str, list[int]]:
-    """name key -> doc ids (ascending) of the documents naming it (their `names`)."""
-    out: dict[str, list[int]] = {}
-    for d, doc in enumerate(docs):
-        keys = {name_key(n, memo) for n in doc.get("names") or ()}
-        for key in sorted(keys - {""}):
-            if not _LONE_SURROGATE.search(key):
-                out.setdefault(key, []).append(d)
-    return out
-
-
-def _owner_offsets(docs, refs: list[str]) -> list[int]:
-    """Each doc id minus its owner's: a section (a doc of group "" whose ref holds "#") ranks as
-    its note, the doc of the ref before "#"; every other doc owns itself (0). Relative, so an
-    insertion elsewhere leaves them as they were."""
-    at = {ref: i for i, ref in enumerate(refs)}
-    out = [0] * len(refs)
-    for i, (doc, ref) in enumerate(zip(docs, refs)):
-        note = ref.partition("#")[0]
-        if note != ref and not doc.get("group") and note in at:
-            out[i] = i - at[note]
-    return out
-
-
-def _group_runs(docs) -> list[list]:
-    """[[group, count], ...]: runs of equal `group` (default "") in doc id order."""
-    runs: list[list] = []
-    for doc in docs:
-        g = str(doc.get("group") or "")
-        if runs and runs[-1][0] == g:
-            runs[-1][1] += 1
-        else:
-            runs.append([g, 1])
-    return runs
-
-
-def _shards_for(est: int) -> int:
-    shards = 1
-    while shards * SHARD_TARGET < est:
-        shards *= 2
-    return shards
 
 
 PARALLEL_DOCS = 5000  # fewer docs are indexed faster than workers start
@@ -201,63 +146,16 @@ def index_files(docs, state=None) -> dict[str, bytes]:
         return state.update(docs, refs)
     parallel = len(docs) > PARALLEL_DOCS
     memo = WordMemo()   # this index's words, analysed once each (workers fork a copy)
-    post, totals = _all_postings(docs, parallel, memo)
+    post, totals, lens = _all_postings(docs, parallel, memo)
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
-    files = layout(docs, refs, totals, weights, memo)
+    files = layout(docs, refs, totals, lens, weights, memo)
     names_ = sorted(files)
     stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
     if state is not None:
-        state.keep(docs, refs, post, totals, weights, files, stored, memo)
+        state.keep(docs, refs, post, totals, lens, weights, files, stored, memo)
     return stored
-
-
-def layout(docs, refs, totals, weights, memo: WordMemo) -> dict[str, object]:
-    """{relative path: JSON value} of the index whose term entries are `weights` (term →
-    _term_entry, in term order); `memo`: the index's analysed words."""
-    total = sum(count for count, _, _ in weights.values())
-    # a shard holds its terms and their postings, except those of big terms (in b/ files)
-    shards = _shards_for(sum(count * 9 for count, _, _ in weights.values() if count <= BIG_POSTINGS)
-                         + sum(len(t) + 8 for t in weights))
-
-    files: dict[str, object] = {}
-    tables: list[dict] = [dict() for _ in range(shards)]
-    nbig = 0
-    for term, (count, entry, h) in weights.items():  # sorted: big numbers are stable
-        if count > BIG_POSTINGS:
-            files[f"b/{nbig}.json"] = entry
-            entry = nbig
-            nbig += 1
-        tables[h & (shards - 1)][term] = entry
-    for i, table in enumerate(tables):
-        files[f"t/{i}.json"] = table
-    names = _names(docs, memo)
-    nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
-    name_tables: list[dict] = [dict() for _ in range(nshards)]
-    for key, ids in names.items():
-        name_tables[fnv1a(key) & (nshards - 1)][key] = ids
-    for i, table in enumerate(name_tables):
-        files[f"n/{i}.json"] = table
-    nchunks = (len(refs) + REF_CHUNK - 1) // REF_CHUNK
-    for i in range(nchunks):
-        files[f"r/{i}.json"] = refs[i * REF_CHUNK:(i + 1) * REF_CHUNK]
-    convs = [int(doc.get("conversation") or 0) for doc in docs]
-    nconv = (len(convs) + CONV_CHUNK - 1) // CONV_CHUNK
-    for i in range(nconv):
-        files[f"c/{i}.json"] = convs[i * CONV_CHUNK:(i + 1) * CONV_CHUNK]
-    owners = _owner_offsets(docs, refs)
-    for i in range(nconv):
-        files[f"o/{i}.json"] = owners[i * CONV_CHUNK:(i + 1) * CONV_CHUNK]
-    files["meta.json"] = {
-        "format": FORMAT, "docs": len(refs), "fields": list(FIELDS),
-        "params": {f: PARAMS[f] for f in FIELDS}, "named": ["title", "aliases"],
-        "lengths": dict(zip(FIELDS, totals)), "terms": len(weights),
-        "postings": total, "shards": shards, "big": nbig, "names": nshards,
-        "refChunk": REF_CHUNK, "refChunks": nchunks, "convChunk": CONV_CHUNK, "convChunks": nconv,
-        "groups": _group_runs(docs),
-    }
-    return files
 
 
 def stored_name(rel: str) -> str:
@@ -273,7 +171,7 @@ def write_index(docs, out_dir) -> list[str]:
     """Write index_files(docs) under *out_dir*; return the written paths."""
     files = index_files(docs)
     out = Path(out_dir)
-    for sub in ("t", "b", "r", "n", "c", "o"):  # drop files of a previous, larger index
+    for sub in ("t", "b", "r", "n", "c", "o", "l"):  # drop files of a previous, larger index
         d = out / sub
         if d.is_dir():
             for f in d.glob("*.json*"):

@@ -8,14 +8,6 @@ from itertools import accumulate
 from .scoring import CONTEXT, idf
 
 
-def _decode(code: int) -> tuple[int, int]:
-    """(tf, field length) of a posting code (index.codes)."""
-    if code >= 0:
-        return code & 15, code >> 4
-    length = -code & 16777215
-    return -code >> 24, length
-
-
 class Posting:
     """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
     per doc, ``named`` the set of docs holding it in a NAMED field, ``own`` the set of docs
@@ -29,15 +21,16 @@ class Posting:
         named: set[int] = set()
         own: set[int] | None = None
         parts = []
-        for fi, gaps, codes in entry:
+        for fi, gaps, tfs in entry:
             k1, b, boost, a, scale = params[fi]
             k1p1 = k1 + 1
             ids = list(accumulate(gaps))
-            pairs = map(_decode, codes)
             if scale != 1:   # a weighted field stores tf * scale: divide back (FORMAT.md)
-                pairs = ((tf / scale, ln) for tf, ln in pairs)
+                tfs = [tf / scale for tf in tfs]
+            # a field whose b is 0 has no lengths (l/ files): b * (len / a) is 0 for any len
+            lens = reader.lengths(fi, ids) if b != 0 else [0] * len(ids)
             ws = [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
-                  for tf, ln in pairs]
+                  for tf, ln in zip(tfs, lens)]
             parts.append((ids, ws))
             if fi in named_fields:
                 named.update(ids)

@@ -72,7 +72,7 @@ class IndexReader:
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
-        self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json or c/N.json
+        self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
         self._group_starts, self._group_names, self._group_before, start, seen = [], [], [], 0, {}
         for name, count in meta["groups"]:
             self._group_starts.append(start)
@@ -85,12 +85,27 @@ class IndexReader:
         """meta.json, or the pack file (builder/kernel/packs.py) of any other index file."""
         return _loads(packs.read(self.dir, rel, rel != "meta.json"))
 
+    def _chunk(self, kind: str, n: int) -> list:
+        """The chunk file `kind`/N.json."""
+        chunk = self._chunks.get((kind, n))
+        if chunk is None:
+            chunk = self._chunks[(kind, n)] = self._load(f"{kind}/{n}.json")
+        return chunk
+
     def _per_doc(self, kind: str, size: int, doc: int):
         """Doc `doc`'s value in the chunk files `kind`/N.json of `size` docs each."""
-        chunk = self._chunks.get((kind, doc // size))
-        if chunk is None:
-            chunk = self._chunks[(kind, doc // size)] = self._load(f"{kind}/{doc // size}.json")
-        return chunk[doc % size]
+        return self._chunk(kind, doc // size)[doc % size]
+
+    def lengths(self, field: int, ids: list[int]) -> list[int]:
+        """The lengths of field number `field` of doc ids `ids` (ascending; l/N.json)."""
+        size, out, i = self.meta["lengthChunk"], [], 0
+        while i < len(ids):   # a chunk's run of ids at a time
+            base = ids[i] // size * size
+            end = bisect_left(ids, base + size, i)
+            column = self._chunk("l", base // size)[field]
+            out += [column[d - base] for d in ids[i:end]]
+            i = end
+        return out
 
     def ref(self, doc: int) -> str:
         """The ref of doc id `doc`; loads only its r/N.json chunk."""

@@ -1,4 +1,4 @@
-"""What the index writer and both readers agree on (format bf-lunr-5, see FORMAT.md): the
+"""What the index writer and both readers agree on (format bf-lunr-6, see FORMAT.md): the
 format string, fields and their BM25 parameters, the shard hash, and BM25 arithmetic that
 Python and JS evaluate to bit-identical doubles.
 
@@ -9,14 +9,14 @@ may differ in the last bit.
 """
 from __future__ import annotations
 
-FORMAT = "bf-lunr-5"
+FORMAT = "bf-lunr-6"
 FIELDS = ("title", "aliases", "headings", "body", "neighbours")
 # Per field: boost, k1, b (BM25 summed over fields, each with its own parameters). The one
 # place to tune ranking. `neighbours` (records only): the words of the messages around a
 # record in its conversation (views/conversations.py); `weights[k-1]` is the integer weight of
 # the messages at distance k, in units of 1/scale (±1 weight 1, ±2 weight 0.5), so tf and
 # length stay integers (FORMAT.md). Its b is 0: a window's length says little (measured the
-# same on the conversational set, builder/benchquality.py) and its codes stay short.
+# same on the conversational set, builder/benchquality.py) and l/ files leave its lengths out.
 PARAMS = {
     "title": {"boost": 10, "k1": 1.2, "b": 0.75},
     "aliases": {"boost": 8, "k1": 1.2, "b": 0.75},

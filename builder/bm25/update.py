@@ -1,25 +1,31 @@
 """Update an index in place when few documents changed (issue 15): the build state of one index.
 
-Doc ids are positions in ref order, and postings hold only integers per document (FORMAT.md), so
-an edit changes exactly the postings of the terms the changed documents held before or hold now:
-those are patched, their term entries re-encoded, and only the files whose JSON value differs
-are dumped and packed again. A document added or removed (a new record, a deleted or renamed
-note) also shifts the ids after it: the postings of removed documents are taken out first, then
-every later entry is moved by its run's shift (ids keep their order, so lists stay sorted), and
-the terms holding a moved entry are re-encoded too — cheaper than analysing every text again.
-The result is, by construction and by tests/bm25/test_index_update.py, the bytes index_files
-gives from scratch.
+Doc ids are positions in ref order, and postings hold only doc ids and term frequencies
+(FORMAT.md; a document's lengths are in its l/ file), so an edit changes exactly the postings of
+the terms whose frequency in the changed documents changed: those are patched, their term
+entries re-encoded and put in their shards (or b/ files), and only the files they are in are
+dumped and packed again, from each shard term's JSON kept between updates. A document added or
+removed (a new record, a deleted or renamed note) also
+shifts the ids after it: the postings of removed documents are taken out first, then every later
+entry is moved by its run's shift (ids keep their order, so lists stay sorted), and the terms
+holding a moved entry are re-encoded too — cheaper than analysing every text again. The result
+is, by construction and by tests/bm25/test_index_update.py, the bytes index_files gives from
+scratch.
 """
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from concurrent.futures import ThreadPoolExecutor
 
-from ..kernel.parallel import fork_each
-from .index import (_LONE_SURROGATE, _MASK, PARALLEL_DOCS, _term_entry, dump_file, entry_base, field_counts, layout,
-                    stored_name)
+from ..kernel.packs import pack
+from ..kernel.parallel import cores, fork_each
+from .index import _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, field_counts, fnv1a, lengths, stored_name
+from .layout import _LONE_SURROGATE, doc_files, length_chunk, length_file, meta, term_files, term_plan
 from .pipeline import WordMemo
+from .scoring import FIELDS
 
-PARALLEL_FILES = 200   # files dumped again: fewer are dumped faster than workers start
+PER_DOC = ("names", "conversation", "group")   # what doc_files reads of a document beside its ref
+THREADED = 8   # packs compressed at once: zlib lets go of the GIL, threads start in microseconds
 
 
 class IndexState:
@@ -28,9 +34,13 @@ class IndexState:
     def __init__(self):
         self.refs: list[str] | None = None
 
-    def keep(self, docs, refs, post, totals, weights, files, stored, memo: WordMemo) -> None:
-        self.docs, self.refs, self.post, self.totals = docs, refs, post, list(totals)
+    def keep(self, docs, refs, post, totals, lens, weights, files, stored, memo: WordMemo) -> None:
+        self.docs, self.refs, self.post, self.totals, self.lens = docs, refs, post, list(totals), lens
         self.weights, self.files, self.stored, self.memo = weights, files, stored, memo
+        self.plan = term_plan(weights)
+        self.json: dict[str, bytes] = {}      # term -> its `"term":value` in its shard's JSON
+        self.keys: dict[str, str] = {}        # name -> its name key (index._names)
+        self.groups = files["meta.json"]["groups"]
 
     def update(self, docs, refs: list[str]) -> dict[str, bytes]:
         """The index of `docs` (sorted by ref; `refs` their refs)."""
@@ -42,53 +52,136 @@ class IndexState:
 
     def _update(self, docs, refs: list[str]) -> dict[str, bytes]:
         touched: set[str] = set()
-        olds = self.docs if refs == self.refs else self._realign(refs, touched)
+        moved = refs != self.refs
+        shifted: dict[str, list] = {}   # term -> where its entries moved (_realign)
+        olds = self._realign(refs, touched, shifted) if moved else self.docs
+        per_doc = moved
+        measured = set()   # l/ files holding a changed length
         for d, (old, new) in enumerate(zip(olds, docs)):
+            if old is new:
+                continue
             if old is None:
-                self._patch(d, new, +1, touched)
+                self._patch(d, None, new, touched)
             elif old != new:
-                self._patch(d, old, -1, touched)
-                self._patch(d, new, +1, touched)
+                if any(old.get(f) != new.get(f) for f in FIELDS):   # else its postings are unchanged
+                    if self._patch(d, old, new, touched):
+                        measured.add(length_file(d))
+                per_doc = per_doc or any(old.get(k) != new.get(k) for k in PER_DOC)
         self.refs = refs
         added = False
         live = sorted(t for t in touched if not _LONE_SURROGATE.search(t) and any(t in pf for pf in self.post))
         for term in touched - set(live):
             self.weights.pop(term, None)
+        for term, spans in shifted.items():   # only moved: no need to encode it again
+            if term not in touched and term in self.weights:
+                self.weights[term] = _shifted(self.weights[term], spans)
         for term, entry in zip(live, fork_each(_term_entry, live, self.post, len(live) > PARALLEL_DOCS)):
             added |= term not in self.weights
             self.weights[term] = entry
-        if added:    # layout numbers big terms in term order
+        if added:    # term_plan numbers big terms in term order
             self.weights = {t: self.weights[t] for t in sorted(self.weights)}
-        files = layout(docs, self.refs, self.totals, self.weights, self.memo)
-        todo = [rel for rel in sorted(files) if not (stored_name(rel) in self.stored and self.files.get(rel) == files[rel])]
-        dumped = dict(zip(todo, fork_each(dump_file, todo, files, len(todo) > PARALLEL_FILES)))
+        files = dict(self.files)
+        todo = self._terms(files, touched | shifted.keys())
+        if not per_doc:
+            for rel in measured:
+                files[rel] = length_chunk(self.lens, int(rel[2:-5]))
+            todo |= measured
+        else:
+            made, self.groups = doc_files(docs, refs, self.lens, self.memo, self.keys)
+            for rel in [rel for rel in files if rel[:2] in ("n/", "r/", "c/", "o/") and rel not in made]:
+                del files[rel]
+            todo |= {rel for rel, value in made.items() if files.get(rel) != value}
+            files.update(made)
+        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, self.groups)
+        todo.add("meta.json")
+        rels = sorted(todo)
+        dumped = dict(zip(rels, self._dump(files, rels)))
         stored = {stored_name(rel): dumped[rel] if rel in dumped else self.stored[stored_name(rel)] for rel in sorted(files)}
         self.docs, self.files, self.stored = docs, files, stored
         return stored
 
-    def _realign(self, refs: list[str], touched: set[str]) -> list:
+    def _terms(self, files: dict, touched: set[str]) -> set[str]:
+        """Put the touched terms' entries in `files` (its t/ and b/ files replaced, never
+        mutated: they are the last index's too); return the files changed."""
+        plan = term_plan(self.weights)
+        if plan != self.plan:   # shards or big numbers moved: lay every term out again
+            self.plan, self.json = plan, {}
+            made = term_files(self.weights, *plan)
+            for rel in [rel for rel in files if rel[:2] in ("t/", "b/") and rel not in made]:
+                del files[rel]
+            changed = {rel for rel, value in made.items() if files.get(rel) != value}
+            files.update(made)
+            return changed
+        shards, big = plan
+        changed = set()
+        for term in touched:
+            self.json.pop(term, None)
+            count, entry, h = self.weights.get(term) or (0, None, fnv1a(term))
+            rel = f"t/{h & (shards - 1)}.json"
+            k = big.get(term)
+            if k is not None:   # its shard holds its number, unchanged
+                files[f"b/{k}.json"] = entry
+                changed.add(f"b/{k}.json")
+                continue
+            if rel not in changed:
+                files[rel] = dict(files[rel])
+                changed.add(rel)
+            if entry is None:
+                files[rel].pop(term, None)
+            else:
+                files[rel][term] = entry
+        return changed
+
+    def _dump(self, files: dict, rels: list[str]) -> list[bytes]:
+        """The stored bytes of `rels` (index.dump_file's): shards from their terms' kept JSON."""
+        data = [self._shard_json(files[rel]) if rel.startswith("t/") else _dumps(files[rel]) for rel in rels]
+        todo = [i for i, rel in enumerate(rels) if rel != "meta.json"]
+        if len(todo) >= THREADED:
+            with ThreadPoolExecutor(cores()) as pool:
+                packed = list(pool.map(pack, [data[i] for i in todo]))
+        else:
+            packed = [pack(data[i]) for i in todo]
+        for i, p in zip(todo, packed):
+            data[i] = p
+        return data
+
+    def _shard_json(self, table: dict) -> bytes:
+        """_dumps(table), from each term's JSON (made once until its entry changes)."""
+        kept = self.json
+        parts = []
+        for term in sorted(table):
+            part = kept.get(term)
+            if part is None:
+                part = kept[term] = _dumps(term) + b":" + _dumps(table[term])
+            parts.append(part)
+        return b"{" + b",".join(parts) + b"}"
+
+    def _realign(self, refs: list[str], touched: set[str], shifted: dict[str, list]) -> list:
         """Renumber the kept postings for `refs`: take out the documents no longer there, move
         every later entry by its run's shift; returns the kept document (or None) at each new id.
-        Terms whose entries moved or went are added to `touched`."""
+        Terms whose entries went are added to `touched`, those whose entries moved to `shifted`
+        with [(field, first, end position, shift), ...]."""
         at = {ref: i for i, ref in enumerate(refs)}
         for d in reversed(range(len(self.refs))):    # from the end: a removal moves no id before it
             if self.refs[d] not in at:
-                self._patch(d, self.docs[d], -1, touched)
+                self._patch(d, self.docs[d], None, touched)
         olds: list = [None] * len(refs)
+        lens: list = [None] * len(refs)
         runs: list[list[int]] = []                    # [first old id, end, shift] of kept ids
         for d, ref in enumerate(self.refs):
             new = at.get(ref)
             if new is None:
                 continue
-            olds[new] = self.docs[d]
+            olds[new], lens[new] = self.docs[d], self.lens[d]
             if runs and runs[-1][2] == new - d and runs[-1][1] == d:
                 runs[-1][1] = d + 1
             else:
                 runs.append([d, d + 1, new - d])
-        moves = [(lo << 48, hi << 48, shift << 48) for lo, hi, shift in runs if shift]
+        self.lens = lens   # a new doc's are put in by _patch
+        moves = [(lo << ID, hi << ID, shift) for lo, hi, shift in runs if shift]
         if moves:
             first = moves[0][0]
-            for pf in self.post:
+            for fi, pf in enumerate(self.post):
                 for term, entries in pf.items():
                     if entries[-1] < first:
                         continue
@@ -96,24 +189,46 @@ class IndexState:
                     spans = [(bisect_left(entries, lo), bisect_left(entries, hi), shift) for lo, hi, shift in moves]
                     for i, j, shift in spans:
                         if i < j:
-                            entries[i:j] = [e + shift for e in entries[i:j]]
-                            touched.add(term)
+                            entries[i:j] = [e + (shift << ID) for e in entries[i:j]]
+                            shifted.setdefault(term, []).append((fi, i, j, shift))
         return olds
 
-    def _patch(self, d: int, doc, sign: int, touched: set[str]) -> None:
-        """Take doc `d`'s postings out (sign -1, `doc` its old value) or put them in (+1)."""
-        for fi, (counts, n) in enumerate(field_counts(doc, self.memo)):
-            if not n:
-                continue
-            self.totals[fi] += sign * n
-            pf = self.post[fi]
-            at = entry_base(d, fi, n)
-            for term, tf in counts.items():
-                touched.add(term)
-                if sign > 0:
-                    insort(pf.setdefault(term, []), at | min(tf, _MASK))
-                    continue
-                entries = pf[term]
-                del entries[bisect_left(entries, d << 48)]
-                if not entries:
-                    del pf[term]
+    def _patch(self, d: int, old, new, touched: set[str]) -> bool:
+        """Move doc `d`'s postings from those of `old` to those of `new` (None: no document),
+        adding the terms whose frequency changed to `touched`; whether its lengths changed."""
+        before = field_counts(old, self.memo) if old is not None else None
+        after = field_counts(new, self.memo) if new is not None else None
+        empty = ({}, 0)
+        for fi, pf in enumerate(self.post):
+            was, n0 = before[fi] if before else empty
+            now, n1 = after[fi] if after else empty
+            self.totals[fi] += n1 - n0
+            for term, tf in was.items():
+                if now.get(term) != tf:
+                    entries = pf[term]
+                    del entries[bisect_left(entries, d << ID)]
+                    if not entries:
+                        del pf[term]
+                    touched.add(term)
+            for term, tf in now.items():
+                if was.get(term) != tf:
+                    insort(pf.setdefault(term, []), d << ID | min(tf, _MASK))
+                    touched.add(term)
+        if after is None:   # removed: _realign drops its lengths
+            return True
+        had, self.lens[d] = self.lens[d], lengths(after)
+        return had != self.lens[d]
+
+
+def _shifted(weight, spans):
+    """A term's entry (index._term_entry) once its docs moved by `spans` (_realign's): a gap
+    changes where a run of moved docs starts (+ its shift) or ends (- its shift)."""
+    count, out, h = weight
+    out = [[fi, list(gaps), tfs] for fi, gaps, tfs in out]
+    place = {fi: k for k, (fi, _, _) in enumerate(out)}
+    for fi, i, j, shift in spans:
+        gaps = out[place[fi]][1]
+        gaps[i] += shift
+        if j < len(gaps):
+            gaps[j] -= shift
+    return count, out, h

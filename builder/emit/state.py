@@ -12,7 +12,8 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - related: per brain, each note's vector and related notes (vectors/related.py) and their packs,
   and each index group's vector buckets and files by what they are made of (vectors/buckets.py);
 - data: per brain, the compact data's serialized record and section replies (data.py);
-- pieces: per brain, each note's text pieces for the index by its note object (views/documents.py);
+- pieces: per brain, each note's text pieces and index documents by its note object, each
+  record's document by its object and neighbourhood (views/documents.py);
 - excerpts: per brain, the backlink excerpts of each link source by its object (views/graph.py);
 - items: per brain, each listed item and what it was made of (views/lists.item);
 - views: per brain, what else the views made, by family, and what of (views/memo.py);

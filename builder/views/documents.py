@@ -23,7 +23,7 @@ with one space, empty ones skipped (`builder.kernel.text.join_pieces`, shared wi
 from __future__ import annotations
 
 from ..bm25.scoring import PARAMS
-from ..kernel.model import Brain, Note
+from ..kernel.model import Brain, Note, Record
 from ..kernel.parallel import fork_each
 from .conversations import neighbourhood
 from ..kernel.times import parse_instant, rfc3339
@@ -82,46 +82,82 @@ def _pieces(brain: Brain, ref: str) -> list[str]:
 
 def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dict]]:
     """({note ref: its pieces}, the index documents): pieces are cut once, for the index, the
-    store and the vectors. `known`: note ref → (note, its pieces) of the last build in this
-    process (a note object unchanged since keeps its pieces), left holding this build's."""
+    store and the vectors. `known`: what the last build of this brain in this process made, left
+    holding this build's: a note object unchanged since keeps its pieces and documents, a record
+    object whose neighbourhood is unchanged its document (the same dict: the index and the
+    vectors pass it by identity)."""
     known = {} if known is None else known
-    todo = [ref for ref, note in brain.notes.items() if known.get(ref, (None,))[0] is not note]
+    notes = known.get("notes", {})   # note ref → (note, its pieces, its documents)
+    todo = [ref for ref, note in brain.notes.items() if notes.get(ref, (None,))[0] is not note]
     cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
-    pieces = {ref: cut[ref] if ref in cut else known[ref][1] for ref in brain.notes}
-    known.clear()
-    known.update((ref, (note, pieces[ref])) for ref, note in brain.notes.items())
-    return pieces, documents(brain, pieces)
+    made = {ref: (note, cut[ref], _note_documents(note, cut[ref])) if ref in cut else notes[ref]
+            for ref, note in brain.notes.items()}
+    around = _neighbourhood(brain, known)
+    records = known.get("records", {})   # record ref → (record, its neighbourhood, its document)
+    kept = {}
+    for ref, rec in brain.records.items():
+        near, old = around[ref], records.get(ref)
+        kept[ref] = old if old is not None and old[0] is rec and old[1] == near else (rec, near, _record_document(rec, near))
+    known.update(notes=made, records=kept)
+    docs = [doc for _, _, docs in made.values() for doc in docs]
+    docs += [doc for _, _, doc in kept.values()]
+    return {ref: pieces for ref, (_, pieces, _) in made.items()}, docs
 
 
-def documents(brain: Brain, pieces_of: dict | None = None) -> list[dict]:
-    """`pieces_of`: {note ref: note_pieces(note)} when the caller has them already."""
-    docs = []
-    for note in brain.notes.values():
-        pieces = pieces_of[note.ref] if pieces_of is not None else note_pieces(note)
-        stem = note.ref.rsplit("/", 1)[-1].removesuffix(".md")
-        docs.append({"ref": note.ref, "title": note.title, "aliases": " ".join(note.aliases),
-                     "headings": " ".join(s.heading for s in note.sections), "body": join_pieces(pieces),
-                     "names": [note.title, *note.aliases, stem]})
-        for s, (first, end) in zip(note.sections, section_spans(note)):
-            nested = note.sections[first - 1:end - 1]   # this section and those nested in it
-            docs.append({"ref": s.ref, "title": "", "aliases": "",
-                         "headings": " ".join(n.heading for n in nested), "body": join_pieces(pieces[first:end])})
-    around = neighbourhood(brain, len(PARAMS["neighbours"]["weights"]))
-    for rec in brain.records.values():
-        given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""
-        number, near = around[rec.ref]
-        # A title made from the text would count the text twice, ten times over.
-        # group: the index knows each hit's source without its ref, so a scoped search drops hits early
-        docs.append({"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text,
-                     "group": rec.source, "neighbours": near, "conversation": number})
+def _neighbourhood(brain: Brain, known: dict) -> dict:
+    """conversations.neighbourhood, kept in `known` while the records and timezone are equal."""
+    stamp = (brain.config.timezone, dict(brain.records))
+    last = known.get("around")
+    if last is None or last[0] != stamp:
+        last = known["around"] = (stamp, neighbourhood(brain, len(PARAMS["neighbours"]["weights"])))
+    return last[1]
+
+
+def _note_documents(note: Note, pieces: list[str]) -> list[dict]:
+    """The index documents of a note and of its sections."""
+    stem = note.ref.rsplit("/", 1)[-1].removesuffix(".md")
+    docs = [{"ref": note.ref, "title": note.title, "aliases": " ".join(note.aliases),
+             "headings": " ".join(s.heading for s in note.sections), "body": join_pieces(pieces),
+             "names": [note.title, *note.aliases, stem]}]
+    for s, (first, end) in zip(note.sections, section_spans(note)):
+        nested = note.sections[first - 1:end - 1]   # this section and those nested in it
+        docs.append({"ref": s.ref, "title": "", "aliases": "",
+                     "headings": " ".join(n.heading for n in nested), "body": join_pieces(pieces[first:end])})
     return docs
+
+
+def _record_document(rec: Record, around: tuple[int, list]) -> dict:
+    given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""
+    number, near = around
+    # A title made from the text would count the text twice, ten times over.
+    # group: the index knows each hit's source without its ref, so a scoped search drops hits early
+    return {"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text,
+            "group": rec.source, "neighbours": near, "conversation": number}
+
+
+def _record_metas(brain: Brain, links_by_source: dict, last: dict) -> tuple[dict, dict]:
+    """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
+    `last`: the first of the last store's (a record and links unchanged keep their meta)."""
+    metas = {}
+    for ref, rec in brain.records.items():
+        links = tuple(links_by_source.get(ref, ()))
+        old = last.get(ref)
+        metas[ref] = old if old is not None and old[0] == (rec, links) else ((rec, links), _compact({
+            "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
+            "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
+            "entities": _entities(brain, ref, (), links_by_source),
+        }))
+    records: dict[str, dict] = {name: {} for name in brain.sources}
+    for ref in sorted(brain.records):
+        records.setdefault(brain.records[ref].source, {})[ref] = metas[ref][1]
+    return metas, records
 
 
 def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
     """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
         "records": {source: {ref: meta}},
         "sources": {source: coverage}, "types": {type: count}}
-    `pieces_of` as for `documents`; `memos`: what the last store in this process made (memo.py):
+    `pieces_of`: {note ref: its pieces} (index_input's) when the caller has them; `memos`: what the last store in this process made (memo.py):
     an item's entries are the same objects while what they are made of is unchanged."""
     memos = memos or Memos(None, ())
     links_by_source: dict = {}
@@ -142,15 +178,12 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
         }))
         pieces = pieces_of[ref] if pieces_of is not None else note_pieces(note)
         note_text[ref] = memos["note text"](ref, (note, pieces), lambda: _compact({"summary": note.summary, "pieces": pieces}))
-    records: dict[str, dict] = {name: {} for name in brain.sources}
-    for ref in sorted(brain.records):
-        rec = brain.records[ref]
-        links = tuple(links_by_source.get(ref, ()))
-        records.setdefault(rec.source, {})[ref] = memos["record meta"](ref, (rec, links), lambda: _compact({
-            "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
-            "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
-            "entities": _entities(brain, ref, (), links_by_source),
-        }))
-    coverage = all_coverage(brain, parse_instant(as_of))
+    # every record's meta at once while no record and no record's link changed (most edits)
+    family, recs = memos["records"], dict(brain.records)
+    stamp = (recs, tuple(link for link in brain.links if link.source in brain.records))
+    last = family.last.get("all")
+    records = family("all", stamp, lambda: _record_metas(brain, links_by_source, last[1][0] if last else {}))[1]
+    coverage = memos["coverage"]("all", (as_of, recs, tuple(sorted(brain.sources.items()))),
+                                 lambda: all_coverage(brain, parse_instant(as_of)))
     return {"notes": notes, "note_text": note_text, "records": records,
             "sources": coverage, "types": dict(sorted(types.items()))}

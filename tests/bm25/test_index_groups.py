@@ -1,4 +1,4 @@
-"""meta.json `groups` (bf-lunr-5): each hit's group without its ref, in Python and JS."""
+"""meta.json `groups` (since bf-lunr-5): each hit's group without its ref, in Python and JS."""
 import json
 import shutil
 import subprocess
@@ -19,7 +19,7 @@ DOCS = [  # refs sort as a.md, a.md#s, b:1, b:2, c.md, d:1 — groups interleave
 def test_group_runs_and_lookup(tmp_path):
     write_index(DOCS, tmp_path)
     meta = json.loads((tmp_path / "meta.json").read_bytes())
-    assert meta["format"] == "bf-lunr-5"
+    assert meta["format"] == "bf-lunr-6"
     assert meta["groups"] == [["", 2], ["b", 2], ["", 1], ["d", 1]]
     reader = IndexReader(tmp_path)
     assert [reader.group(d) for d in range(6)] == ["", "", "b", "b", "", "d"]
@@ -29,7 +29,7 @@ def test_search_ids_reads_no_ref_file(tmp_path):
     write_index(DOCS, tmp_path)
     reader = IndexReader(tmp_path)
     hits = reader.search_ids(["shared"], True)
-    assert reader._chunks == {}                    # ranking needs no ref file
+    assert [kind for kind, _ in reader._chunks] == ["l"]   # ranking needs lengths, no ref file
     assert hits.docs == [h[0] for h in hits]
     assert [(reader.ref(d), s, m, t) for d, s, m, t in hits] == reader.search(["shared"], True)
     assert hits[:2] == list(hits)[:2]
@@ -52,7 +52,7 @@ process.stdout.write(JSON.stringify([0, 1, 2, 3, 4, 5].map(groupOf)))
 
 
 def test_owners_rank_a_section_as_its_note_without_ref_files(tmp_path):
-    """o/ files (bf-lunr-5): a section's owner is its note, found across a ref that sorts
+    """o/ files (since bf-lunr-5): a section's owner is its note, found across a ref that sorts
     between them ("a.md copy.md" < "a.md#s"); records own themselves even with "#" in an id;
     no ref file is read for it."""
     docs = [{"ref": r, "title": "t", "body": "w", **({"group": "b"} if r.startswith("b:") else {})}

@@ -10,6 +10,7 @@ from bm25_corpus import make_docs
 
 from builder.bm25 import index_files
 from builder.bm25 import index as index_mod
+from builder.bm25 import layout as layout_mod
 from builder.bm25.update import IndexState
 
 all_postings = index_mod._all_postings
@@ -48,7 +49,7 @@ def _edit(rng: random.Random, docs: list[dict], vocab: list[str]) -> str:
 
 
 def test_updates_equal_a_build_from_scratch(monkeypatch):
-    monkeypatch.setattr(index_mod, "BIG_POSTINGS", 8)   # so an edit moves terms in and out of b/ files
+    monkeypatch.setattr(layout_mod, "BIG_POSTINGS", 8)   # so an edit moves terms in and out of b/ files
     docs, vocab = make_docs(60, words=60, seed=7)
     rng = random.Random(15)
     state = IndexState()

@@ -11,37 +11,35 @@ export class FormatError extends Error {}
 const CONTEXT = ['neighbours']
 
 // A term's posting with its weights: ids ascending, ws, named (1 where the doc holds it in a
-// `named` field), own (1 where it holds it outside CONTEXT fields), as reader._Posting.
-function makePosting (entry, m) {
+// `named` field), own (1 where it holds it outside CONTEXT fields), as postings.Posting.
+// parts[k]: the ids of entry[k]'s field and their lengths (null for a field whose b is 0).
+function makePosting (entry, parts, m) {
   let df = 0
   for (const e of entry) df += e[1].length
   const widf = idf(m.docs, df)
-  const parts = []
-  for (const [fi, gaps, codes] of entry) {
+  const weighed = []
+  for (let k = 0; k < entry.length; k++) {
+    const [fi, , tfs] = entry[k]
+    const { ids, lens } = parts[k]
     const field = m.fields[fi]
     const { k1, b, boost } = m.params[field]
     const scale = m.params[field].scale ?? 1 // a weighted field stores tf * scale
     const a = m.docs ? m.lengths[field] / m.docs : 0.0
     const k1p1 = k1 + 1
-    const ids = new Array(gaps.length)
-    const ws = new Array(gaps.length)
-    for (let i = 0, d = 0; i < gaps.length; i++) {
-      ids[i] = (d += gaps[i])
-      // codes: len * 16 + tf (tf < 16), else -(tf * 2^24 + len): exact integers in doubles
-      const v = codes[i]
-      const stored = v >= 0 ? v % 16 : Math.floor(-v / 16777216)
-      const len = v >= 0 ? (v - stored) / 16 : -v % 16777216
-      const tf = scale !== 1 ? stored / scale : stored
+    const ws = new Array(ids.length)
+    for (let i = 0; i < ids.length; i++) {
+      const tf = scale !== 1 ? tfs[i] / scale : tfs[i]
+      const len = lens ? lens[i] : 0 // b * (len / a) is 0 for any len when b is 0
       ws[i] = widf * (k1p1 * tf) / (k1 * (1 - b + b * (len / a)) + tf) * boost
     }
-    parts.push({ named: m.named.includes(field), context: CONTEXT.includes(field), ids, ws })
+    weighed.push({ named: m.named.includes(field), context: CONTEXT.includes(field), ids, ws })
   }
   let ids, ws
-  if (parts.length === 1) {
-    ids = parts[0].ids; ws = parts[0].ws
+  if (weighed.length === 1) {
+    ids = weighed[0].ids; ws = weighed[0].ws
   } else {
     const acc = new Map()
-    for (const part of parts) {
+    for (const part of weighed) {
       for (let i = 0; i < part.ids.length; i++) {
         const d = part.ids[i]
         acc.set(d, (acc.has(d) ? acc.get(d) : 0.0) + part.ws[i])
@@ -51,13 +49,13 @@ function makePosting (entry, m) {
     ws = ids.map((d) => acc.get(d))
   }
   const namedSet = new Set()
-  for (const part of parts) if (part.named) for (const d of part.ids) namedSet.add(d)
+  for (const part of weighed) if (part.named) for (const d of part.ids) namedSet.add(d)
   const named = new Uint8Array(ids.length)
   for (let i = 0; i < ids.length; i++) named[i] = namedSet.has(ids[i]) ? 1 : 0
   const own = new Uint8Array(ids.length).fill(1)
-  if (parts.some((part) => part.context)) { // else every doc holds it in its own text
+  if (weighed.some((part) => part.context)) { // else every doc holds it in its own text
     const ownSet = new Set()
-    for (const part of parts) if (!part.context) for (const d of part.ids) ownSet.add(d)
+    for (const part of weighed) if (!part.context) for (const d of part.ids) ownSet.add(d)
     for (let i = 0; i < ids.length; i++) own[i] = ownSet.has(ids[i]) ? 1 : 0
   }
   return { ids, ws, named, own }
@@ -135,7 +133,13 @@ export class IndexReader {
         if (!Object.prototype.hasOwnProperty.call(table, term)) return null
         let entry = table[term]
         if (typeof entry === 'number') entry = await this.json(`b/${entry}.json`)
-        return makePosting(entry, m)
+        const parts = await Promise.all(entry.map(async ([fi, gaps]) => {
+          const ids = new Array(gaps.length)
+          for (let i = 0, d = 0; i < gaps.length; i++) ids[i] = (d += gaps[i])
+          const keeps = m.params[m.fields[fi]].b !== 0 // else l/ files leave it out
+          return { ids, lens: keeps ? await this.perDoc('l', m.lengthChunk, ids, (chunk, i) => chunk[fi][i]) : null }
+        }))
+        return makePosting(entry, parts, m)
       })()
       p.catch(() => this.terms.delete(term)) // retry after a failed fetch
       this.terms.set(term, p)
@@ -159,13 +163,13 @@ export class IndexReader {
     return p
   }
 
-  // Each doc id's value in the chunk files kind/N.json of `size` docs; loads only the chunks
-  // those ids fall in.
-  async perDoc (kind, size, ids) {
+  // Each doc id's value in the chunk files kind/N.json of `size` docs, pick(chunk, place in
+  // it); loads only the chunks those ids fall in.
+  async perDoc (kind, size, ids, pick = (chunk, i) => chunk[i]) {
     const chunks = await Promise.all([...new Set(ids.map((d) => Math.floor(d / size)))]
       .map(async (c) => [c, await this.json(`${kind}/${c}.json`)]))
     const byChunk = new Map(chunks)
-    return ids.map((d) => byChunk.get(Math.floor(d / size))[d % size])
+    return ids.map((d) => pick(byChunk.get(Math.floor(d / size)), d % size))
   }
 
   // Refs for doc ids (r/N.json).
