@@ -22,7 +22,8 @@ from .kernel.times import parse_instant, rfc3339
 from .kernel.config import site_urls
 from .emit.emitters import EMITTERS, Context, Emitter
 from .emit.state import BuildState
-from .emit.writer import Writer, recover
+from .emit.spare import recover
+from .emit.writer import Writer
 from .kernel.errors import InvalidInput
 from .kernel.parallel import Forked, can_fork, cores
 from .views import compute

@@ -31,7 +31,7 @@ from ..views import View
 from ..views.graph import Graph
 from .data import stored_in_files
 from .days import local_day
-from .listing_pages import DAY_TEMPLATE, TEMPLATES, SiteViews, stamped
+from .listing_pages import DAY_TEMPLATE, PAGED, SiteViews, stamped
 from .pages import offset_variant
 from .urls import page_path, reply_path
 
@@ -97,9 +97,6 @@ def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str, reads: s
 def _linked(brain: Brain, record: View) -> tuple:
     """What a record shown in full shows of the items it links to: their titles (their objects)."""
     return tuple(_item(brain, link["ref"]) for p in record.pages for link in p.get("links", ()) if link["ref"])
-
-
-PAGED = TEMPLATES + (DAY_TEMPLATE,)     # besides note.html: the templates of views with a page
 
 
 def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, as_of: str) -> tuple[dict, set]:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from ..bm25.update import IndexState
 from .data import DataMemo
 from .reuse import PageMemo
-from .writer import Spare
+from .spare import Spare
 
 
 @dataclass

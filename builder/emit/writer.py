@@ -24,30 +24,16 @@ import json
 import os
 import posixpath
 import shutil
-import subprocess
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kernel.errors import BuildError
 from ..kernel.packs import pack, packed_name
-from .fileindex import Saved, load_index, save_index
+from .fileindex import load_index, save_index
+from .spare import Spare, keep_spare, recycle, remove_later
 
 
 def canonical_json(obj) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-
-
-@dataclass
-class Spare:
-    """What a watch session keeps between builds for the writer (emit/state.py): the site before
-    the last one (a folder in the cache folder) with the files and folders it holds, the packs'
-    JSON and bytes of the last build (a pack whose JSON is unchanged is not compressed again)
-    and the file index it saved."""
-    folder: Path | None = None
-    files: set[str] = field(default_factory=set)
-    folders: set[str] = field(default_factory=set)
-    packs: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
-    saved: Saved = field(default_factory=Saved)
 
 
 class Writer:
@@ -64,7 +50,7 @@ class Writer:
         self.index = load_index(self._index_file(), spare and spare.saved) if self.previous is not None else {}
         if self.stage.exists():
             shutil.rmtree(self.stage)
-        self.recycled, self.folders = _recycle(spare, self.stage)
+        self.recycled, self.folders = recycle(spare, self.stage)
         self.stage.mkdir(parents=True, exist_ok=True)
         # recycled files replaced or left over go here, removed in the background after the swap:
         # freeing a file's blocks can take a millisecond or more (it did on this ext4 with discard)
@@ -242,10 +228,10 @@ class Writer:
         if self.spare is not None:
             self.spare.packs = self.packed
         if old.exists() and not (self.spare is not None and self.cache is not None
-                                 and _keep_spare(old, self.cache / f"spare-{os.getpid()}-{self.out.name}", self.spare)):
+                                 and keep_spare(old, self.cache / f"spare-{os.getpid()}-{self.out.name}", self.spare)):
             _discard(old, self.cache)
         if self.trash is not None:
-            _remove_later(self.trash)
+            remove_later(self.trash)
         if self.cache is not None:
             save_index(self._index_file(), self.out, self.digests, self.index, self.spare and self.spare.saved)
 
@@ -269,40 +255,7 @@ class Writer:
     def abort(self) -> None:
         shutil.rmtree(self.stage, ignore_errors=True)
         if self.trash is not None:
-            _remove_later(self.trash)
-
-
-def _recycle(spare: Spare | None, stage: Path) -> tuple[set[str], set[str]]:
-    """A watch session's spare site moved in as the staging folder: its files and folders."""
-    if spare is None or spare.folder is None:
-        return set(), set()
-    folder, spare.folder = spare.folder, None
-    try:
-        os.rename(folder, stage)
-    except OSError:
-        shutil.rmtree(folder, ignore_errors=True)
-        return set(), set()
-    return spare.files, spare.folders
-
-
-def _keep_spare(old: Path, folder: Path, spare: Spare) -> bool:
-    """Keep the replaced site as a watch session's spare at `folder` (in the cache folder: beside
-    the site, on its file system), to stage the next build into."""
-    files, folders = set(), {""}
-    root = str(old) + os.sep
-    for here, dirs, names in os.walk(old):
-        rel = here[len(root):].replace(os.sep, "/")
-        folders.update(f"{rel}/{d}" if rel else d for d in dirs)
-        files.update(f"{rel}/{n}" if rel else n for n in names)
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.rename(old, folder)
-    except OSError:
-        return False
-    spare.folder, spare.files, spare.folders = folder, files, folders
-    return True
+            remove_later(self.trash)
 
 
 def _discard(tree: Path, cache: Path | None) -> None:
@@ -313,45 +266,8 @@ def _discard(tree: Path, cache: Path | None) -> None:
             cache.mkdir(parents=True, exist_ok=True)
             trash = cache / f"trash-{os.getpid()}-{os.urandom(4).hex()}"
             os.rename(tree, trash)
-            _remove_later(trash)
+            remove_later(trash)
             return
         except OSError:
             pass
     shutil.rmtree(tree, ignore_errors=True)
-
-
-def _remove_later(tree: Path) -> None:
-    """`rm -rf` in a detached process (it outlives the build); in process where there is no rm."""
-    try:
-        subprocess.Popen(["rm", "-rf", str(tree)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, start_new_session=True)
-    except OSError:
-        shutil.rmtree(tree, ignore_errors=True)
-
-
-def recover(out: Path, cache: Path | None = None) -> None:
-    """A build killed between its two renames leaves no `out` but `.out.old`: restore it.
-    Also drop staging folders of dead builds, old sites a background removal left behind and
-    the spares of ended watch sessions."""
-    old = out.parent / f".{out.name}.old"
-    if not out.exists() and old.is_dir():
-        os.rename(old, out)
-    for stale in out.parent.glob(f".{out.name}.building-*"):
-        pid = stale.name.rsplit("-", 1)[-1]
-        if pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(stale, ignore_errors=True)
-    if cache is not None and cache.is_dir():
-        for trash in [*cache.glob("trash-*"), *cache.glob("spare-*")]:   # spare: _keep_spare
-            pid = trash.name.split("-")[1]
-            if pid.isdigit() and not _alive(int(pid)):
-                _remove_later(trash)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

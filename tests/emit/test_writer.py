@@ -9,7 +9,8 @@ import posixpath
 import time
 
 from builder.emit.urls import relative
-from builder.emit.writer import Spare, Writer
+from builder.emit.spare import Spare
+from builder.emit.writer import Writer
 
 
 def build_once(out, cache, files: dict[str, bytes], spare: Spare | None = None) -> Writer:
