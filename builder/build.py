@@ -22,7 +22,8 @@ from .kernel.times import parse_instant, rfc3339
 from .kernel.config import site_urls
 from .emit.emitters import EMITTERS, Context, Emitter
 from .emit.state import BuildState
-from .emit.writer import Writer, recover
+from .emit.spare import recover
+from .emit.writer import Writer
 from .kernel.errors import InvalidInput
 from .kernel.parallel import Forked, can_fork, cores
 from .views import compute
@@ -128,7 +129,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     if site_url is None:
         report.notices.append(NO_SITE_URL)
 
-    writer = Writer(out, cache_file.parent, state.packs if state is not None else None)
+    writer = Writer(out, cache_file.parent, state.spare if state is not None else None)
     ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state)
     # The parsed brains (and a kept BuildState) live through the build: the collector need not
     # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end.

@@ -26,7 +26,7 @@ from .feeds import emit_feeds
 from .listing_pages import SiteViews, emit_listing_pages
 from .navigation import emit_navigation
 from .pagefind import emit_pagefind
-from .reuse import PageMemo, page_keys
+from .reuse import PageMemo
 from .pages import emit_item_pages, emit_replies
 from .search_index import emit_index, emit_store
 from .site_pages import emit_site_pages
@@ -73,31 +73,29 @@ def _paths(run):
 
 @_paths
 def pages(ctx: Context) -> None:
-    """Reply files, item pages and listing pages, spread over the cores (each worker takes
-    every n-th view)."""
-    n = cores() * 2
+    """Reply files, item pages and listing pages, spread over the cores when there are many
+    (each worker takes every n-th view)."""
     site = SiteViews(ctx.views)         # before the fork: every worker shares it
     root = ctx.brain is ctx.brains[0]
     memo = ctx.state.pages.setdefault(ctx.brain.name, PageMemo()) if ctx.state else None
-    keys, kept = {}, set()
+    todo, kept = ctx.views, set()
     if memo:       # a rebuild in the same process: pages whose inputs are unchanged are kept (reuse.py)
         memo.begin(ctx.brain, site, ctx.as_of, ctx.base_url, root)
-        keys = page_keys(ctx.brain, ctx.graph, site, ctx.views, root, ctx.as_of)
-        kept = memo.keep(ctx.writer, keys)
-    state = (ctx, site, n, kept, root)
-    todo = len(ctx.views) if memo is None else len(keys) - len(kept)   # every file here is keyed
-    for record in fork_map(_pages_part, list(range(n)), state, parallel=todo > 500):
+        todo, kept = memo.reuse(ctx.writer, ctx.brain, ctx.graph, site, ctx.views, root, ctx.as_of)
+    parallel = len(todo) > 500
+    n = cores() * 2 if parallel else 1
+    for record in fork_map(_pages_part, list(range(n)), (ctx, site, n, todo, kept, root), parallel=parallel):
         ctx.writer.merge(*record)
     if memo:
-        memo.remember(ctx.writer, keys)
+        memo.remember(ctx.writer)
 
 
 def _pages_part(state, index: int):
-    ctx, site, n, kept, root = state
+    ctx, site, n, todo, kept, root = state
     part = ctx.writer.part()
-    chunk = ctx.views[index::n]
+    chunk = todo[index::n]
     emit_replies(part, chunk, kept)
-    emit_item_pages(part, ctx.brain, chunk, ctx.as_of, kept)
+    emit_item_pages(part, ctx.brain, ctx.graph, chunk, ctx.as_of, kept)
     emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept)
     return part.record()
 

@@ -15,10 +15,10 @@ from urllib.parse import unquote
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ..kernel.embeds import embeddable, fragment_key, page_assets
-from ..kernel.model import SLOT, Brain
+from ..kernel.model import SLOT, Brain, Link
 from ..kernel.resources import resource_dir
 from .days import due_badge
-from .urls import absolute, attachment_path, page_path, record_urls, relative
+from .urls import absolute, attachment_path, page_path, record_url, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
 MAX_EMBED_DEPTH = 4   # ![[A]] in ![[B]] in …: deeper embeds show as a link (as would a cycle)
@@ -52,8 +52,8 @@ def render(template: str, page: str, **context) -> str:
 
 def ref_url(brain: Brain, ref: str) -> str:
     """Site path of the page showing `ref`: sections are anchors on their note's page, records
-    anchors on their source's day page (urls.record_urls)."""
-    record = record_urls(brain).get(ref)
+    anchors on their source's day page (urls.record_url)."""
+    record = record_url(brain, ref)
     if record is not None:
         return record
     note, hash_, section = ref.partition("#")
@@ -63,11 +63,15 @@ def ref_url(brain: Brain, ref: str) -> str:
 
 
 class NoteRenderer:
-    """Renders note bodies with links resolved by the brain's link table (never re-resolving)."""
+    """Renders note bodies with links resolved by the brain's link table (never re-resolving):
+    `outgoing` is each source's links in the table's order (views/graph.Graph.outgoing)."""
 
-    def __init__(self, brain: Brain):
-        self.brain = brain
-        self.links = {(l.source, l.target, l.heading): l for l in brain.links}
+    def __init__(self, brain: Brain, outgoing: dict[str, tuple[Link, ...]]):
+        self.brain, self.outgoing = brain, outgoing
+
+    def _link(self, source: str, target: str, heading: str) -> Link | None:
+        """How `source`'s link to `target` (#heading) resolved: the last such link in the table."""
+        return next((l for l in reversed(self.outgoing.get(source, ())) if l.target == target and l.heading == heading), None)
 
     def body(self, ref: str, today: date) -> str:
         """The note's parse-time HTML with its slots filled for this page (due badges are worded
@@ -112,7 +116,7 @@ class NoteRenderer:
         return relative(page, ref_url(self.brain, ref))
 
     def _wikilink(self, source: str, page: str, meta: dict, today: date = None, stack: tuple = ()) -> str:
-        link = self.links.get((source, meta["target"], meta["heading"]))
+        link = self._link(source, meta["target"], meta["heading"])
         heading = "" if meta["heading"].startswith("^") and meta["target"] else meta["heading"]   # a block id is not shown
         label = meta["label"] or meta["target"] + (f" › {heading}" if heading and meta["target"] else heading)
         text = html.escape(label)

@@ -25,6 +25,7 @@ from .writer import Writer
 
 TEMPLATES = ("listing.html", "home.html")
 DAY_TEMPLATE = "day.html"        # a source's day: each of its records in full (views/calendar.py)
+PAGED = TEMPLATES + (DAY_TEMPLATE,)     # besides note.html: the templates of views with a page
 STAMPED = ("home", "memories", "source")   # pages that print the build instant (stamped), and some periods
 
 
@@ -138,13 +139,14 @@ class SiteViews:
         self.records: dict[str, View] = {}               # record ref → its read
         days: dict[str, list[str]] = {}                  # source → its day refs
         for v in views:
-            if v.variant[:1] == ("r",):
+            template = v.template
+            if v.variant and v.variant[0] == "r":
                 self.relations.setdefault(v.ref, []).append(v)
-            elif v.template == "record.html":
+            elif template == "record.html":
                 self.records[v.ref] = v
-            elif v.template == DAY_TEMPLATE:
+            elif template == DAY_TEMPLATE:
                 days.setdefault(v.pages[0]["source"], []).append(v.ref)
-            if v.template in TEMPLATES + (DAY_TEMPLATE,) and not v.variant:
+            if template in PAGED and not v.variant:
                 self.known.add(v.ref)
         self.days = {source: sorted(refs) for source, refs in days.items()}
         self.neighbours: dict[str, tuple[str | None, str | None]] = {}

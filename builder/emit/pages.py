@@ -8,6 +8,7 @@ from ..kernel.config import language_tag
 from ..kernel.model import Brain
 from ..kernel.text import cut
 from ..views import View
+from ..views.graph import Graph
 from .feeds import page_feeds
 from .days import clock, due_badge, full_date, local_day, stamp
 from .html import NoteRenderer, ref_url, render
@@ -76,10 +77,11 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     }
 
 
-def emit_item_pages(writer: Writer, brain: Brain, views: Sequence[View], as_of: str, skip: Container[str] = ()) -> None:
+def emit_item_pages(writer: Writer, brain: Brain, g: Graph, views: Sequence[View], as_of: str,
+                    skip: Container[str] = ()) -> None:
     """Note pages. Records have no page of their own: emit/listing_pages.py shows each on its day page.
     Pages at the paths in `skip` were kept from the previous site (emit/reuse.py)."""
-    renderer = NoteRenderer(brain)
+    renderer = NoteRenderer(brain, g.outgoing)
     for view in views:
         if view.template != "note.html":
             continue

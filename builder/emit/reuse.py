@@ -11,10 +11,16 @@ A page is a function of its view's reply pages and of what the page shows of oth
 - every page: the brain's config, attachments, which notes, identities and listing pages exist,
   the build instant's day (due badges), the base URL and whether it is the site's first brain
   (index.html); the pages that print the build instant (listing_pages.stamped), the instant.
-Items are compared as model objects, by value. The key holds all of these; when a shared thing
-changes every page is rendered. A kept page is taken from the previous site only when the
+Items are compared as model objects, by value. A page's key holds all of these; when a shared
+thing changes every page is rendered. A kept page is taken from the previous site only when the
 writer's file index vouches it holds the bytes this memo saw written (Writer.keep), so a site
 written by another build is never mistaken for it.
+
+A key is made again only for a page one of whose inputs may have changed: the memo remembers
+what each key read (its own view, embedded notes' views, record views, items: `reads`) and which
+of those changed since is found by identity (views keep an unchanged reply's pages, the parse
+and link resolution an unchanged item's object; anything else counts as changed and its
+readers' keys are compared).
 """
 from __future__ import annotations
 
@@ -25,15 +31,16 @@ from ..views import View
 from ..views.graph import Graph
 from .data import stored_in_files
 from .days import local_day
-from .listing_pages import DAY_TEMPLATE, TEMPLATES, SiteViews, stamped
+from .listing_pages import DAY_TEMPLATE, PAGED, SiteViews, stamped
 from .pages import offset_variant
 from .urls import page_path, reply_path
 
 
-def _deps(brain: Brain, g: Graph, ref: str) -> set[str]:
+def _deps(brain: Brain, g: Graph, ref: str) -> tuple[set[str], list[str]]:
     """Items the page of note `ref` shows or points into: its links' targets, its backlinks'
-    sources, and through embeds (transitively) the embedded notes' own link targets."""
-    out, todo = {ref}, [ref]
+    sources, and through embeds (transitively) the embedded notes' own link targets; and the
+    embedded notes."""
+    out, todo, embedded = {ref}, [ref], []
     while todo:
         source = todo.pop()
         note = brain.notes.get(source)
@@ -43,8 +50,15 @@ def _deps(brain: Brain, g: Graph, ref: str) -> set[str]:
                 out.add(link.ref)
                 if (link.target, link.heading) in embeds and link.ref in brain.notes:
                     todo.append(link.ref)
+                    embedded.append(link.ref)
     out.update(link.source for link in g.backlinks.get(ref, ()))
-    return out
+    return out, embedded
+
+
+def _token(brain: Brain, ref: str) -> str:
+    """The item whose object `_item(ref)` is: a section's note, else the ref itself."""
+    note = ref.partition("#")[0]
+    return note if note in brain.notes else ref
 
 
 def _item(brain: Brain, ref: str):
@@ -57,17 +71,25 @@ def _item(brain: Brain, ref: str):
     return "identity" if ref in brain.identities else "attachment" if ref in brain.attachments else None
 
 
-def _note_key(brain: Brain, g: Graph, view: View) -> tuple:
-    return view.pages, tuple((d, _item(brain, d)) for d in sorted(_deps(brain, g, view.ref)))
+def _note_key(brain: Brain, g: Graph, view: View, reads: set) -> tuple:
+    deps, embedded = _deps(brain, g, view.ref)
+    reads.update((_token(brain, d),) for d in deps)
+    reads.update(embedded)
+    return view.pages, tuple((d, _item(brain, d)) for d in sorted(deps))
 
 
-def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str) -> tuple:
+def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str, reads: set) -> tuple:
     relations = tuple(v.pages for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant))
     newest = site.days.get(view.pages[0].get("source"), [None])[-1]
     key = (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view, as_of) and as_of)
     if view.template != DAY_TEMPLATE and view.pages[0].get("page") != "undated":
         return key    # its items are shown from their listed dicts (in view.pages) alone
     items = [it["ref"] for p in view.pages for it in p.get("items", ())]
+    for r in items:
+        reads.add((_token(brain, r),))
+        if r in site.records:
+            reads.add(r)
+            reads.update((_token(brain, link["ref"]),) for p in site.records[r].pages for link in p.get("links", ()) if link["ref"])
     return key + tuple((r, _item(brain, r), site.records[r].pages if r in site.records else None,
                         _linked(brain, site.records[r]) if r in site.records else None) for r in items)
 
@@ -77,44 +99,127 @@ def _linked(brain: Brain, record: View) -> tuple:
     return tuple(_item(brain, link["ref"]) for p in record.pages for link in p.get("links", ()) if link["ref"])
 
 
-def page_keys(brain: Brain, g: Graph, site: SiteViews, views, root: bool, as_of: str) -> dict[str, tuple]:
-    """{site path: key} of every HTML page the views scope renders (emit/pages.py, listing_pages.py)
-    and of every reply file (its bytes are a function of its page alone)."""
-    keys = {}
-    for view in views:
-        if stored_in_files(view):
-            for page in view.pages:
-                keys[reply_path(view.brain, view.ref, *offset_variant(view, page))] = page
-        if view.template == "note.html":
-            keys[page_path(brain.name, view.ref)] = _note_key(brain, g, view)
-        elif not view.variant and view.template in TEMPLATES + (DAY_TEMPLATE,):
-            key = keys[page_path(brain.name, view.ref)] = _listing_key(brain, site, view, as_of)
-            if root and view.ref == "home":
-                keys["index.html"] = key
-    return keys
+def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, as_of: str) -> tuple[dict, set]:
+    """{site path: key} of the HTML page of `view` (emit/pages.py, listing_pages.py) and of its
+    reply files (their bytes are a function of the page alone); and what the keys read: views by
+    ref (a view's own ref, embedded notes, records), items by (ref,)."""
+    keys, reads = {}, {view.ref}
+    if stored_in_files(view):
+        for page in view.pages:
+            keys[reply_path(view.brain, view.ref, *offset_variant(view, page))] = page
+    if view.template == "note.html":
+        keys[page_path(brain.name, view.ref)] = _note_key(brain, g, view, reads)
+    else:
+        key = keys[page_path(brain.name, view.ref)] = _listing_key(brain, site, view, as_of, reads)
+        if root and view.ref == "home":
+            keys["index.html"] = key
+    return keys, reads
 
 
 @dataclass
 class PageMemo:
     shared: tuple | None = None
-    pages: dict[str, tuple] = field(default_factory=dict)   # site path → (key, digest of the page written)
+    as_of: str | None = None
+    keys: dict[str, dict[str, tuple]] = field(default_factory=dict)   # page's ref → {site path: key}
+    digests: dict[str, bytes] = field(default_factory=dict)   # site path → digest of the file its key gave
+    page_of: dict[str, str] = field(default_factory=dict)     # site path → its page's ref
+    reads: dict[str, set] = field(default_factory=dict)       # page's ref → what its keys read
+    readers: dict[object, set] = field(default_factory=dict)  # a view's ref or an item's (ref,) → pages reading it
+    stamped: set[str] = field(default_factory=set)            # pages whose keys hold the build instant
+    seen: dict[object, View] = field(default_factory=dict)    # ref, or (ref, variant) → each view as last seen
+    items: tuple[dict, dict] = ({}, {})                       # the notes and records last seen
+    made: list[str] = field(default_factory=list)             # this build's rendered pages
 
     def begin(self, brain: Brain, site: SiteViews, as_of: str, base_url: str | None, root: bool) -> None:
         """A change to what every page shares forgets every page."""
         shared = (brain.config, brain.attachments, frozenset(brain.notes), frozenset(brain.identities),
                   frozenset(site.known), local_day(as_of, brain.config.timezone), base_url, root)
         if shared != self.shared:
-            self.shared, self.pages = shared, {}
+            self.shared, self.keys, self.digests, self.page_of = shared, {}, {}, {}
+            self.reads, self.readers, self.stamped = {}, {}, set()
 
-    def keep(self, writer, keys: dict[str, tuple]) -> set[str]:
-        """The site paths `writer` took from the previous site unchanged."""
-        kept = set()
+    def reuse(self, writer, brain: Brain, g: Graph, site: SiteViews, views, root: bool, as_of: str) -> tuple[list, set]:
+        """Take from the previous site (Writer.keep) each file whose key is unchanged: the views
+        whose pages must be rendered, and the paths kept among theirs."""
+        changed, pages = self._changed(brain, views)
+        dirty = set().union(*(self.readers.get(t, ()) for t in changed))
+        if as_of != self.as_of:
+            dirty |= self.stamped
+            dirty.update(ref for ref, v in pages.items() if v.template != "note.html" and stamped(v, as_of))
+        if pages.keys() != self.keys.keys():
+            dirty.update(pages.keys() - self.keys.keys())
+            for ref in self.keys.keys() - pages.keys():
+                self._forget(ref)
+        self.as_of = as_of
+        render = set()
+        for ref in dirty:
+            view = pages.get(ref)
+            if view is not None and self._rekey(ref, *page_keys(brain, g, site, view, root, as_of),
+                                                view.template != "note.html" and stamped(view, as_of)):
+                render.add(ref)
+        missed = writer.keep_all(self.digests)
+        render.update(self.page_of[path] for path in missed)
+        self.made = sorted(render)
+        skip = {path for ref in render for path in self.keys[ref] if path in self.digests and path not in missed}
+        return [pages[ref] for ref in self.made], skip
+
+    def _rekey(self, ref: str, keys: dict, reads: set, holds_instant: bool) -> bool:
+        """Keep page `ref`'s new keys and what they read: whether a file of it must be written."""
+        old = self.keys.get(ref, {})
+        for path in old.keys() - keys.keys():
+            self.digests.pop(path, None)
+            del self.page_of[path]
         for path, key in keys.items():
-            old = self.pages.get(path)
-            if old is not None and old[0] == key and writer.keep(path, old[1], path):
-                kept.add(path)
-        return kept
+            if old.get(path) != key:
+                self.digests.pop(path, None)
+            self.page_of[path] = ref
+        self.keys[ref] = keys
+        self._read(ref, reads, holds_instant)
+        return any(path not in self.digests for path in keys)
 
-    def remember(self, writer, keys: dict[str, tuple]) -> None:
-        """After the pages are written: what each page's key gave."""
-        self.pages = {path: (key, writer.digests[path]) for path, key in keys.items() if path in writer.digests}
+    def _forget(self, ref: str) -> None:
+        self._rekey(ref, {}, set(), False)
+        del self.keys[ref], self.reads[ref]
+
+    def _changed(self, brain: Brain, views) -> tuple[set, dict[str, View]]:
+        """The views (by ref: a relation list by its target's) and items (by (ref,)) that may have
+        changed since the last build; and the views with a page, by ref."""
+        changed, pages, seen, last, new = set(), {}, {}, self.seen, 0
+        for view in views:
+            if view.template is None:        # sections: no page shows their replies
+                continue
+            vid = (view.ref, view.variant) if view.variant else view.ref
+            old = last.get(vid)
+            if old is None:
+                new += 1
+                changed.add(view.ref)
+            elif old is not view and ((old.pages is not view.pages and old.pages != view.pages) or old.extra != view.extra):
+                changed.add(view.ref)
+            seen[vid] = view
+            if view.template == "note.html" or (not view.variant and view.template in PAGED):
+                pages[view.ref] = view
+        if len(seen) - new != len(last):     # some view is gone
+            changed.update(v.ref for vid, v in last.items() if vid not in seen)
+        for mine, now in zip(self.items, (brain.notes, brain.records)):
+            other = [ref for ref, item in now.items() if mine.get(ref) is not item]
+            changed.update((ref,) for ref in other)
+            if len(now) - sum(ref not in mine for ref in other) != len(mine):    # some item is gone
+                changed.update((ref,) for ref in mine.keys() - now.keys())
+        self.seen, self.items = seen, (brain.notes, brain.records)
+        return changed, pages
+
+    def _read(self, ref: str, reads: set, holds_instant: bool) -> None:
+        for token in self.reads.get(ref, set()) - reads:
+            self.readers[token].discard(ref)
+        for token in reads - self.reads.get(ref, set()):
+            self.readers.setdefault(token, set()).add(ref)
+        self.reads[ref] = reads
+        (self.stamped.add if holds_instant else self.stamped.discard)(ref)
+
+    def remember(self, writer) -> None:
+        """After the pages are written: the digest of each file rendered."""
+        for ref in self.made:
+            for path in self.keys[ref]:
+                digest = writer.digests.get(path)
+                if digest is not None:
+                    self.digests[path] = digest

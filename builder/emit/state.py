@@ -18,7 +18,8 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - items: per brain, each listed item and what it was made of (views/lists.item);
 - views: per brain, what else the views made, by family, and what of (views/memo.py);
 - store: per brain, the search store's entries and packs' JSON, and what of (search_index.py);
-- packs: pack file path → (its JSON, its compressed bytes), for the Writer (writer.py).
+- spare: the site before the last, to stage the next build into, and the packs' JSON and bytes
+  of the last build (writer.py).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from ..bm25.update import IndexState
 from .data import DataMemo
 from .reuse import PageMemo
+from .spare import Spare
 
 
 @dataclass
@@ -39,7 +41,7 @@ class BuildState:
     pages: dict[str, PageMemo] = field(default_factory=dict)
     paged: dict[str, dict] = field(default_factory=dict)
     data: dict[str, DataMemo] = field(default_factory=dict)
-    packs: dict[str, tuple[bytes, bytes]] = field(default_factory=dict)
+    spare: Spare = field(default_factory=Spare)
     pieces: dict[str, dict] = field(default_factory=dict)
     excerpts: dict[str, dict] = field(default_factory=dict)
     items: dict[str, dict] = field(default_factory=dict)

@@ -88,19 +88,27 @@ def _zone(name: str):
 _RECORD_URLS: dict[int, tuple[object, dict[str, str]]] = {}
 
 
-def record_urls(brain) -> dict[str, str]:
-    """record ref → site path of its anchor (`BRAIN/memories/SOURCE/DAY.html#ANCHOR`), made once
-    per brain and process."""
+def record_url(brain, ref: str) -> str | None:
+    """Site path of record `ref`'s anchor (`BRAIN/memories/SOURCE/DAY.html#ANCHOR`), None when
+    `ref` is no record; worked out once per record and brain object, when first asked for (a
+    watch rebuild renders a few pages: not every record's URL)."""
     hit = _RECORD_URLS.get(id(brain))
-    if hit is not None and hit[0] is brain:
-        return hit[1]
-    tz = brain.config.timezone
-    urls = {ref: page_path(brain.name, record_page_ref(rec, tz)) + "#" + refs.record_anchor(ref)
-            for ref, rec in brain.records.items()}
-    if len(_RECORD_URLS) > 8:
-        _RECORD_URLS.clear()
-    _RECORD_URLS[id(brain)] = (brain, urls)
-    return urls
+    if hit is None or hit[0] is not brain:
+        if len(_RECORD_URLS) > 8:
+            _RECORD_URLS.clear()
+        hit = _RECORD_URLS[id(brain)] = (brain, {})
+    url = hit[1].get(ref)
+    if url is None:
+        rec = brain.records.get(ref)
+        if rec is None:
+            return None
+        url = hit[1][ref] = page_path(brain.name, record_page_ref(rec, brain.config.timezone)) + "#" + refs.record_anchor(ref)
+    return url
+
+
+def record_urls(brain) -> dict[str, str]:
+    """record ref → site path of its anchor (record_url), for every record."""
+    return {ref: record_url(brain, ref) for ref in brain.records}
 
 
 def relation_anchor(relation: str, record: str | None = None) -> str:

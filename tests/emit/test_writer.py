@@ -1,4 +1,5 @@
-"""Writer: reuse through the digest index, never trusting a stale entry; old sites removed after the swap."""
+"""Writer: reuse through the digest index, never trusting a stale entry; old sites removed after the
+swap, or kept as a watch session's spare and staged into again."""
 from __future__ import annotations
 
 import hashlib
@@ -8,11 +9,12 @@ import posixpath
 import time
 
 from builder.emit.urls import relative
+from builder.emit.spare import Spare
 from builder.emit.writer import Writer
 
 
-def build_once(out, cache, files: dict[str, bytes]) -> Writer:
-    w = Writer(out, cache)
+def build_once(out, cache, files: dict[str, bytes], spare: Spare | None = None) -> Writer:
+    w = Writer(out, cache, spare)
     for path, data in files.items():
         w.write(path, data)
     w.commit()
@@ -60,6 +62,50 @@ def test_the_old_site_leaves_no_folder_next_to_the_site(tmp_path):
             break
         time.sleep(0.05)
     assert not list(cache.glob("trash-*"))
+
+
+def files_of(root) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_watch_session_stages_into_the_site_before_the_last(tmp_path):
+    """Each site equals what was written, folders and all, keeps an unchanged file (the same
+    inode), and the spare (the site before) still holds its own bytes: nothing was written
+    through a link into a committed site."""
+    out, cache, spare = tmp_path / "site", tmp_path / ".bf-cache", Spare()
+    sites = [{"a.html": b"one", "b.json": b"two", "c/d.html": b"three"},
+             {"a.html": b"one", "b.json": b"TWO", "c/d.html": b"three"},
+             {"a.html": b"one", "b.json": b"two", "e/f.html": b"four"},      # c/ is gone
+             {"a.html": b"one", "b.json": b"2", "e/f.html": b"four", "c/d.html": b"3"}]
+    inode = None
+    for i, files in enumerate(sites):
+        w = build_once(out, cache, files, spare)
+        assert files_of(out) == files
+        assert sorted(p.name for p in out.iterdir() if p.is_dir()) == sorted({k.split("/")[0] for k in files if "/" in k})
+        inode = inode or (out / "a.html").stat().st_ino
+        assert (out / "a.html").stat().st_ino == inode
+        if i:
+            assert files_of(spare.folder) == sites[i - 1]
+            assert i < 2 or w.recycled     # staged into the site before the last
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".bf-cache", "site"]
+
+
+def test_a_recycled_file_edited_in_the_live_site_is_written_again(tmp_path):
+    out, cache, spare = tmp_path / "site", tmp_path / ".bf-cache", Spare()
+    for _ in range(2):
+        build_once(out, cache, {"x.html": b"same size"}, spare)
+    time.sleep(0.01)
+    with open(out / "x.html", "r+b") as fh:     # in place: the spare's file is the same inode
+        fh.write(b"SAME SIZE")
+    build_once(out, cache, {"x.html": b"same size"}, spare)
+    assert (out / "x.html").read_bytes() == b"same size"
+
+
+def test_a_recycled_file_where_a_folder_goes_and_back(tmp_path):
+    out, cache, spare = tmp_path / "site", tmp_path / ".bf-cache", Spare()
+    for files in ({"a": b"1"}, {"a": b"1"}, {"a/b": b"2"}, {"a/b": b"2"}, {"a": b"3"}, {"a": b"3"}):
+        build_once(out, cache, files, spare)
+        assert files_of(out) == files
 
 
 def test_relative_urls_resolve_to_their_target():
