@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..kernel.model import Brain
 from .computed import computed_views, review_signals
+from .delta import Last, changed_items, changed_replies
 from .graph import Graph, graph
 from .paging import paginate
 from .memo import Memos
@@ -22,16 +23,18 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
     keeps it, emit/state.py); a reply equal to the last one keeps its pages (the same objects:
     paging is a function of the reply), and `paged` is left holding this compute's. `items`: the
     listed items of the last compute (views/lists.item), likewise. `kept`: what else the last
-    compute made (views/memo.py), likewise."""
+    compute made (views/memo.py, views/delta.Last), likewise: the note, section and record
+    views no change reaches are kept as they were (the same View objects)."""
     g = g or graph(brain)
     memos = Memos(kept, (brain.name, brain.config, brain.sources, frozenset(brain.identities)))
+    last: Last | None = kept.get("last") if kept is not None else None
     reviews = review_signals(brain, g, as_of)
-    last = dict(paged or {})
+    before = dict(paged or {})
     paged = {} if paged is None else paged
     paged.clear()
 
     def pages(ref: str, reply: dict, *how, **kw) -> tuple[dict, ...]:
-        old = last.get(ref)
+        old = before.get(ref)
         if old is None or old[0] is not reply and old[0] != reply:
             old = (reply, tuple(paginate(reply, *how, **kw)))
         paged[ref] = old
@@ -40,21 +43,46 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
     problems: dict[str, list] = {}
     for p in brain.problems:
         problems.setdefault(p.path, []).append(p)
-    views = []
+    dirty = None
+    if last is not None:
+        dirty = changed_replies(brain, g, last, changed_items(brain, last, reviews), problems)
+    replies: dict[str, tuple[View, ...]] = {}
+
+    def kept_views(ref: str, family: str) -> tuple[View, ...] | None:
+        """The views of `ref` as the last compute made them, when no change reaches them."""
+        if dirty is None or ref in dirty or ref not in last.replies:
+            return None
+        made = replies[ref] = last.replies[ref]
+        memos[family].keep(ref)
+        for view in made:
+            if view.ref in before:
+                paged[view.ref] = before[view.ref]
+            if view.ref != ref:
+                memos["sections"].keep(view.ref)
+        return made
+
     for ref, note in brain.notes.items():
+        if kept_views(ref, "notes") is not None:
+            continue
         back = back_stamp(brain, g, ref)
         stamp = (note, brain.modified[ref], g.outgoing.get(ref), back, claims_stamp(brain, note),
                  problems.get(ref), reviews.get(ref))
         reply = memos["notes"](ref, stamp, lambda: note_reply(brain, g, note, reviews.get(ref)))
-        views.append(View(brain.name, ref, "note.html", pages(ref, reply, divided=bool(note.sections))))
+        made = [View(brain.name, ref, "note.html", pages(ref, reply, divided=bool(note.sections)))]
         for section in note.sections:
             sreply = memos["sections"](section.ref, (note, brain.modified[ref], back),
                                        lambda: section_reply(brain, g, note, section))
-            views.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))
+            made.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))
+        replies[ref] = tuple(made)
     for ref, rec in brain.records.items():
+        if kept_views(ref, "records") is not None:
+            continue
         stamp = (rec, g.outgoing.get(ref), back_stamp(brain, g, ref), problems.get(rec.path))
         reply = memos["records"](ref, stamp, lambda: record_reply(brain, g, rec))
-        views.append(View(brain.name, ref, "record.html", pages(ref, reply, ("record", "text"))))
+        replies[ref] = (View(brain.name, ref, "record.html", pages(ref, reply, ("record", "text"))),)
+    views = [view for made in replies.values() for view in made]
     views += computed_views(brain, g, as_of, reviews, items, memos)
     memos.done()
+    if kept is not None:
+        kept["last"] = Last(brain, g, as_of, reviews, problems, replies)
     return views

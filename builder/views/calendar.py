@@ -38,7 +38,8 @@ def timeline(ctx: Ctx) -> list[dict]:
             continue
         rec = brain.records.get(ref)
         made = item(ctx, ref, timed=True)
-        entries.append((ref, ctx.memos["timeline"](ref, (when, made), lambda: {
+        # the record too: `low` reads its priority, which its item does not show
+        entries.append((ref, ctx.memos["timeline"](ref, (when, made, rec), lambda: {
             "placed": rfc3339(when), "source": rec.source if rec else None,
             "low": bool(rec and is_low(brain, rec)), "item": made})))
     # newest first (kernel/listing.newest_first), the same entry objects while unchanged, so the
@@ -132,7 +133,8 @@ def source_period_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
         for key, inside in sorted(held.items()):
             ref = f"memories/{source}/{key}"
             items = tuple(item(ctx, r.ref, timed=True) for r in inside)   # their records, in their stamps
-            views.append(ctx.memos["source periods"](ref, (title, items), lambda: _source_period(ctx, source, key, title, inside, items)))
+            # the records too: `counts` reads their priority, which their items do not show
+            views.append(ctx.memos["source periods"](ref, (title, items, tuple(inside)), lambda: _source_period(ctx, source, key, title, inside, items)))
     return views
 
 

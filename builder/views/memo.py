@@ -26,6 +26,12 @@ class Memo:
         self.made[key] = old
         return old[1]
 
+    def keep(self, key) -> None:
+        """Keep the last value of `key` without its stamp checked: the caller knows nothing it
+        is made of changed (views/delta.py)."""
+        if key in self.last:
+            self.made[key] = self.last[key]
+
     def done(self) -> None:
         if self.store is not None:
             self.store.clear()
