@@ -43,26 +43,23 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
     problems: dict[str, list] = {}
     for p in brain.problems:
         problems.setdefault(p.path, []).append(p)
-    dirty = None
+    changed = dirty = None
     if last is not None:
-        dirty = changed_replies(brain, g, last, changed_items(brain, last, reviews), problems)
-    replies: dict[str, tuple[View, ...]] = {}
-
-    def kept_views(ref: str, family: str) -> tuple[View, ...] | None:
-        """The views of `ref` as the last compute made them, when no change reaches them."""
-        if dirty is None or ref in dirty or ref not in last.replies:
-            return None
-        made = replies[ref] = last.replies[ref]
-        memos[family].keep(ref)
-        for view in made:
-            if view.ref in before:
-                paged[view.ref] = before[view.ref]
-            if view.ref != ref:
-                memos["sections"].keep(view.ref)
-        return made
-
-    for ref, note in brain.notes.items():
-        if kept_views(ref, "notes") is not None:
+        changed = changed_items(brain, last, reviews)
+        dirty = changed_replies(brain, g, last, changed, problems)
+    if dirty is None:
+        replies: dict[str, tuple[View, ...]] = {}
+        todo = [*brain.notes, *brain.records]
+    else:
+        replies = _carry(brain, last, dirty, memos, before, paged)
+        todo = [ref for ref in dirty if ref in brain.notes or ref in brain.records]
+    for ref in todo:
+        note = brain.notes.get(ref)
+        if note is None:
+            rec = brain.records[ref]
+            stamp = (rec, g.outgoing.get(ref), back_stamp(brain, g, ref), problems.get(rec.path))
+            reply = memos["records"](ref, stamp, lambda: record_reply(brain, g, rec))
+            replies[ref] = (View(brain.name, ref, "record.html", pages(ref, reply, ("record", "text"))),)
             continue
         back = back_stamp(brain, g, ref)
         stamp = (note, brain.modified[ref], g.outgoing.get(ref), back, claims_stamp(brain, note),
@@ -74,15 +71,29 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
                                        lambda: section_reply(brain, g, note, section))
             made.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))
         replies[ref] = tuple(made)
-    for ref, rec in brain.records.items():
-        if kept_views(ref, "records") is not None:
-            continue
-        stamp = (rec, g.outgoing.get(ref), back_stamp(brain, g, ref), problems.get(rec.path))
-        reply = memos["records"](ref, stamp, lambda: record_reply(brain, g, rec))
-        replies[ref] = (View(brain.name, ref, "record.html", pages(ref, reply, ("record", "text"))),)
+    if dirty is not None and any(ref not in last.replies for ref in todo):
+        replies = {ref: replies[ref] for ref in (*brain.notes, *brain.records)}   # a new item: in its place
     views = [view for made in replies.values() for view in made]
-    views += computed_views(brain, g, as_of, reviews, items, memos)
+    # the computed views read the instant besides the review signals: a new one changes them all
+    since = last is not None and last.as_of == as_of
+    views += computed_views(brain, g, as_of, reviews, items, memos, changed if since else None, dirty if since else None)
     memos.done()
     if kept is not None:
         kept["last"] = Last(brain, g, as_of, reviews, problems, replies)
     return views
+
+
+def _carry(brain: Brain, last: Last, dirty: set[str], memos: Memos, before: dict, paged: dict) -> dict:
+    """The note, section and record views of the last compute, with their memos and pages, but
+    for those of the `dirty` refs (made again by the caller, in their places, or gone)."""
+    stale = {view.ref for ref in dirty for view in last.replies.get(ref, ())}
+    for family in ("notes", "sections", "records"):
+        memos[family].carry(stale)
+    paged.update(before)
+    for ref in stale:
+        paged.pop(ref, None)
+    replies = dict(last.replies)
+    for ref in dirty & replies.keys():
+        if ref not in brain.notes and ref not in brain.records:
+            del replies[ref]
+    return replies
