@@ -74,9 +74,8 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
     if dirty is not None and any(ref not in last.replies for ref in todo):
         replies = {ref: replies[ref] for ref in (*brain.notes, *brain.records)}   # a new item: in its place
     views = [view for made in replies.values() for view in made]
-    # the computed views read the instant besides the review signals: a new one changes them all
-    since = last is not None and last.as_of == as_of
-    views += computed_views(brain, g, as_of, reviews, items, memos, changed if since else None, dirty if since else None)
+    then = last.as_of if last is not None and last.as_of != as_of else None
+    views += computed_views(brain, g, as_of, reviews, items, memos, changed, dirty, then)
     memos.done()
     if kept is not None:
         kept["last"] = Last(brain, g, as_of, reviews, problems, replies)

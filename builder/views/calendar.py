@@ -33,25 +33,35 @@ def timeline(ctx: Ctx) -> tuple[list[dict], list[tuple[str, int]] | None]:
     nor observation stay out. With it, how it moved since the last compute in this process:
     (placed, -1) for each entry gone, (placed, +1) for each come (None: not known, all new).
 
-    Kept whole (memo key ""): each ref's (stamp, entry) and the ordered entries, so a compute
-    knowing what changed (Ctx.changed) moves only those entries; the same entry objects while
-    unchanged, so the periods' stamps compare them by identity."""
+    Kept whole (memo key ""): each ref's (stamp, entry), the ordered entries and the refs placed
+    after the instant, so a compute knowing what changed (Ctx.changed) moves only those entries
+    and the ones the instant passed; the same entry objects while unchanged, so the periods'
+    stamps compare them by identity."""
     brain, memo = ctx.brain, ctx.memos["timeline"]
     last = memo.keep("")
     moved: list[tuple[str, int]] | None = None
     if last is None or ctx.changed is None:
         old = last[0] if last else {}
         made = {ref: e for ref in (*brain.notes, *brain.records) if (e := _entry(ctx, ref, old.get(ref)))}
+        later = {ref for ref in (*brain.notes, *brain.records) if (when := placed(brain, ref)) and when > ctx.now}
         # newest first (kernel/listing.newest_first): by ref, then stably by placement
         entries = sorted((e[1] for e in made.values()), key=lambda e: e["item"]["ref"])
         entries.sort(key=lambda e: e["placed"], reverse=True)
     else:
-        made, entries, moved = dict(last[0]), last[1], []
-        for ref in sorted(ctx.changed):
+        made, entries, later, moved = dict(last[0]), last[1], set(last[2]), []
+        todo = set(ctx.changed)
+        if ctx.then is not None:      # the refs the instant passed, either way
+            todo.update(later)
+            todo.update(e["item"]["ref"] for e in entries[:_prefix(entries, lambda e: e["placed"] > rfc3339(ctx.now))])
+        for ref in sorted(todo):
             before = made.pop(ref, None)
             after = _entry(ctx, ref, before) if ref in brain.notes or ref in brain.records else None
+            later.discard(ref)
             if after is not None:
                 made[ref] = after
+            elif ref in brain.notes or ref in brain.records:
+                if (when := placed(brain, ref)) and when > ctx.now:
+                    later.add(ref)
             if after is before:
                 continue
             entries = entries if moved else list(entries)   # the last list stays as it was
@@ -61,7 +71,7 @@ def timeline(ctx: Ctx) -> tuple[list[dict], list[tuple[str, int]] | None]:
             if after is not None:
                 entries.insert(_at(entries, after[1]["placed"], ref), after[1])
                 moved.append((after[1]["placed"], 1))
-    memo("", None, lambda: (made, entries), True)
+    memo("", None, lambda: (made, entries, later), True)
     return entries, moved
 
 

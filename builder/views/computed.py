@@ -19,10 +19,11 @@ def review_signals(brain: Brain, g: Graph, as_of: str) -> dict[str, dict]:
 
 
 def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict], items: dict | None = None,
-                   memos: Memos | None = None, changed: set | None = None, dirty: set | None = None) -> list:
+                   memos: Memos | None = None, changed: set | None = None, dirty: set | None = None,
+                   then: str | None = None) -> list:
     """`items`: the listed items of the last build in this process (lists.item), left holding this
     one's; `memos`: what else it made (views/memo.py); `changed`, `dirty`: what changed since
-    (lists.Ctx), None when everything may have."""
+    (lists.Ctx), None when everything may have; `then`: its instant, when not `as_of`."""
     now = from_rfc3339(as_of)
     memos = memos or Memos(None, ())
     # the records by source change only with a record: none among the changed refs (or gone)
@@ -33,7 +34,8 @@ def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict],
     cov = {name: memos["coverage"](name, (src, tuple(by_source[name]), now), lambda: coverage(brain, src, by_source[name], now))
            for name, src in sorted(brain.sources.items())}
     ctx = Ctx(brain=brain, g=g, as_of=as_of, now=now, reviews=reviews, coverage=cov,
-              kept=items if items is not None else {}, memos=memos, changed=changed, dirty=dirty)
+              kept=items if items is not None else {}, memos=memos, changed=changed, dirty=dirty,
+              then=from_rfc3339(then) if then else None)
     entries, moved = timeline(ctx)
     views = [home_view(ctx, entries), *folder_views(ctx), *tag_views(ctx), *identity_views(ctx),
              *source_views(ctx, by_source), *source_period_views(ctx, by_source), *period_views(ctx, entries, moved),

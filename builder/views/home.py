@@ -67,9 +67,10 @@ def _record_parts(ctx: Ctx, ref: str, rec) -> dict:
 def _parts(ctx: Ctx) -> dict[str, dict]:
     """ref → what its note or record gives the home page, for those giving any. A function of the
     item's object, modification time and review signals and of the instant: kept whole by the next
-    compute in this process, which works out again only its changed refs (Ctx.changed)."""
+    compute in this process at the same instant, which works out again only its changed refs
+    (Ctx.changed)."""
     brain, memo = ctx.brain, ctx.memos["home parts"]
-    last = memo.keep("") if ctx.changed is not None else None
+    last = memo.keep("") if ctx.changed is not None and ctx.then is None else None
     if last is None:
         out, todo = {}, (*brain.notes, *brain.records)
     else:

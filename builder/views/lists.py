@@ -40,6 +40,7 @@ class Ctx:
     # whose replies may have (views/delta.py); None: a compute from scratch, everything changed
     changed: set | None = field(default=None, compare=False)
     dirty: set | None = field(default=None, compare=False)
+    then: datetime | None = field(default=None, compare=False)   # the last compute's instant, when not `now`
 
     def fresh(self, refs) -> bool:
         """Whether the item of any of `refs` changed since the last compute."""
