@@ -5,11 +5,11 @@ refs an edit reaches. Views then make again only what those refs reach; the rest
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress
 from operator import is_not, ne
 
 from ..kernel.model import Brain
 from .graph import Graph
+from .memo import changed_keys
 
 
 @dataclass(frozen=True)
@@ -24,20 +24,13 @@ class Last:
     replies: dict[str, tuple]
 
 
-def _differ(new: dict, old: dict, differ=is_not) -> set:
-    """Keys added, removed, or whose values differ (`differ`: operator.is_not or operator.ne)."""
-    if new is old:
-        return set()
-    return set(compress(new, map(differ, new.values(), map(old.get, new)))) | (old.keys() - new.keys())
-
-
 def changed_items(brain: Brain, last: Last, reviews: dict[str, dict]) -> set[str]:
     """Refs whose listed item (views/lists.item) may differ: added, removed, another object,
     modification time or review signals."""
     old = last.brain
-    out = _differ(brain.notes, old.notes) | _differ(brain.records, old.records)
-    out |= _differ(brain.modified, old.modified, ne)
-    out |= _differ(reviews, last.reviews, ne)
+    out = changed_keys(brain.notes, old.notes) | changed_keys(brain.records, old.records)
+    out |= changed_keys(brain.modified, old.modified, ne)
+    out |= changed_keys(reviews, last.reviews, ne)
     # a section's item is made of its note
     return out | {s.ref for ref in out for note in (brain.notes.get(ref), old.notes.get(ref)) if note for s in note.sections}
 
@@ -48,17 +41,17 @@ def changed_replies(brain: Brain, g: Graph, last: Last, items: set[str], problem
     links, excerpts and title), the notes whose claimed names changed holders, and the items
     whose problems changed."""
     lg = last.g
-    sources = _differ(g.outgoing, lg.outgoing, is_not)
+    sources = changed_keys(g.outgoing, lg.outgoing, is_not)
     out = items | sources
     for source in sources | items:
         for links in (g.outgoing.get(source, ()), lg.outgoing.get(source, ())):
             out.update(link.ref for link in links if link.ref)
-    names = _differ(brain.names, last.brain.names, ne)
+    names = changed_keys(brain.names, last.brain.names, ne)
     if names:
         for name in names:
             out.update(brain.names.get(name, ()), last.brain.names.get(name, ()))
         out.update(ref for ref, note in brain.notes.items() if not names.isdisjoint(note.entities))
-    paths = _differ(problems, last.problems, ne)
+    paths = changed_keys(problems, last.problems, ne)
     if paths - brain.notes.keys():
         out.update(ref for ref, rec in brain.records.items() if rec.path in paths)
     return out | paths

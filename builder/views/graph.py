@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import groupby
-from operator import attrgetter
+from itertools import compress, count, groupby
+from operator import attrgetter, is_not
 
 from ..kernel.model import Brain, Link
 from ..kernel.text import cut, plain
+from .memo import changed_keys
 
 
 @dataclass(frozen=True)
@@ -17,42 +18,78 @@ class Graph:
 
 
 def graph(brain: Brain, known: dict | None = None) -> Graph:
-    """`known`: the last graph in this process and the link sources' objects it was made of
+    """`known`: the last graph in this process and the links, notes and records it was made of
     (emit/state.py), left holding this one's. An excerpt is a function of its source's object,
     so only the sources whose object or links changed are worked out again; an unchanged
     source's outgoing tuple and an unchanged target's backlinks tuple stay the same objects
     (views/delta.py finds what changed by identity)."""
-    out: dict[str, tuple[Link, ...]] = {}
-    for source, links in groupby(brain.links, attrgetter("source")):   # a source's links are one run
-        out[source] = out.get(source, ()) + tuple(links)
-    objects = {s: brain.notes.get(s) or brain.records.get(s) for s in out}
     last = known.get("graph") if known else None
     if last is None:
-        changed, back, excerpts = list(out), {}, {}
+        out = _group(brain.links)
+        changed, back, excerpts = set(out), {}, {}
     else:
-        old_out, old_objects = last.outgoing, known["objects"]
-        for source, links in out.items():
-            old = old_out.get(source)
-            if old is not None and old == links:
-                out[source] = old
-        changed = [s for s in out.keys() | old_out.keys()
-                   if out.get(s) is not old_out.get(s) or objects.get(s) is not old_objects.get(s)]
+        old_out = last.outgoing
+        out = _regroup(brain.links, known["links"], old_out) or _group(brain.links)
+        differ = changed_keys(out, old_out)
+        for source in differ:
+            if source in out and out[source] == old_out.get(source):
+                out[source] = old_out[source]
+        objects = changed_keys(brain.notes, known["notes"]) | changed_keys(brain.records, known["records"])
+        changed = {s for s in differ if out.get(s) is not old_out.get(s)} | {s for s in objects if s in out or s in old_out}
         back, excerpts = dict(last.backlinks), dict(last.excerpts)
         for source in changed:
             for link in old_out.get(source, ()):
                 excerpts.pop(link, None)
     g = Graph(backlinks=back, outgoing=out, excerpts=excerpts)
-    _relink(brain, g, last, set(changed), objects)
+    _relink(brain, g, last, changed)
     if known is not None:
-        known.update(graph=g, objects=objects)
+        known.update(graph=g, links=brain.links, notes=brain.notes, records=brain.records)
     return g
+
+
+def _group(links: tuple[Link, ...]) -> dict[str, tuple[Link, ...]]:
+    """Each source's links, sources in the order brain.links lists them."""
+    runs = [(source, tuple(run)) for source, run in groupby(links, attrgetter("source"))]
+    out = dict(runs)
+    if len(out) < len(runs):          # a source's links in several runs: joined, in order
+        out = {}
+        for source, run in runs:
+            out[source] = out.get(source, ()) + run
+    return out
+
+
+def _regroup(new: tuple[Link, ...], old: tuple[Link, ...], old_out: dict) -> dict | None:
+    """The last outgoing links with only the sources regrouped whose links lie in the stretch of
+    brain.links that differs from the last (by identity: the parse keeps an unchanged item's
+    links); None when that stretch brings a source in or one source's links are split."""
+    least = min(len(new), len(old))
+    head = next(compress(count(), map(is_not, new, old)), least)
+    tail = min(next(compress(count(), map(is_not, reversed(new), reversed(old))), least), least - head)
+    sources = {link.source for link in new[head:len(new) - tail]} | {link.source for link in old[head:len(old) - tail]}
+    lo, hi = head, len(new) - tail
+    while lo > 0 and new[lo - 1].source in sources:       # whole runs of those sources
+        lo -= 1
+    while hi < len(new) and new[hi].source in sources:
+        hi += 1
+    runs = [(source, tuple(run)) for source, run in groupby(new[lo:hi], attrgetter("source"))]
+    found = dict(runs)
+    if len(found) < len(runs) or not found.keys() <= old_out.keys():
+        return None
+    out = dict(old_out)
+    for source in sources | found.keys():
+        if source in found:
+            out[source] = found[source]
+        else:
+            out.pop(source, None)
+    # every link in exactly one run: else some source's links were not in one run
+    return out if sum(map(len, out.values())) == len(new) else None
 
 
 def _backward(links) -> list[Link]:
     return [link for link in links if link.status == "resolved" and link.ref != link.source]
 
 
-def _relink(brain: Brain, g: Graph, last: Graph | None, changed: set[str], objects: dict) -> None:
+def _relink(brain: Brain, g: Graph, last: Graph | None, changed: set[str]) -> None:
     """Backlinks and excerpts of the targets the `changed` sources link or linked to, in the
     order a whole pass makes: by source, as brain.links lists them (within one, as written)."""
     fresh: dict[str, list[Link]] = {}
@@ -63,7 +100,7 @@ def _relink(brain: Brain, g: Graph, last: Graph | None, changed: set[str], objec
         if last is not None:
             touched.update(link.ref for link in _backward(last.outgoing.get(source, ())))
     touched.update(fresh)
-    order = {s: i for i, s in enumerate(g.outgoing)}
+    order = dict(zip(g.outgoing, count()))
     for target in touched:
         links = [l for l in g.backlinks.get(target, ()) if l.source not in changed] + fresh.get(target, [])
         links.sort(key=lambda l: order[l.source])

@@ -6,6 +6,7 @@ path; source, undated and identity pages list newest first by placement time (§
 from __future__ import annotations
 
 import posixpath
+from operator import attrgetter
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -113,26 +114,37 @@ def _listing(ctx: Ctx, family: str, ref: str, notes: tuple[str, ...], b: dict) -
 
 def folder_views(ctx: Ctx) -> list[View]:
     """Every folder holding notes at any depth, listing them all by path, with its subfolders."""
-    members: dict[str, list[str]] = {}
-    for ref in sorted(ctx.brain.notes):
-        folder = posixpath.dirname(ref)
-        while folder:
-            members.setdefault(folder, []).append(ref)
-            folder = posixpath.dirname(folder)
-    children = _children(members, posixpath.dirname)
+    members, children = ctx.memos["folder members"]("", tuple(ctx.brain.notes), lambda: _folders(ctx.brain.notes))
     return [_listing(ctx, "folders", folder, tuple(notes), base(ctx, "folder", folder, folder, folders=children.get(folder, [])))
             for folder, notes in sorted(members.items())]
 
 
-def tag_views(ctx: Ctx) -> list[View]:
-    """A page per tag, its parents included: `tags/website` lists notes tagged website/launch too."""
+def _folders(notes) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    members: dict[str, list[str]] = {}
+    for ref in sorted(notes):
+        folder = posixpath.dirname(ref)
+        while folder:
+            members.setdefault(folder, []).append(ref)
+            folder = posixpath.dirname(folder)
+    return members, _children(members, posixpath.dirname)
+
+
+def _tags(notes: dict) -> tuple[dict[str, set[str]], dict[str, list[str]]]:
     members: dict[str, set[str]] = {}
-    for ref, note in ctx.brain.notes.items():
+    for ref, note in notes.items():
         for tag in note.tags:
             parts = tag.split("/")
             for i in range(1, len(parts) + 1):
                 members.setdefault("/".join(parts[:i]), set()).add(ref)
-    children = _children(members, lambda t: t.rpartition("/")[0])
+    return members, _children(members, lambda t: t.rpartition("/")[0])
+
+
+def tag_views(ctx: Ctx) -> list[View]:
+    """A page per tag, its parents included: `tags/website` lists notes tagged website/launch too."""
+    notes = ctx.brain.notes
+    # who holds which tag is a function of the notes' refs and tags (kept by the parse while unchanged)
+    stamp = (tuple(notes), tuple(map(attrgetter("tags"), notes.values())))
+    members, children = ctx.memos["tag members"]("", stamp, lambda: _tags(notes))
     return [_listing(ctx, "tags", f"tags/{tag}", tuple(sorted(notes)),
                      base(ctx, "tag", f"tags/{tag}", f"#{tag}", tag=tag, tags=children.get(tag, [])))
             for tag, notes in sorted(members.items())]
@@ -148,11 +160,12 @@ def identity_views(ctx: Ctx) -> list[View]:
             claiming.setdefault(ident, []).append(ref)
     views = []
     for ident, claimers in sorted(claiming.items()):
-        members, claimed = set(claimers), sorted(claimers)
+        claimed = sorted(claimers)
         # A link to a note claiming the identity names it too: the resolver treats the two as one.
-        for target in (ident, *claimed):
-            members.update(link.source for link in ctx.g.backlinks.get(target, ()))
-        listed = tuple(sorted(members))
+        # (views/graph.py keeps a target's backlinks the same tuple while unchanged)
+        linking = tuple(ctx.g.backlinks.get(target) for target in (ident, *claimed))
+        listed = ctx.memos["identity members"](ident, (tuple(claimed), linking), lambda: tuple(sorted(
+            {*claimed, *(link.source for links in linking if links for link in links)})))
 
         def make(ident=ident, claimed=claimed, listed=listed) -> View:
             b = base(ctx, "identity", ident, ident, identity=ident, aliases=list(ctx.brain.identities.get(ident, ())),
@@ -170,7 +183,8 @@ def source_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
     for name, cov in ctx.coverage.items():
         records = by_source.get(name, [])
         # the chart counts the records placed by now: with the same records, how many fixes which
-        happened = sum(1 for r in records if r.placed is not None and r.placed <= ctx.now)
+        happened = ctx.memos["happened"](name, (tuple(records), ctx.now),
+                                         lambda: sum(1 for r in records if r.placed is not None and r.placed <= ctx.now))
 
         def make(name=name, cov=cov, records=records) -> list[View]:
             ref = f"memories/{name}"

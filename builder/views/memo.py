@@ -9,7 +9,17 @@ Values are shared with the last compute: never mutate one.
 """
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
+
 SHARED = "shared"
+
+
+def changed_keys(new: dict, old: dict, differ=is_not) -> set:
+    """Keys added, removed, or whose values differ (`differ`: operator.is_not or operator.ne)."""
+    if new is old:
+        return set()
+    return set(compress(new, map(differ, new.values(), map(old.get, new)))) | (old.keys() - new.keys())
 
 
 class Memo:
