@@ -119,10 +119,15 @@ def period_keys(local: date) -> dict[str, str]:
             "week": f"{iso.year:04d}-W{iso.week:02d}", "day": local.isoformat()}
 
 
-def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: ZoneInfo) -> list[tuple[str, int]]:
-    """Counts per bucket for the HTML activity chart: months of a year, hours of a day, else days."""
+def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: ZoneInfo,
+           days: dict[str, int] | None = None) -> list[tuple[str, int]]:
+    """Counts per bucket for the HTML activity chart: months of a year, hours of a day, else days.
+    `days`: the timeline's entries per local day; a calendar period is whole local days, so its
+    counts (by day or month) are read from it instead of from each of its entries."""
     def local(text: str) -> datetime:
         return from_rfc3339(text).astimezone(tz)
+    first, last = start.astimezone(tz).date(), (end - timedelta(seconds=1)).astimezone(tz).date()
+    dates = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
     if kind == "year":
         labels = [f"{start.astimezone(tz).year:04d}-{m:02d}" for m in range(1, 13)]
         key = lambda e: local(e["placed"]).strftime("%Y-%m")
@@ -130,24 +135,28 @@ def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: Zo
         labels = [f"{h:02d}" for h in range(24)]
         key = lambda e: local(e["placed"]).strftime("%H")
     else:
-        first, last = start.astimezone(tz).date(), (end - timedelta(seconds=1)).astimezone(tz).date()
-        labels = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
+        labels = dates
         key = lambda e: local(e["placed"]).strftime("%Y-%m-%d")
     counts: dict[str, int] = {}
+    if days is not None and kind != "day":
+        for day in dates:
+            counts[day[:len(labels[0])]] = counts.get(day[:len(labels[0])], 0) + days.get(day, 0)
+        inside = []
     for e in inside:
         k = key(e)
         counts[k] = counts.get(k, 0) + 1
     return [(label, counts.get(label, 0)) for label in labels]
 
 
-def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, **extra) -> View:
+def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, days: dict | None = None, **extra) -> View:
     kind, start, end, _ = parse_period(ref, ctx.brain.config.timezone, ctx.now)
     lo, hi = rfc3339(start), rfc3339(end)
     inside = between(entries, lo, hi)
 
     def make() -> View:
         pages = period_pages(ctx.brain.name, ref, kind, start, end, inside)
-        return View(ctx.brain.name, ref, TEMPLATE, tuple(pages), extra={"chart": _chart(kind, start, end, inside, tz), **extra})
+        chart = _chart(kind, start, end, inside, tz, days)
+        return View(ctx.brain.name, ref, TEMPLATE, tuple(pages), extra={"chart": chart, **extra})
     return ctx.memos["periods"](ref, (lo, hi, tuple(inside), tuple(extra.items())), make)
 
 
@@ -189,7 +198,7 @@ def period_views(ctx: Ctx, entries: list[dict], moved: list[tuple[str, int]] | N
         last(kind, None, lambda: keys, True)
         for i, ref in enumerate(keys):
             view = ctx.memos["periods"].keep(ref) if same and ref not in touched else None
-            views.append(view or _period_view(ctx, ref, entries, tz, previous=keys[i - 1] if i else None,
+            views.append(view or _period_view(ctx, ref, entries, tz, days, previous=keys[i - 1] if i else None,
                                               next=keys[i + 1] if i + 1 < len(keys) else None))
     return views
 
