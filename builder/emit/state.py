@@ -14,9 +14,9 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - data: per brain, the compact data's serialized record and section replies (data.py);
 - pieces: per brain, each note's text pieces and index documents by its note object, each
   record's document by its object and neighbourhood (views/documents.py);
-- excerpts: per brain, the backlink excerpts of each link source by its object (views/graph.py);
+- excerpts: per brain, the last link graph and each link source's object (views/graph.py relinks the changed);
 - items: per brain, each listed item and what it was made of (views/lists.item);
-- views: per brain, what else the views made, by family, and what of (views/memo.py);
+- views: per brain, what else the views made, by family, and what of (views/memo.py, views/delta.Last);
 - store: per brain, the search store's entries and packs' JSON, and what of (search_index.py);
 - spare: the site before the last, to stage the next build into, and the packs' JSON and bytes
   of the last build (writer.py).

@@ -27,25 +27,89 @@ def is_low(brain, rec) -> bool:
     return (source is not None and source.priority == "low") or rec.priority == "low"
 
 
-def timeline(ctx: Ctx) -> list[dict]:
+def timeline(ctx: Ctx) -> tuple[list[dict], list[tuple[str, int]] | None]:
     """Every note and record placed at or before the build instant (a future event counts once it
     happens), newest first: {"placed", "source", "low", "item"}; records with neither event time
-    nor observation stay out."""
-    brain, entries = ctx.brain, []
-    for ref in (*brain.notes, *brain.records):
-        when = placed(brain, ref)
-        if when is None or when > ctx.now:
-            continue
-        rec = brain.records.get(ref)
-        made = item(ctx, ref, timed=True)
-        entries.append((ref, ctx.memos["timeline"](ref, (when, made), lambda: {
-            "placed": rfc3339(when), "source": rec.source if rec else None,
-            "low": bool(rec and is_low(brain, rec)), "item": made})))
-    # newest first (kernel/listing.newest_first), the same entry objects while unchanged, so the
-    # periods' stamps compare them by identity
-    entries.sort(key=lambda e: e[0])
-    entries.sort(key=lambda e: e[1]["placed"], reverse=True)
-    return [e for _, e in entries]
+    nor observation stay out. With it, how it moved since the last compute in this process:
+    (placed, -1) for each entry gone, (placed, +1) for each come (None: not known, all new).
+
+    Kept whole (memo key ""): each ref's (stamp, entry), the ordered entries and the refs placed
+    after the instant, so a compute knowing what changed (Ctx.changed) moves only those entries
+    and the ones the instant passed; the same entry objects while unchanged, so the periods'
+    stamps compare them by identity."""
+    brain, memo = ctx.brain, ctx.memos["timeline"]
+    last = memo.keep("")
+    moved: list[tuple[str, int]] | None = None
+    if last is None or ctx.changed is None:
+        old = last[0] if last else {}
+        made = {ref: e for ref in (*brain.notes, *brain.records) if (e := _entry(ctx, ref, old.get(ref)))}
+        later = {ref for ref in (*brain.notes, *brain.records) if (when := placed(brain, ref)) and when > ctx.now}
+        # newest first (kernel/listing.newest_first): by ref, then stably by placement
+        entries = sorted((e[1] for e in made.values()), key=lambda e: e["item"]["ref"])
+        entries.sort(key=lambda e: e["placed"], reverse=True)
+    else:
+        made, entries, later, moved = dict(last[0]), last[1], set(last[2]), []
+        todo = set(ctx.changed)
+        if ctx.then is not None:      # the refs the instant passed, either way
+            todo.update(later)
+            todo.update(e["item"]["ref"] for e in entries[:_prefix(entries, lambda e: e["placed"] > rfc3339(ctx.now))])
+        for ref in sorted(todo):
+            before = made.pop(ref, None)
+            after = _entry(ctx, ref, before) if ref in brain.notes or ref in brain.records else None
+            later.discard(ref)
+            if after is not None:
+                made[ref] = after
+            elif ref in brain.notes or ref in brain.records:
+                if (when := placed(brain, ref)) and when > ctx.now:
+                    later.add(ref)
+            if after is before:
+                continue
+            entries = entries if moved else list(entries)   # the last list stays as it was
+            if before is not None:
+                del entries[_at(entries, before[1]["placed"], ref)]
+                moved.append((before[1]["placed"], -1))
+            if after is not None:
+                entries.insert(_at(entries, after[1]["placed"], ref), after[1])
+                moved.append((after[1]["placed"], 1))
+    memo("", None, lambda: (made, entries, later), True)
+    return entries, moved
+
+
+def _entry(ctx: Ctx, ref: str, old: tuple | None) -> tuple | None:
+    """(stamp, timeline entry) of `ref`, `old` while its stamp holds; None if not placed by now."""
+    brain = ctx.brain
+    when = placed(brain, ref)
+    if when is None or when > ctx.now:
+        return None
+    rec = brain.records.get(ref)
+    made = item(ctx, ref, timed=True)
+    stamp = (when, made, rec)         # the record too: `low` reads its priority, which its item does not show
+    if old is not None and old[0] == stamp:
+        return old
+    return stamp, {"placed": rfc3339(when), "source": rec.source if rec else None,
+                   "low": bool(rec and is_low(brain, rec)), "item": made}
+
+
+def _prefix(entries: list[dict], newer) -> int:
+    """How many of `entries` (newest first) from the head on `newer(entry)` holds for."""
+    lo, hi = 0, len(entries)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if newer(entries[mid]):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _at(entries: list[dict], placed: str, ref: str) -> int:
+    """Where the entry of `ref` placed at `placed` is or goes in `entries` (newest first, then by ref)."""
+    return _prefix(entries, lambda e: e["placed"] > placed or e["placed"] == placed and e["item"]["ref"] < ref)
+
+
+def between(entries: list[dict], lo: str, hi: str) -> list[dict]:
+    """The entries placed in [lo, hi): a run of the timeline."""
+    return entries[_prefix(entries, lambda e: e["placed"] >= hi):_prefix(entries, lambda e: e["placed"] >= lo)]
 
 
 def period_keys(local: date) -> dict[str, str]:
@@ -55,10 +119,15 @@ def period_keys(local: date) -> dict[str, str]:
             "week": f"{iso.year:04d}-W{iso.week:02d}", "day": local.isoformat()}
 
 
-def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: ZoneInfo) -> list[tuple[str, int]]:
-    """Counts per bucket for the HTML activity chart: months of a year, hours of a day, else days."""
+def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: ZoneInfo,
+           days: dict[str, int] | None = None) -> list[tuple[str, int]]:
+    """Counts per bucket for the HTML activity chart: months of a year, hours of a day, else days.
+    `days`: the timeline's entries per local day; a calendar period is whole local days, so its
+    counts (by day or month) are read from it instead of from each of its entries."""
     def local(text: str) -> datetime:
         return from_rfc3339(text).astimezone(tz)
+    first, last = start.astimezone(tz).date(), (end - timedelta(seconds=1)).astimezone(tz).date()
+    dates = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
     if kind == "year":
         labels = [f"{start.astimezone(tz).year:04d}-{m:02d}" for m in range(1, 13)]
         key = lambda e: local(e["placed"]).strftime("%Y-%m")
@@ -66,80 +135,115 @@ def _chart(kind: str, start: datetime, end: datetime, inside: list[dict], tz: Zo
         labels = [f"{h:02d}" for h in range(24)]
         key = lambda e: local(e["placed"]).strftime("%H")
     else:
-        first, last = start.astimezone(tz).date(), (end - timedelta(seconds=1)).astimezone(tz).date()
-        labels = [(first + timedelta(days=i)).isoformat() for i in range((last - first).days + 1)]
+        labels = dates
         key = lambda e: local(e["placed"]).strftime("%Y-%m-%d")
     counts: dict[str, int] = {}
+    if days is not None and kind != "day":
+        for day in dates:
+            counts[day[:len(labels[0])]] = counts.get(day[:len(labels[0])], 0) + days.get(day, 0)
+        inside = []
     for e in inside:
         k = key(e)
         counts[k] = counts.get(k, 0) + 1
     return [(label, counts.get(label, 0)) for label in labels]
 
 
-def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, **extra) -> View:
-    """`entries` holds at least the period's entries (newest first); those inside are kept."""
+def _period_view(ctx: Ctx, ref: str, entries: list[dict], tz: ZoneInfo, days: dict | None = None, **extra) -> View:
     kind, start, end, _ = parse_period(ref, ctx.brain.config.timezone, ctx.now)
     lo, hi = rfc3339(start), rfc3339(end)
-    inside = [e for e in entries if lo <= e["placed"] < hi]
+    inside = between(entries, lo, hi)
 
     def make() -> View:
         pages = period_pages(ctx.brain.name, ref, kind, start, end, inside)
-        return View(ctx.brain.name, ref, TEMPLATE, tuple(pages), extra={"chart": _chart(kind, start, end, inside, tz), **extra})
+        chart = _chart(kind, start, end, inside, tz, days)
+        return View(ctx.brain.name, ref, TEMPLATE, tuple(pages), extra={"chart": chart, **extra})
     return ctx.memos["periods"](ref, (lo, hi, tuple(inside), tuple(extra.items())), make)
 
 
-def period_views(ctx: Ctx, entries: list[dict]) -> list[View]:
+def period_views(ctx: Ctx, entries: list[dict], moved: list[tuple[str, int]] | None) -> list[View]:
     """Relative periods, then every calendar period holding an entry, with the previous and next
-    period of the same kind that holds one (for page navigation).
-
-    Entries are grouped by local day once: a calendar period is a run of whole local days, so
-    its entries are its days' groups joined newest day first (already in timeline order),
-    instead of a scan of the whole timeline per period."""
+    period of the same kind that holds one (for page navigation). A period's entries are a run
+    of the timeline. `moved` (timeline()): only the calendar periods of the days it names are
+    made again, unless the periods holding entries changed (the navigation then may have)."""
     tz = ZoneInfo(ctx.brain.config.timezone)
     views = [_period_view(ctx, ref, entries, tz) for ref in RELATIVE]
-    by_day: dict[str, list[dict]] = {}
     local_day = ctx.memos["local days"]   # placed → its local day (the zone is shared: memo.py)
-    for e in entries:
-        placed_at = e["placed"]
-        day = local_day(placed_at, None, lambda: from_rfc3339(placed_at).astimezone(tz).date().isoformat())
-        by_day.setdefault(day, []).append(e)
-    held: dict[str, dict[str, list[str]]] = {k: {} for k in KINDS}   # kind → period → its days
-    for day in by_day:
+
+    def day_of(placed_at: str) -> str:
+        return local_day(placed_at, None, lambda: from_rfc3339(placed_at).astimezone(tz).date().isoformat())
+    memo = ctx.memos["period days"]
+    days = memo.keep("")                  # local day → how many entries it holds
+    if days is None or moved is None:
+        days, touched = {}, None
+        for e in entries:
+            day = day_of(e["placed"])
+            days[day] = days.get(day, 0) + 1
+    else:
+        days, touched = dict(days), set()
+        for placed_at, step in moved:
+            day = day_of(placed_at)
+            days[day] = days.get(day, 0) + step
+            touched.update(period_keys(date.fromisoformat(day)).values())
+            if not days[day]:
+                del days[day]
+    memo("", None, lambda: days, True)
+    held: dict[str, set[str]] = {k: set() for k in KINDS}   # kind → the periods holding an entry
+    for day in days:
         for kind, key in period_keys(date.fromisoformat(day)).items():
-            held[kind].setdefault(key, []).append(day)
+            held[kind].add(key)
+    last = ctx.memos["period keys"]
     for kind in KINDS:
         keys = sorted(held[kind])
+        same = touched is not None and last.keep(kind) == keys
+        last(kind, None, lambda: keys, True)
         for i, ref in enumerate(keys):
-            inside = [e for day in sorted(held[kind][ref], reverse=True) for e in by_day[day]]
-            views.append(_period_view(ctx, ref, inside, tz, previous=keys[i - 1] if i else None,
-                                      next=keys[i + 1] if i + 1 < len(keys) else None))
+            view = ctx.memos["periods"].keep(ref) if same and ref not in touched else None
+            views.append(view or _period_view(ctx, ref, entries, tz, days, previous=keys[i - 1] if i else None,
+                                              next=keys[i + 1] if i + 1 < len(keys) else None))
     return views
 
 
 def source_period_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
     """`memories/SOURCE/PERIOD` for every calendar period holding a record of the source, placed as on
     period pages but future and low-priority records included: a source's days are where each of its
-    records is shown in full (SPEC §10); its weeks, months and years are reads only."""
+    records is shown in full (SPEC §10); its weeks, months and years are reads only.
+
+    A period's records stand for their items (an item of a record is a function of the record
+    object), so a source whose records are the same objects as last time keeps all its views."""
     tz = ZoneInfo(ctx.brain.config.timezone)
     views = []
     for source, records in sorted(by_source.items()):
-        held: dict[str, list] = {}
-        for rec in records:
-            if rec.placed is not None:
-                for key in period_keys(rec.placed.astimezone(tz).date()).values():
-                    held.setdefault(key, []).append(rec)
         title = ctx.coverage.get(source, {}).get("title", source)
-        for key, inside in sorted(held.items()):
-            ref = f"memories/{source}/{key}"
-            items = tuple(item(ctx, r.ref, timed=True) for r in inside)   # their records, in their stamps
-            views.append(ctx.memos["source periods"](ref, (title, items), lambda: _source_period(ctx, source, key, title, inside, items)))
+        memo = ctx.memos["source all periods"]
+        made = memo(source, (title, tuple(records)), lambda: _source_periods(ctx, source, title, records, tz))
+        if source in memo.last and memo.last[source][1] is made:    # kept: so are its periods
+            for view in made:
+                ctx.memos["source periods"].keep(view.ref)
+        views += made
     return views
 
 
-def _source_period(ctx: Ctx, source: str, key: str, title: str, inside: list, items: tuple[dict, ...]) -> View:
+def _source_periods(ctx: Ctx, source: str, title: str, records: list, tz: ZoneInfo) -> list[View]:
+    held: dict[str, list] = {}
+    day_keys = ctx.memos["day periods"]   # local day → its periods (the zone is shared: memo.py)
+    for rec in records:
+        if rec.placed is not None:
+            day = rec.placed.astimezone(tz).date()
+            for key in day_keys(day, None, lambda: tuple(period_keys(day).values())):
+                held.setdefault(key, []).append(rec)
+    out = []
+    for key, inside in sorted(held.items()):
+        ref = f"memories/{source}/{key}"
+        # the records too: `counts` reads their priority, which their items do not show
+        out.append(ctx.memos["source periods"](ref, (title, tuple(inside)), lambda: _source_period(ctx, source, key, title, inside)))
+    return out
+
+
+def _source_period(ctx: Ctx, source: str, key: str, title: str, inside: list) -> View:
     ref = f"memories/{source}/{key}"
+    items = [item(ctx, r.ref, timed=True) for r in inside]
     period = parse_period(key, ctx.brain.config.timezone, ctx.now)
     low = any(is_low(ctx.brain, r) for r in inside)
     counts = [{"source": source, "count": len(inside), **({"priority": "low"} if low else {})}]
     base = source_period_base(ctx.brain.name, ref, source, title, period) | {"counts": counts}
-    return View(ctx.brain.name, ref, DAY_TEMPLATE if period[0] == "day" else None, tuple(paged(base, newest_first(list(items)))))
+    return View(ctx.brain.name, ref, DAY_TEMPLATE if period[0] == "day" else None, tuple(paged(base, newest_first(items))))

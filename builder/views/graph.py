@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, count, groupby
+from operator import attrgetter, is_not
 
 from ..kernel.model import Brain, Link
 from ..kernel.text import cut, plain
+from .memo import changed_keys
 
 
 @dataclass(frozen=True)
@@ -15,56 +18,117 @@ class Graph:
 
 
 def graph(brain: Brain, known: dict | None = None) -> Graph:
-    """`known`: what the last graph in this process made of each backlink's source (emit/state.py),
-    left holding this one's: an excerpt is a function of its source's text, so a source object
-    unchanged since keeps its excerpts."""
-    back: dict[str, list[Link]] = {}
-    out: dict[str, list[Link]] = {}
-    for link in brain.links:
-        out.setdefault(link.source, []).append(link)
-        if link.status == "resolved" and link.ref != link.source:
-            back.setdefault(link.ref, []).append(link)
-    return Graph(
-        backlinks={k: tuple(v) for k, v in back.items()},
-        outgoing={k: tuple(v) for k, v in out.items()},
-        excerpts=_excerpts(brain, [link for links in back.values() for link in links], known),
-    )
-
-
-def _excerpts(brain: Brain, links: list[Link], known: dict | None) -> dict[Link, str]:
-    """Each backlink's excerpt, worked out once per source and line: a record's whole text
-    (flattened), a note's line holding the link, else "RELATION: TARGET". `made` (source ref →
-    (its object, {line: excerpt})) shares the work between links of one record or one line (a busy
-    note's line links to several targets), and with the next build through `known`."""
-    last = known if known is not None else {}
-    made: dict[str, tuple[object, dict[int, str]]] = {}
-    lines: dict[str, list[str]] = {}
-    out = {}
-    for link in links:
-        is_record = link.source in brain.records
-        line = -1 if is_record else link.line
-        if line == 0:                       # no line: the excerpt names the link itself
-            out[link] = _excerpt(brain, link, lines)
-            continue
-        source = made.get(link.source)
-        if source is None:
-            obj = brain.records[link.source] if is_record else brain.notes.get(link.source)
-            old = last.get(link.source) if obj is not None else None
-            source = made[link.source] = old if old is not None and old[0] is obj else (obj, {})
-        if line not in source[1]:
-            source[1][line] = _excerpt(brain, link, lines)
-        out[link] = source[1][line]
+    """`known`: the last graph in this process and the links, notes and records it was made of
+    (emit/state.py), left holding this one's. An excerpt is a function of its source's object,
+    so only the sources whose object or links changed are worked out again; an unchanged
+    source's outgoing tuple and an unchanged target's backlinks tuple stay the same objects
+    (views/delta.py finds what changed by identity)."""
+    last = known.get("graph") if known else None
+    if last is None:
+        out = _group(brain.links)
+        changed, back, excerpts = set(out), {}, {}
+    else:
+        old_out = last.outgoing
+        out = _regroup(brain.links, known["links"], old_out) or _group(brain.links)
+        differ = changed_keys(out, old_out)
+        for source in differ:
+            if source in out and out[source] == old_out.get(source):
+                out[source] = old_out[source]
+        objects = changed_keys(brain.notes, known["notes"]) | changed_keys(brain.records, known["records"])
+        changed = {s for s in differ if out.get(s) is not old_out.get(s)} | {s for s in objects if s in out or s in old_out}
+        back, excerpts = dict(last.backlinks), dict(last.excerpts)
+        for source in changed:
+            for link in old_out.get(source, ()):
+                excerpts.pop(link, None)
+    g = Graph(backlinks=back, outgoing=out, excerpts=excerpts)
+    _relink(brain, g, last, changed)
     if known is not None:
-        known.clear()
-        known.update(made)
+        known.update(graph=g, links=brain.links, notes=brain.notes, records=brain.records)
+    return g
+
+
+def _group(links: tuple[Link, ...]) -> dict[str, tuple[Link, ...]]:
+    """Each source's links, sources in the order brain.links lists them."""
+    runs = [(source, tuple(run)) for source, run in groupby(links, attrgetter("source"))]
+    out = dict(runs)
+    if len(out) < len(runs):          # a source's links in several runs: joined, in order
+        out = {}
+        for source, run in runs:
+            out[source] = out.get(source, ()) + run
     return out
+
+
+def _regroup(new: tuple[Link, ...], old: tuple[Link, ...], old_out: dict) -> dict | None:
+    """The last outgoing links with only the sources regrouped whose links lie in the stretch of
+    brain.links that differs from the last (by identity: the parse keeps an unchanged item's
+    links); None when that stretch brings a source in or one source's links are split."""
+    least = min(len(new), len(old))
+    head = next(compress(count(), map(is_not, new, old)), least)
+    tail = min(next(compress(count(), map(is_not, reversed(new), reversed(old))), least), least - head)
+    sources = {link.source for link in new[head:len(new) - tail]} | {link.source for link in old[head:len(old) - tail]}
+    lo, hi = head, len(new) - tail
+    while lo > 0 and new[lo - 1].source in sources:       # whole runs of those sources
+        lo -= 1
+    while hi < len(new) and new[hi].source in sources:
+        hi += 1
+    runs = [(source, tuple(run)) for source, run in groupby(new[lo:hi], attrgetter("source"))]
+    found = dict(runs)
+    if len(found) < len(runs) or not found.keys() <= old_out.keys():
+        return None
+    out = dict(old_out)
+    for source in sources | found.keys():
+        if source in found:
+            out[source] = found[source]
+        else:
+            out.pop(source, None)
+    # every link in exactly one run: else some source's links were not in one run
+    return out if sum(map(len, out.values())) == len(new) else None
+
+
+def _backward(links) -> list[Link]:
+    return [link for link in links if link.status == "resolved" and link.ref != link.source]
+
+
+def _relink(brain: Brain, g: Graph, last: Graph | None, changed: set[str]) -> None:
+    """Backlinks and excerpts of the targets the `changed` sources link or linked to, in the
+    order a whole pass makes: by source, as brain.links lists them (within one, as written)."""
+    fresh: dict[str, list[Link]] = {}
+    touched = set()
+    for source in changed:
+        for link in _backward(g.outgoing.get(source, ())):
+            fresh.setdefault(link.ref, []).append(link)
+        if last is not None:
+            touched.update(link.ref for link in _backward(last.outgoing.get(source, ())))
+    touched.update(fresh)
+    order = dict(zip(g.outgoing, count()))
+    for target in touched:
+        links = [l for l in g.backlinks.get(target, ()) if l.source not in changed] + fresh.get(target, [])
+        links.sort(key=lambda l: order[l.source])
+        old = g.backlinks.get(target)
+        if not links:
+            g.backlinks.pop(target, None)
+        elif old is None or old != tuple(links):
+            g.backlinks[target] = tuple(links)
+    lines: dict[str, list[str]] = {}
+    made: dict[tuple[str, int], str] = {}
+    for links in fresh.values():
+        for link in links:
+            if link.source in brain.records:
+                key = (link.source, -1)
+            elif link.line:
+                key = (link.source, link.line)
+            else:                     # no line: the excerpt names the link itself
+                g.excerpts[link] = f"{link.relation}: {link.target}"
+                continue
+            if key not in made:       # one record, or one line of a busy note, serves several links
+                made[key] = _excerpt(brain, link, lines)
+            g.excerpts[link] = made[key]
 
 
 def _excerpt(brain: Brain, link: Link, lines: dict[str, list[str]]) -> str:
     if link.source in brain.records:
         return cut(" ".join(brain.records[link.source].text.split()))
-    if link.line:
-        text = lines.setdefault(link.source, brain.notes[link.source].text.splitlines())
-        if 0 < link.line <= len(text):
-            return cut(plain(text[link.line - 1]))
+    text = lines.setdefault(link.source, brain.notes[link.source].text.splitlines())
+    if 0 < link.line <= len(text):
+        return cut(plain(text[link.line - 1]))
     return f"{link.relation}: {link.target}"

@@ -10,7 +10,7 @@ from ..kernel.listing import PAGE_ITEMS, period_pages
 from ..kernel.times import parse_instant, rfc3339
 from .view import View
 from .lists import Ctx, base, item
-from .calendar import is_low
+from .calendar import between, is_low
 
 # A project or action with one of these statuses is closed; any other status (or none) is open.
 CLOSED = {"done", "closed", "cancelled", "canceled", "archived", "complete", "completed", "dropped", "abandoned"}
@@ -21,47 +21,77 @@ def _section(items: list[dict]) -> dict:
     return {"items": items[:PAGE_ITEMS], "total": len(items)}
 
 
-def _open_notes(ctx: Ctx, kind: str) -> list[dict]:
-    return [item(ctx, ref) for ref, note in sorted(ctx.brain.notes.items())
-            if note.type == kind and not note.deprecated and str(note.fields.get("status", "")).lower() not in CLOSED]
-
-
 def _task(ctx: Ctx, note, task) -> dict:
     return {"kind": "task", "brain": ctx.brain.name, "ref": task.ref, "uri": refs.uri(ctx.brain.name, task.ref),
             "title": task.text, "note": note.ref, "note_title": note.title, "line": task.line, "due": task.due}
 
 
-def _upcoming(ctx: Ctx) -> list[dict]:
-    """Future events, soonest first: notes' event times, records' event times (never observation),
-    open tasks' due dates. Deprecated and `priority: low` notes and low-priority records stay out."""
-    brain, out = ctx.brain, []
-    for ref, note in brain.notes.items():
-        if note.deprecated:
-            continue
-        if note.event and note.event > ctx.now and note.frontmatter.get("priority") != "low":
-            out.append(item(ctx, ref) | {"when": rfc3339(note.event)})
-        for task in note.tasks:
-            due = parse_instant(task.due, brain.config.timezone) if task.due else None
-            if not task.done and due and due > ctx.now:
-                out.append(_task(ctx, note, task) | {"when": rfc3339(due)})
-    for ref, rec in brain.records.items():
-        if rec.time and rec.time > ctx.now and not is_low(brain, rec):
-            out.append(item(ctx, ref) | {"when": rfc3339(rec.time)})
-    return sorted(out, key=lambda i: (i["when"], i["ref"], i.get("line") or 0))
+def _note_parts(ctx: Ctx, ref: str, note) -> dict:
+    """What one note gives the home page's sections (SPEC §4.2)."""
+    brain, out = ctx.brain, {}
+    if note.deprecated:
+        return out
+    if note.type in ("project", "action") and str(note.fields.get("status", "")).lower() not in CLOSED:
+        out[note.type + "s"] = item(ctx, ref)
+    # Upcoming: future events, soonest first: notes' event times, records' event times (never
+    # observation), open tasks' due dates. `priority: low` notes and low-priority records stay out.
+    upcoming = []
+    if note.event and note.event > ctx.now and note.frontmatter.get("priority") != "low":
+        upcoming.append(item(ctx, ref) | {"when": rfc3339(note.event)})
+    for task in note.tasks:
+        due = parse_instant(task.due, brain.config.timezone) if task.due else None
+        if not task.done and due and due > ctx.now:
+            upcoming.append(_task(ctx, note, task) | {"when": rfc3339(due)})
+    if upcoming:
+        out["upcoming"] = upcoming
+    # Changed: modified in the last 7 days (edits, not event times, decide: §4.1).
+    if ctx.now - timedelta(days=RECENT_DAYS) < brain.modified[ref] <= ctx.now:
+        out["changed"] = (brain.modified[ref], note.title)
+    tasks = [_task(ctx, note, t) for t in note.tasks if not t.done]
+    if tasks:
+        out["tasks"] = tasks
+    return out
 
 
-def _changed(ctx: Ctx) -> list[dict]:
+def _record_parts(ctx: Ctx, ref: str, rec) -> dict:
+    out = {}
+    if is_low(ctx.brain, rec):
+        return out
+    if rec.time and rec.time > ctx.now:
+        out["upcoming"] = [item(ctx, ref) | {"when": rfc3339(rec.time)}]
+    if rec.modified and ctx.now - timedelta(days=RECENT_DAYS) < rec.modified <= ctx.now:
+        out["changed"] = (rec.modified, rec.title)
+    return out
+
+
+def _parts(ctx: Ctx) -> dict[str, dict]:
+    """ref → what its note or record gives the home page, for those giving any. A function of the
+    item's object, modification time and review signals and of the instant: kept whole by the next
+    compute in this process at the same instant, which works out again only its changed refs
+    (Ctx.changed)."""
+    brain, memo = ctx.brain, ctx.memos["home parts"]
+    last = memo.keep("") if ctx.changed is not None and ctx.then is None else None
+    if last is None:
+        out, todo = {}, (*brain.notes, *brain.records)
+    else:
+        out, todo = dict(last), ctx.changed
+    for ref in todo:
+        out.pop(ref, None)
+        note = brain.notes.get(ref)
+        if note is not None or ref in brain.records:
+            parts = _note_parts(ctx, ref, note) if note is not None else _record_parts(ctx, ref, brain.records[ref])
+            if parts:
+                out[ref] = parts
+    memo("", None, lambda: out, True)
+    return out
+
+
+def _changed(ctx: Ctx, parts: dict[str, dict]) -> list[dict]:
     """Notes and records modified in the last 7 days, newest first: ref, title, modified, and
-    `review: true` where the note asks for review. Edits, not event times, decide (§4.1)."""
-    brain, since, out = ctx.brain, ctx.now - timedelta(days=RECENT_DAYS), []
-    for ref, note in brain.notes.items():
-        if not note.deprecated and since < brain.modified[ref] <= ctx.now:
-            out.append((brain.modified[ref], ref, note.title))
-    for ref, rec in brain.records.items():
-        if rec.modified and since < rec.modified <= ctx.now and not is_low(brain, rec):
-            out.append((rec.modified, ref, rec.title))
-    items = []
-    for when, ref, title in sorted(out, key=lambda t: (-t[0].timestamp(), t[1])):
+    `review: true` where the note asks for review."""
+    brain, items = ctx.brain, []
+    found = sorted(((p["changed"], ref) for ref, p in parts.items() if "changed" in p), key=lambda t: (-t[0][0].timestamp(), t[1]))
+    for (when, title), ref in found:
         entry = {"brain": brain.name, "ref": ref, "uri": refs.uri(brain.name, ref), "title": title, "modified": rfc3339(when)}
         if ctx.reviews.get(ref, {}).get("review"):
             entry["review"] = True
@@ -69,24 +99,27 @@ def _changed(ctx: Ctx) -> list[dict]:
     return items
 
 
-def _activity(ctx: Ctx, timeline: list[dict]) -> dict:
+def _activity(ctx: Ctx, timeline: list[dict], changed: int) -> dict:
     """Per-source record counts over the last 7 days (by placement; low-priority sources counted and
     marked) and the number of notes changed (by modification)."""
     start = ctx.now - timedelta(days=RECENT_DAYS)
-    counts = period_pages(ctx.brain.name, "7d", "relative", start, ctx.now, timeline)[0]["counts"]
-    changed = sum(1 for ref, n in ctx.brain.notes.items() if not n.deprecated and start < ctx.brain.modified[ref] <= ctx.now)
+    counts = period_pages(ctx.brain.name, "7d", "relative", start, ctx.now, between(timeline, rfc3339(start), rfc3339(ctx.now)))[0]["counts"]
     return {"days": RECENT_DAYS, "start": rfc3339(start), "end": ctx.as_of, "counts": counts, "notes_changed": changed}
 
 
 def home_view(ctx: Ctx, timeline: list[dict]) -> View:
     brain = ctx.brain
+    parts = _parts(ctx)
+    ordered = [(ref, parts[ref]) for ref in sorted(parts)]
     reminders = [item(ctx, ref) | ctx.reviews[ref] for ref in sorted(ctx.reviews) if ctx.reviews[ref]["review"]]
-    tasks = [_task(ctx, note, t) for ref, note in sorted(brain.notes.items()) if not note.deprecated
-             for t in note.tasks if not t.done]
+    upcoming = sorted((u for _, p in ordered for u in p.get("upcoming", ())), key=lambda i: (i["when"], i["ref"], i.get("line") or 0))
+    changed = _changed(ctx, parts)
     sections = {
-        "projects": _section(_open_notes(ctx, "project")), "actions": _section(_open_notes(ctx, "action")),
-        "upcoming": _section(_upcoming(ctx)), "changed": _section(_changed(ctx)),
-        "activity": _activity(ctx, timeline), "reminders": _section(reminders), "tasks": _section(tasks),
+        "projects": _section([p["projects"] for _, p in ordered if "projects" in p]),
+        "actions": _section([p["actions"] for _, p in ordered if "actions" in p]),
+        "upcoming": _section(upcoming), "changed": _section(changed),
+        "activity": _activity(ctx, timeline, sum(1 for c in changed if c["ref"] in brain.notes)),
+        "reminders": _section(reminders), "tasks": _section([t for _, p in ordered for t in p.get("tasks", ())]),
     }
     reply = base(ctx, "home", "home", brain.config.title, sections=sections, sources=list(ctx.coverage.values()))
     # The timeline rides along for the emitter, which writes it for query/read.py's `Nd` periods.

@@ -6,6 +6,7 @@ path; source, undated and identity pages list newest first by placement time (§
 from __future__ import annotations
 
 import posixpath
+from operator import attrgetter
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -36,6 +37,15 @@ class Ctx:
     items: dict = field(default_factory=dict, compare=False)   # item()'s arguments → (stamp, result)
     kept: dict = field(default_factory=dict, compare=False)    # the same, of the last build in this process
     memos: Memos = field(default=None, compare=False)          # views/memo.py
+    # refs whose items (item()'s stamp) changed since the last compute in this process, and refs
+    # whose replies may have (views/delta.py); None: a compute from scratch, everything changed
+    changed: set | None = field(default=None, compare=False)
+    dirty: set | None = field(default=None, compare=False)
+    then: datetime | None = field(default=None, compare=False)   # the last compute's instant, when not `now`
+
+    def fresh(self, refs) -> bool:
+        """Whether the item of any of `refs` changed since the last compute."""
+        return self.changed is None or not self.changed.isdisjoint(refs)
 
 
 def placed(brain: Brain, ref: str) -> datetime | None:
@@ -89,37 +99,55 @@ def view(ctx: Ctx, ref: str, pages: list[dict], template: str = TEMPLATE, **extr
     return View(ctx.brain.name, ref, template, tuple(pages), extra=extra)
 
 
+def _children(keys, parent) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for key in sorted(keys):
+        out.setdefault(parent(key), []).append(key)
+    return out
+
+
+def _listing(ctx: Ctx, family: str, ref: str, notes: tuple[str, ...], b: dict) -> View:
+    """A page listing `notes` by path, made again only when they or their items changed."""
+    stamp = (notes, tuple(b.items()))
+    return ctx.memos[family](ref, stamp, lambda: view(ctx, ref, paged(b, [item(ctx, r) for r in notes])), ctx.fresh(notes))
+
+
 def folder_views(ctx: Ctx) -> list[View]:
     """Every folder holding notes at any depth, listing them all by path, with its subfolders."""
+    members, children = ctx.memos["folder members"]("", tuple(ctx.brain.notes), lambda: _folders(ctx.brain.notes))
+    return [_listing(ctx, "folders", folder, tuple(notes), base(ctx, "folder", folder, folder, folders=children.get(folder, [])))
+            for folder, notes in sorted(members.items())]
+
+
+def _folders(notes) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     members: dict[str, list[str]] = {}
-    for ref in sorted(ctx.brain.notes):
+    for ref in sorted(notes):
         folder = posixpath.dirname(ref)
         while folder:
             members.setdefault(folder, []).append(ref)
             folder = posixpath.dirname(folder)
-    views = []
-    for folder, notes in sorted(members.items()):
-        subfolders = sorted(f for f in members if posixpath.dirname(f) == folder)
-        b = base(ctx, "folder", folder, folder, folders=subfolders)
-        views.append(view(ctx, folder, paged(b, [item(ctx, r) for r in notes])))
-    return views
+    return members, _children(members, posixpath.dirname)
 
 
-def tag_views(ctx: Ctx) -> list[View]:
-    """A page per tag, its parents included: `tags/website` lists notes tagged website/launch too."""
+def _tags(notes: dict) -> tuple[dict[str, set[str]], dict[str, list[str]]]:
     members: dict[str, set[str]] = {}
-    for ref, note in ctx.brain.notes.items():
+    for ref, note in notes.items():
         for tag in note.tags:
             parts = tag.split("/")
             for i in range(1, len(parts) + 1):
                 members.setdefault("/".join(parts[:i]), set()).add(ref)
-    views = []
-    for tag, notes in sorted(members.items()):
-        ref = f"tags/{tag}"
-        children = sorted(t for t in members if t.rpartition("/")[0] == tag)
-        b = base(ctx, "tag", ref, f"#{tag}", tag=tag, tags=children)
-        views.append(view(ctx, ref, paged(b, [item(ctx, r) for r in sorted(notes)])))
-    return views
+    return members, _children(members, lambda t: t.rpartition("/")[0])
+
+
+def tag_views(ctx: Ctx) -> list[View]:
+    """A page per tag, its parents included: `tags/website` lists notes tagged website/launch too."""
+    notes = ctx.brain.notes
+    # who holds which tag is a function of the notes' refs and tags (kept by the parse while unchanged)
+    stamp = (tuple(notes), tuple(map(attrgetter("tags"), notes.values())))
+    members, children = ctx.memos["tag members"]("", stamp, lambda: _tags(notes))
+    return [_listing(ctx, "tags", f"tags/{tag}", tuple(sorted(notes)),
+                     base(ctx, "tag", f"tags/{tag}", f"#{tag}", tag=tag, tags=children.get(tag, [])))
+            for tag, notes in sorted(members.items())]
 
 
 def identity_views(ctx: Ctx) -> list[View]:
@@ -132,17 +160,18 @@ def identity_views(ctx: Ctx) -> list[View]:
             claiming.setdefault(ident, []).append(ref)
     views = []
     for ident, claimers in sorted(claiming.items()):
-        members, claimed = set(claimers), sorted(claimers)
+        claimed = sorted(claimers)
         # A link to a note claiming the identity names it too: the resolver treats the two as one.
-        for target in (ident, *claimed):
-            members.update(link.source for link in ctx.g.backlinks.get(target, ()))
-        items = tuple(item(ctx, r, timed=True) for r in sorted(members))
+        # (views/graph.py keeps a target's backlinks the same tuple while unchanged)
+        linking = tuple(ctx.g.backlinks.get(target) for target in (ident, *claimed))
+        listed = ctx.memos["identity members"](ident, (tuple(claimed), linking), lambda: tuple(sorted(
+            {*claimed, *(link.source for links in linking if links for link in links)})))
 
-        def make(ident=ident, claimed=claimed, items=items) -> View:
+        def make(ident=ident, claimed=claimed, listed=listed) -> View:
             b = base(ctx, "identity", ident, ident, identity=ident, aliases=list(ctx.brain.identities.get(ident, ())),
                      claimed_by=[refs.uri(ctx.brain.name, r) for r in claimed])
-            return view(ctx, ident, paged(b, newest_first(list(items))))
-        views.append(ctx.memos["identities"](ident, (tuple(claimed), items), make))
+            return view(ctx, ident, paged(b, newest_first([item(ctx, r, timed=True) for r in listed])))
+        views.append(ctx.memos["identities"](ident, (tuple(claimed), listed), make, ctx.fresh(listed)))
     return views
 
 
@@ -153,19 +182,20 @@ def source_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
     views = [view(ctx, "memories", paged(memories, list(ctx.coverage.values())))]
     for name, cov in ctx.coverage.items():
         records = by_source.get(name, [])
-        ref = f"memories/{name}"
-        items = tuple(item(ctx, r.ref, timed=True) for r in records)    # their records, in their stamps
         # the chart counts the records placed by now: with the same records, how many fixes which
-        happened = sum(1 for r in records if r.placed is not None and r.placed <= ctx.now)
+        happened = ctx.memos["happened"](name, (tuple(records), ctx.now),
+                                         lambda: sum(1 for r in records if r.placed is not None and r.placed <= ctx.now))
 
-        def make(name=name, cov=cov, records=records, items=items) -> list[View]:
+        def make(name=name, cov=cov, records=records) -> list[View]:
             ref = f"memories/{name}"
+            items = [item(ctx, r.ref, timed=True) for r in records]
             b = base(ctx, "source", ref, cov["title"], source=name, coverage=cov)
             undated = [it for r, it in zip(records, items) if r.time is None]
             u = base(ctx, "undated", f"{ref}/undated", f"{cov['title']}: undated", source=name)
             return [view(ctx, ref, paged(b, newest_first(list(items))), chart=source_chart(ctx, records)),
                     view(ctx, f"{ref}/undated", paged(u, newest_first(undated)))]
-        views += ctx.memos["sources"](name, (cov, items, happened), make)
+        # a record's item is a function of the record object: the records stand for their items
+        views += ctx.memos["sources"](name, (cov, tuple(records), happened), make)
     return views
 
 

@@ -9,7 +9,17 @@ Values are shared with the last compute: never mutate one.
 """
 from __future__ import annotations
 
+from itertools import compress
+from operator import is_not
+
 SHARED = "shared"
+
+
+def changed_keys(new: dict, old: dict, differ=is_not) -> set:
+    """Keys added, removed, or whose values differ (`differ`: operator.is_not or operator.ne)."""
+    if new is old:
+        return set()
+    return set(compress(new, map(differ, new.values(), map(old.get, new)))) | (old.keys() - new.keys())
 
 
 class Memo:
@@ -19,12 +29,29 @@ class Memo:
         self.last = last if last is not None else {}   # read only until done() replaces it
         self.made: dict = {}
 
-    def __call__(self, key, stamp, make):
+    def __call__(self, key, stamp, make, force: bool = False):
+        """`force`: make it again whatever the stamp (something it is made of changed that the
+        stamp leaves out: the items of the refs it holds, views/delta.py)."""
         old = self.last.get(key)
-        if old is None or old[0] != stamp:
+        if force or old is None or old[0] != stamp:
             old = (stamp, make())
         self.made[key] = old
         return old[1]
+
+    def keep(self, key):
+        """Keep the last value of `key` without its stamp checked, and return it (None if there
+        was none): the caller knows nothing it is made of changed (views/delta.py)."""
+        old = self.last.get(key)
+        if old is None:
+            return None
+        self.made[key] = old
+        return old[1]
+
+    def carry(self, stale) -> None:
+        """Keep every last value but those of the `stale` keys, unchecked (views/delta.py)."""
+        self.made = dict(self.last)
+        for key in stale:
+            self.made.pop(key, None)
 
     def done(self) -> None:
         if self.store is not None:
