@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
+from itertools import chain
 from dataclasses import dataclass, field
 
 from ..kernel import refs
@@ -37,7 +38,7 @@ __all__ = ["DataMemo", "emit_data", "hashed_packs", "stored_in_files"]
 TIMELINE_CHUNK = 1024     # rows in a timeline chunk, on average
 TIMELINE_MAX = 4 * TIMELINE_CHUNK
 PAGING = ("items", "total", "offset", "next_offset")
-TIMELINE = ""      # the timeline's key among the holders of cards (no listing key is empty)
+TIMELINE = "\0"    # a timeline chunk's key among the holders of cards: this + its first ref
 
 
 def data_dir(brain: str) -> str:
@@ -65,27 +66,26 @@ class DataMemo:
     keeps the very page objects of an unchanged reply, views/lists.item those of an unchanged item."""
     views: dict[int, tuple] = field(default_factory=dict)   # id(pages) → (pages, ref, variant, family, key, value, note)
     items: dict[int, tuple] = field(default_factory=dict)   # id(item) → (item, card text, starts_chunk)
+    texts: dict[int, str] = field(default_factory=dict)     # id(item) → card text, for cards_of
     info: dict[str, tuple] = field(default_factory=dict)    # card text → (ref, timed)
     held: dict[str, int] = field(default_factory=dict)      # card text → how many holders hold it
-    holders: dict[str, frozenset] = field(default_factory=dict)   # listing key | TIMELINE → its cards
+    holders: dict[str, frozenset] = field(default_factory=dict)   # listing key | TIMELINE + ref → its cards
     cards: CardIds = field(default_factory=CardIds)
     families: dict[str, HashedPacks] = field(default_factory=dict)
     timeline: list[tuple] = field(default_factory=list)     # per chunk: (entries, card texts, JSON)
     files: dict[str, tuple] = field(default_factory=dict)   # path → (JSON, digest of its pack file)
-
-    def card(self, item: dict) -> str:
-        """The card text of a listed item (views share item dicts between listings and builds)."""
-        return self._item(item)[1]
 
     def starts_chunk(self, entry: dict) -> bool:
         """Whether a timeline chunk starts at `entry`: its ref hashes to 0 mod TIMELINE_CHUNK."""
         return self._item(entry["item"])[2]
 
     def _item(self, item: dict) -> tuple:
+        """(item, its card text, starts_chunk): views share item dicts between listings and builds."""
         old = self.items.get(id(item))
-        if old is None or old[0] is not item:
+        if old is None:
             text = _json(item)
             old = self.items[id(item)] = (item, text, zlib.crc32(item["ref"].encode("utf-8")) % TIMELINE_CHUNK == 0)
+            self.texts[id(item)] = text
             self.info[text] = (item["ref"], "placed" in item)
         return old
 
@@ -93,7 +93,15 @@ class DataMemo:
         shape = _shape(pages)
         if shape is None:
             return Listing(None, [], (), _json({"pages": list(pages)}))
-        return Listing(shape[0], shape[1], tuple(self.card(i) for i in shape[1]), None)
+        return Listing(shape[0], shape[1], self.cards_of(shape[1]), None)
+
+    def cards_of(self, items: list[dict]) -> tuple[str, ...]:
+        """The card text of each item: looked up by id() in one pass (a listing may hold every
+        record of a brain); `items` keeps every item it knows alive, so an id is its item's."""
+        texts = list(map(self.texts.get, map(id, items)))
+        if None in texts:
+            texts = [t if t is not None else self._item(i)[1] for t, i in zip(texts, items)]
+        return tuple(texts)
 
     def hold(self, holder: str, cards: frozenset, touched: set[str]) -> None:
         """`holder` now holds `cards` (empty: gone); `touched` gathers the cards whose count changed."""
@@ -111,7 +119,7 @@ class DataMemo:
 def _shape(pages: tuple[dict, ...]) -> tuple[dict, list] | None:
     """(base, items) when `pages` are exactly `paged(base, items)`, else None."""
     base = {k: v for k, v in pages[0].items() if k not in PAGING}
-    items = [i for p in pages for i in p["items"]]
+    items = list(chain.from_iterable(p["items"] for p in pages))
     return (base, items) if list(pages) == paged(base, items) else None
 
 
@@ -130,9 +138,10 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     memo = memo if memo is not None else DataMemo()
     fresh, new, home = _entries(brain, views, memo)
     touched: set[str] = set()
-    keys = {e[4] for e in new}
-    for k, old in memo.views.items() if len(fresh) - len(new) < len(memo.views) else ():
-        if fresh.get(k) is not old and old[4] not in keys and old[3] in memo.families:
+    keys, last = {e[4] for e in new}, memo.views
+    gone = [last[k] for k in last.keys() - fresh.keys()] + [last[id(e[0])] for e in new if id(e[0]) in last]
+    for old in gone:
+        if old[4] not in keys and old[3] in memo.families:
             memo.families[old[3]].drop(old[4])
             memo.hold(old[4], frozenset(), touched)
     for e in new:
@@ -152,7 +161,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     for e in (fresh.values() if moved else new):
         listing = e[5]
         if e[3] == "lists" and listing.base is not None and (listing.text is None or not moved.isdisjoint(listing.cards)):
-            listing.text = _json({"base": listing.base, "ids": [ids[t] for t in listing.cards]})
+            listing.text = _json({"base": listing.base, "ids": list(map(ids.__getitem__, listing.cards))})
             lists.set(e[4], listing.text)
     memo.views = fresh
     root, files, counts = data_dir(brain), {}, {}
@@ -191,11 +200,11 @@ def _entries(brain: str, views: Sequence[View], memo: DataMemo) -> tuple[dict[in
             if len(pages) == 1 and not view.variant:
                 notes[view.ref] = pages[0]
             continue
-        if view.ref == "home" and not view.variant:
-            home = view
-            continue
         old = last.get(id(pages))
         if old is None or old[0] is not pages or old[1] != view.ref or old[2] != view.variant:
+            if view.ref == "home" and not view.variant:     # never kept: it is not stored here
+                home = view
+                continue
             family = family_of(view)
             key = refs.data_key(brain, view.ref, *view.variant)
             if family == "sections":
@@ -221,19 +230,30 @@ def _timeline(entries: list[dict], memo: DataMemo, touched: set[str]) -> list[tu
     """The home view's timeline (views/calendar.timeline, newest first, its entries the same
     objects while unchanged) in chunks: (entries, card texts, JSON or None to make). A chunk
     starts at an item whose ref hashes to 0 mod TIMELINE_CHUNK (or TIMELINE_MAX rows on), so an
-    added or removed item changes its own chunk only."""
-    chunks, start = [], 0
-    for i in range(1, len(entries) + 1):
-        if i == len(entries) or i - start == TIMELINE_MAX or memo.starts_chunk(entries[i]):
-            part = tuple(entries[start:i])
-            k = len(chunks)
-            old = memo.timeline[k] if k < len(memo.timeline) else None
-            if old is None or old[0] != part:
-                old = (part, tuple(memo.card(e["item"]) for e in part), None)
+    added or removed item changes its own chunk only; a chunk of the last build found again is
+    taken whole."""
+    last = {id(c[0][0]): c for c in memo.timeline}
+    chunks, start, n = [], 0, len(entries)
+    while start < n:
+        old = last.get(id(entries[start]))
+        end = start + len(old[0]) if old is not None else n + 1
+        if end <= n and (end == n or end - start == TIMELINE_MAX or memo.starts_chunk(entries[end])) \
+                and tuple(entries[start:end]) == old[0]:
             chunks.append(old)
-            start = i
-    if len(chunks) != len(memo.timeline) or any(c[2] is None for c in chunks):
-        memo.hold(TIMELINE, frozenset(t for c in chunks for t in c[1]), touched)
+        else:
+            end = start + 1
+            while end < n and end - start < TIMELINE_MAX and not memo.starts_chunk(entries[end]):
+                end += 1
+            part = tuple(entries[start:end])
+            chunks.append((part, memo.cards_of([e["item"] for e in part]), None))
+        start = end
+    kept = {id(c) for c in chunks if c[2] is not None}
+    for c in memo.timeline:
+        if id(c) not in kept:
+            memo.hold(TIMELINE + c[0][0]["item"]["ref"], frozenset(), touched)
+    for c in chunks:
+        if c[2] is None:
+            memo.hold(TIMELINE + c[0][0]["item"]["ref"], frozenset(c[1]), touched)
     return chunks
 
 
@@ -269,6 +289,7 @@ def _prune(memo: DataMemo) -> None:
     live = [i for e in memo.views.values() if e[3] == "lists" for i in e[5].items]
     live += [e["item"] for part, _, _ in memo.timeline for e in part]
     memo.items = {id(i): memo.items[id(i)] for i in live if id(i) in memo.items}
+    memo.texts = {k: memo.texts[k] for k in memo.items}
     memo.info = {t: memo.info[t] for t in memo.held}
 
 
