@@ -3,32 +3,42 @@ once into packs instead of a file per reply page.
 
 - listings (folders, tags, sources, undated, identities, memories, periods, relation pages) are a
   header plus an ordered list of card ids: a page at any offset is a slice plus card look-ups;
-- cards (the listed items) are stored once each, in chunks of `CARD_CHUNK`, numbered in order of
-  first appearance so that a page's items mostly share a chunk;
+- cards (the listed items) are stored once each, in chunks of neighbours by ref, with ids that a
+  new or removed card does not shift (cardids.py);
 - records keep their reply pages whole, in packs per source; a section's reply is computed from its
   note's (query/sections.py), so only those it cannot give are kept, whole;
 - the timeline (every placed item, newest first: what relative `Nd` periods are computed from) is
-  rows [placed, source, low, card id] in chunks of `TIMELINE_CHUNK`, so a recent period reads
-  its first chunk or two instead of the whole brain.
-A key's pack is `refs.pack_of(key, n)`, n chosen per family so a pack holds about `PACK_BYTES`.
-"""
+  rows [placed, source, low, card id] in chunks of about `TIMELINE_CHUNK`, so a recent period
+  reads its first chunk or two instead of the whole brain.
+A key's pack is `refs.pack_of(key, n)`, n chosen per family so a pack holds about `PACK_BYTES`
+(hashpacks.py).
+
+A watch rebuild (DataMemo) serializes only the replies whose pages are new, moves only the cards
+that changed, joins again only the packs holding a changed entry and takes every unchanged file
+from the previous site."""
 from __future__ import annotations
 
-import json
+import zlib
 from collections.abc import Sequence
+from itertools import chain
 from dataclasses import dataclass, field
 
 from ..kernel import refs
 from ..kernel.listing import paged
+from ..kernel.packs import packed_name
 from ..query.data import FORMAT
 from ..query.sections import section_reply
 from ..views import View
+from .cardids import STRIDE, CardIds
+from .hashpacks import HashedPacks, hashed_packs
 from .writer import Writer, canonical_json
 
-CARD_CHUNK = 64
-TIMELINE_CHUNK = 1024
-PACK_BYTES = 64 * 1024
+__all__ = ["DataMemo", "emit_data", "hashed_packs", "stored_in_files"]
+
+TIMELINE_CHUNK = 1024     # rows in a timeline chunk, on average
+TIMELINE_MAX = 4 * TIMELINE_CHUNK
 PAGING = ("items", "total", "offset", "next_offset")
+TIMELINE = "\0"    # a timeline chunk's key among the holders of cards: this + its first ref
 
 
 def data_dir(brain: str) -> str:
@@ -41,65 +51,75 @@ def stored_in_files(view: View) -> bool:
 
 
 @dataclass
-class Cards:
-    """Distinct listed items → ids, in order of first appearance."""
-    ids: dict[str, int] = field(default_factory=dict)
-    texts: list[str] = field(default_factory=list)
-    seen: dict[int, tuple[object, int]] = field(default_factory=dict)   # id(item) → (item, card id)
-    known: dict[int, tuple[object, str]] = field(default_factory=dict)  # id(item) → (item, text): DataMemo.cards
-
-    def id_of(self, item: dict) -> int:
-        hit = self.seen.get(id(item))       # views share item dicts between listings
-        if hit is not None and hit[0] is item:
-            return hit[1]
-        old = self.known.get(id(item))      # and a watch rebuild keeps the unchanged ones (lists.item)
-        text = old[1] if old is not None and old[0] is item else _json(item)
-        n = self.ids.setdefault(text, len(self.texts))
-        if n == len(self.texts):
-            self.texts.append(text)
-        self.seen[id(item)] = (item, n)
-        return n
+class Listing:
+    """A listing's stored form: `base` and its items' card texts when its pages are exactly
+    `paged(base, items)` (then `text` depends on the cards' ids), else its pages whole."""
+    base: dict | None
+    items: list
+    cards: tuple[str, ...]
+    text: str | None
 
 
 @dataclass
 class DataMemo:
-    """What emit_data made in the last build of this process (emit/state.py), for a watch rebuild:
-    the serialized record and section replies by their pages (views.compute keeps the very page
-    objects of an unchanged reply), and the serialized cards by their item objects (views/lists.item
-    keeps an unchanged item's object)."""
-    replies: dict[tuple, tuple] = field(default_factory=dict)   # (id(pages), id(note)) → (pages, note, text)
-    cards: dict[int, tuple] = field(default_factory=dict)       # id(item) → (item, text)
-    listings: dict[int, tuple] = field(default_factory=dict)    # id(pages) → (pages, shape, ids, text)
+    """What emit_data made, kept for the next build of this process (emit/state.py): views.compute
+    keeps the very page objects of an unchanged reply, views/lists.item those of an unchanged item."""
+    views: dict[int, tuple] = field(default_factory=dict)   # id(pages) → (pages, ref, variant, family, key, value, note)
+    items: dict[int, tuple] = field(default_factory=dict)   # id(item) → (item, card text, starts_chunk)
+    texts: dict[int, str] = field(default_factory=dict)     # id(item) → card text, for cards_of
+    info: dict[str, tuple] = field(default_factory=dict)    # card text → (ref, timed)
+    held: dict[str, int] = field(default_factory=dict)      # card text → how many holders hold it
+    holders: dict[str, frozenset] = field(default_factory=dict)   # listing key | TIMELINE + ref → its cards
+    cards: CardIds = field(default_factory=CardIds)
+    families: dict[str, HashedPacks] = field(default_factory=dict)
+    timeline: list[tuple] = field(default_factory=list)     # per chunk: (entries, card texts, JSON)
+    files: dict[str, tuple] = field(default_factory=dict)   # path → (JSON, digest of its pack file)
 
-    def reply(self, view: View, note: dict | None, family: str, fresh: dict) -> str | None:
-        """The stored text of a record or section reply, None for a section readers compute."""
-        key = (id(view.pages), id(note))
-        old = self.replies.get(key)
-        if old is None or old[0] is not view.pages or old[1] is not note:
-            text = None if family == "sections" and computed_from(note, view) else _json(list(view.pages))
-            old = (view.pages, note, text)
-        fresh[key] = old
-        return old[2]
+    def starts_chunk(self, entry: dict) -> bool:
+        """Whether a timeline chunk starts at `entry`: its ref hashes to 0 mod TIMELINE_CHUNK."""
+        return self._item(entry["item"])[2]
 
+    def _item(self, item: dict) -> tuple:
+        """(item, its card text, starts_chunk): views share item dicts between listings and builds."""
+        old = self.items.get(id(item))
+        if old is None:
+            text = _json(item)
+            old = self.items[id(item)] = (item, text, zlib.crc32(item["ref"].encode("utf-8")) % TIMELINE_CHUNK == 0)
+            self.texts[id(item)] = text
+            self.info[text] = (item["ref"], "placed" in item)
+        return old
 
-    def listing(self, pages: tuple[dict, ...], cards: Cards, fresh: dict) -> str:
-        """The stored text of a listing: {"base", "ids"} when `pages` are exactly
-        `paged(base, items)`, else {"pages"} as they are. The same pages (views.compute keeps an
-        unchanged listing's) keep their shape, and their text while their cards keep their ids."""
-        old = self.listings.get(id(pages))
-        shape = old[1] if old is not None and old[0] is pages else _shape(pages)
-        ids = tuple(cards.id_of(i) for i in shape[1]) if shape else None
-        if old is None or old[0] is not pages or old[2] != ids:
-            text = _json({"base": shape[0], "ids": list(ids)} if shape else {"pages": list(pages)})
-            old = (pages, shape, ids, text)
-        fresh[id(pages)] = old
-        return old[3]
+    def listing(self, pages: tuple[dict, ...]) -> Listing:
+        shape = _shape(pages)
+        if shape is None:
+            return Listing(None, [], (), _json({"pages": list(pages)}))
+        return Listing(shape[0], shape[1], self.cards_of(shape[1]), None)
+
+    def cards_of(self, items: list[dict]) -> tuple[str, ...]:
+        """The card text of each item: looked up by id() in one pass (a listing may hold every
+        record of a brain); `items` keeps every item it knows alive, so an id is its item's."""
+        texts = list(map(self.texts.get, map(id, items)))
+        if None in texts:
+            texts = [t if t is not None else self._item(i)[1] for t, i in zip(texts, items)]
+        return tuple(texts)
+
+    def hold(self, holder: str, cards: frozenset, touched: set[str]) -> None:
+        """`holder` now holds `cards` (empty: gone); `touched` gathers the cards whose count changed."""
+        old = self.holders.pop(holder, frozenset())
+        if cards:
+            self.holders[holder] = cards
+        for text in cards - old:
+            self.held[text] = self.held.get(text, 0) + 1
+            touched.add(text)
+        for text in old - cards:
+            self.held[text] -= 1
+            touched.add(text)
 
 
 def _shape(pages: tuple[dict, ...]) -> tuple[dict, list] | None:
     """(base, items) when `pages` are exactly `paged(base, items)`, else None."""
     base = {k: v for k, v in pages[0].items() if k not in PAGING}
-    items = [i for p in pages for i in p["items"]]
+    items = list(chain.from_iterable(p["items"] for p in pages))
     return (base, items) if list(pages) == paged(base, items) else None
 
 
@@ -116,64 +136,166 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     """Write `brain`'s compact data through `writer`; returns the paths written. `memo`: what the
     last build in this process made (DataMemo), left holding this build's."""
     memo = memo if memo is not None else DataMemo()
-    cards, replies, listings = Cards(known=memo.cards), {}, {}
-    families: dict[str, dict[str, str]] = {}      # family → key → serialized value
-    notes = {v.ref: v.pages[0] for v in views if v.template == "note.html" and len(v.pages) == 1 and not v.variant}
-    for view in views:
-        if stored_in_files(view):
-            continue
-        family = family_of(view)
+    fresh, new, home = _entries(brain, views, memo)
+    touched: set[str] = set()
+    keys, last = {e[4] for e in new}, memo.views
+    gone = [last[k] for k in last.keys() - fresh.keys()] + [last[id(e[0])] for e in new if id(e[0]) in last]
+    for old in gone:
+        if old[4] not in keys and old[3] in memo.families:
+            memo.families[old[3]].drop(old[4])
+            memo.hold(old[4], frozenset(), touched)
+    for e in new:
+        family, key, value = e[3], e[4], e[5]
         if family == "lists":
-            text = memo.listing(view.pages, cards, listings)
+            memo.hold(key, frozenset(value.cards), touched)
+            if value.base is None:
+                memo.families.setdefault(family, HashedPacks()).set(key, value.text)
+        elif value is None:
+            memo.families.get(family, HashedPacks()).drop(key)
         else:
-            note = notes.get(view.pages[0].get("note")) if family == "sections" else None
-            text = memo.reply(view, note, family, replies)
-            if text is None:
-                continue
-        families.setdefault(family, {})[refs.data_key(brain, view.ref, *view.variant)] = text
-    root = data_dir(brain)
-    files: list[tuple[str, str]] = []
-    counts = {}
-    for family, entries in sorted(families.items()):
-        texts = hashed_packs(entries)
+            memo.families.setdefault(family, HashedPacks()).set(key, value)
+    chunks = _timeline(home.extra["timeline"] if home else [], memo, touched)
+    moved = _renumber(memo, touched)
+    ids = memo.cards.ids
+    lists = memo.families.setdefault("lists", HashedPacks())
+    for e in (fresh.values() if moved else new):
+        listing = e[5]
+        if e[3] == "lists" and listing.base is not None and (listing.text is None or not moved.isdisjoint(listing.cards)):
+            listing.text = _json({"base": listing.base, "ids": list(map(ids.__getitem__, listing.cards))})
+            lists.set(e[4], listing.text)
+    memo.views = fresh
+    root, files, counts = data_dir(brain), {}, {}
+    for family in sorted(memo.families):
+        packs = memo.families[family]
+        if not packs.entries:
+            del memo.families[family]
+            continue
+        texts = packs.packs()
         counts[family] = len(texts)
-        files += [(f"{root}/{family}/{i}.json", text) for i, text in enumerate(texts)]
-    rows = timeline_rows(views, cards)   # before the cards are written: it adds the low-priority ones
-    files += [(f"{root}/timeline/{start // TIMELINE_CHUNK}.json", _json(rows[start:start + TIMELINE_CHUNK]))
-              for start in range(0, len(rows), TIMELINE_CHUNK)]
-    files += [(f"{root}/cards/{start // CARD_CHUNK}.json", "[" + ",".join(cards.texts[start:start + CARD_CHUNK]) + "]")
-              for start in range(0, len(cards.texts), CARD_CHUNK)]
-    written = [writer.write_pack(path, text.encode("utf-8"), "data") for path, text in files]
-    memo.replies, memo.listings = replies, listings
-    memo.cards = {key: (item, cards.texts[n]) for key, (item, n) in cards.seen.items()}
-    meta = {"format": FORMAT, "cards": len(cards.texts), "cardChunk": CARD_CHUNK, "packs": counts,
-            "timeline": len(rows), "timelineChunk": TIMELINE_CHUNK}
+        files.update((f"{root}/{family}/{i}.json", text) for i, text in enumerate(texts))
+    memo.timeline = []
+    for k, (part, cards, text) in enumerate(chunks):
+        if text is None or moved and not moved.isdisjoint(cards):
+            text = _json([[e["placed"], e["source"], int(e["low"]), ids[t]] for e, t in zip(part, cards)])
+        memo.timeline.append((part, cards, text))
+        files[f"{root}/timeline/{k}.json"] = text
+    files.update((f"{root}/cards/{slot}.json", memo.cards.chunks[slot]) for slot in sorted(memo.cards.chunks))
+    written = _write(writer, files, memo)
+    meta = {"format": FORMAT, "cards": len(ids), "cardChunk": STRIDE, "packs": counts,
+            "timeline": sum(len(c[0]) for c in chunks), "timelineChunks": len(chunks)}
     writer.write(f"{root}/meta.json", _json(meta), "data")
-    written.append(f"{root}/meta.json")
+    _prune(memo)
+    return written + [f"{root}/meta.json"]
+
+
+def _entries(brain: str, views: Sequence[View], memo: DataMemo) -> tuple[dict[int, tuple], list[tuple], View | None]:
+    """id(pages) → (pages, ref, variant, family, key, value, note) of every view stored in the
+    data, the last build's tuple while its pages are the same (and a section's note); the new
+    tuples; home."""
+    fresh, new, notes, sections, home = {}, [], {}, [], None
+    last = memo.views
+    for view in views:
+        pages = view.pages
+        if view.template == "note.html":
+            if len(pages) == 1 and not view.variant:
+                notes[view.ref] = pages[0]
+            continue
+        old = last.get(id(pages))
+        if old is None or old[0] is not pages or old[1] != view.ref or old[2] != view.variant:
+            if view.ref == "home" and not view.variant:     # never kept: it is not stored here
+                home = view
+                continue
+            family = family_of(view)
+            key = refs.data_key(brain, view.ref, *view.variant)
+            if family == "sections":
+                old = (pages, view.ref, view.variant, family, key, None, None)
+            else:
+                value = memo.listing(pages) if family == "lists" else _json(list(pages))
+                old = (pages, view.ref, view.variant, family, key, value, None)
+                new.append(old)
+        if old[3] == "sections":
+            sections.append((view, old))
+        else:
+            fresh[id(pages)] = old
+    for view, old in sections:      # after the loop: every note's reply known
+        note = notes.get(view.pages[0].get("note"))
+        if old[6] is None or old[6] is not note:
+            old = old[:5] + (None if computed_from(note, view) else _json(list(view.pages)), note)
+            new.append(old)
+        fresh[id(view.pages)] = old
+    return fresh, new, home
+
+
+def _timeline(entries: list[dict], memo: DataMemo, touched: set[str]) -> list[tuple]:
+    """The home view's timeline (views/calendar.timeline, newest first, its entries the same
+    objects while unchanged) in chunks: (entries, card texts, JSON or None to make). A chunk
+    starts at an item whose ref hashes to 0 mod TIMELINE_CHUNK (or TIMELINE_MAX rows on), so an
+    added or removed item changes its own chunk only; a chunk of the last build found again is
+    taken whole."""
+    last = {id(c[0][0]): c for c in memo.timeline}
+    chunks, start, n = [], 0, len(entries)
+    while start < n:
+        old = last.get(id(entries[start]))
+        end = start + len(old[0]) if old is not None else n + 1
+        if end <= n and (end == n or end - start == TIMELINE_MAX or memo.starts_chunk(entries[end])) \
+                and tuple(entries[start:end]) == old[0]:
+            chunks.append(old)
+        else:
+            end = start + 1
+            while end < n and end - start < TIMELINE_MAX and not memo.starts_chunk(entries[end]):
+                end += 1
+            part = tuple(entries[start:end])
+            chunks.append((part, memo.cards_of([e["item"] for e in part]), None))
+        start = end
+    kept = {id(c) for c in chunks if c[2] is not None}
+    for c in memo.timeline:
+        if id(c) not in kept:
+            memo.hold(TIMELINE + c[0][0]["item"]["ref"], frozenset(), touched)
+    for c in chunks:
+        if c[2] is None:
+            memo.hold(TIMELINE + c[0][0]["item"]["ref"], frozenset(c[1]), touched)
+    return chunks
+
+
+def _renumber(memo: DataMemo, touched: set[str]) -> set[str]:
+    """Give the cards held for the first time ids, drop those no longer held; returns the cards
+    whose id moved."""
+    known = memo.cards.keys
+    added = {t: memo.info[t] for t in touched if memo.held.get(t) and t not in known}
+    removed = {t for t in touched if not memo.held.get(t) and t in known}
+    for t in touched:
+        if memo.held.get(t) == 0:
+            del memo.held[t]
+    return memo.cards.update(added, removed)
+
+
+def _write(writer: Writer, files: dict[str, str], memo: DataMemo) -> list[str]:
+    """Each file as a pack; one whose JSON is the last build's is taken from the previous site."""
+    written, last, memo.files = [], memo.files, {}
+    for path, text in files.items():
+        old = last.get(path)
+        name = packed_name(path)
+        if old is None or old[0] != text or not writer.keep(name, old[1], "data"):
+            writer.write_pack(path, text.encode("utf-8"), "data")
+        memo.files[path] = (text, writer.digests[name])
+        written.append(name)
     return written
 
 
-def hashed_packs(entries: dict[str, str]) -> list[str]:
-    """`entries` (key → its serialized value) as the JSON objects of n packs, n chosen so a pack
-    holds about PACK_BYTES; a key is in pack `refs.pack_of(key, n)`, so a reader finds it by its
-    key and n alone."""
-    n = max(1, -(-sum(len(k) + len(v) for k, v in entries.items()) // PACK_BYTES))
-    groups: list[list[str]] = [[] for _ in range(n)]
-    for key in sorted(entries):
-        groups[refs.pack_of(key, n)].append(f"{json.dumps(key, ensure_ascii=False)}:{entries[key]}")
-    return ["{" + ",".join(group) + "}" for group in groups]
+def _prune(memo: DataMemo) -> None:
+    """Forget the items no listing or timeline chunk holds any more, once they are many."""
+    if len(memo.items) < 2 * len(memo.held) + 4096:
+        return
+    live = [i for e in memo.views.values() if e[3] == "lists" for i in e[5].items]
+    live += [e["item"] for part, _, _ in memo.timeline for e in part]
+    memo.items = {id(i): memo.items[id(i)] for i in live if id(i) in memo.items}
+    memo.texts = {k: memo.texts[k] for k in memo.items}
+    memo.info = {t: memo.info[t] for t in memo.held}
 
 
 def computed_from(note: dict | None, view: View) -> bool:
     """Whether readers compute this section's reply exactly from its note's reply `note`."""
     return not view.variant and [section_reply(note, view.ref)] == list(view.pages)
-
-
-def timeline_rows(views: Sequence[View], cards: Cards) -> list[list]:
-    """The home view's timeline (views/calendar.timeline, newest first) as rows."""
-    home = next((v for v in views if "timeline" in v.extra), None)
-    entries = home.extra["timeline"] if home else []
-    return [[e["placed"], e["source"], int(e["low"]), cards.id_of(e["item"])] for e in entries]
 
 
 def _json(value) -> str:

@@ -8,7 +8,7 @@ from ..kernel import refs
 from ..kernel.listing import PAGE_ITEMS
 from .sections import section_reply
 
-FORMAT = "bf-data-1"
+FORMAT = "bf-data-2"
 
 
 class BrainData:
@@ -68,8 +68,7 @@ class BrainData:
         """The timeline entries placed at or after `lo`, newest first: {placed, source, low, item},
         `item` a card id. Reads chunks only until one ends before `lo`."""
         meta, rows = self.meta or {}, []
-        size = meta.get("timelineChunk", 1)
-        for k in range(-(-meta.get("timeline", 0) // size)):
+        for k in range(meta.get("timelineChunks", 0)):
             chunk = self._file(f"timeline/{k}.json") or []
             rows += chunk
             if not chunk or chunk[-1][0] < lo:

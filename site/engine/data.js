@@ -6,7 +6,7 @@ import * as refs from './refs.js'
 import { PAGE_ITEMS } from './listing.js'
 import { sectionReply } from './sections.js'
 
-export const FORMAT = 'bf-data-1'
+export const FORMAT = 'bf-data-2'
 
 export class BrainData {
   constructor (loadJson, brain) {
@@ -61,9 +61,8 @@ export class BrainData {
   // `item` a card id. Reads chunks only until one ends before `lo`.
   async timeline (lo) {
     const meta = (await this.meta) || {}
-    const size = meta.timelineChunk || 1
     let rows = []
-    for (let k = 0; k < Math.ceil((meta.timeline || 0) / size); k++) {
+    for (let k = 0; k < (meta.timelineChunks || 0); k++) {
       const chunk = (await this.loadJson(`${this.root}/timeline/${k}.json`, true)) || []
       rows = rows.concat(chunk)
       if (!chunk.length || chunk[chunk.length - 1][0] < lo) break

@@ -4,48 +4,61 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 
 import pytest
 
 from builder.kernel import refs
-from builder.emit.data import Cards, DataMemo
+from builder.emit.cardids import STRIDE, CardIds
+from builder.emit.data import DataMemo
 from builder.kernel.errors import InvalidInput
 from builder.kernel.listing import paged
 from builder.query.read import read
 from builder.query.site import open_site
 
 
-def item(n: int) -> dict:
-    return {"ref": f"n{n}.md", "title": f"N{n}", "kind": "note"}
-
-
-def compact_listing(pages, cards) -> dict:
-    return json.loads(DataMemo().listing(pages, cards, {}))
-
-
-def test_a_listing_is_its_header_and_card_ids():
-    cards = Cards()
-    pages = tuple(paged({"page": "folder", "ref": "x"}, [item(n) for n in range(120)]))
-    entry = compact_listing(pages, cards)
-    assert entry == {"base": {"page": "folder", "ref": "x"}, "ids": list(range(120))}
-    again = compact_listing(tuple(paged({"page": "tag", "ref": "t"}, [item(5), item(7)])), cards)
-    assert again["ids"] == [5, 7] and len(cards.texts) == 120       # equal cards are stored once
+def card(n: int, timed: bool = False) -> tuple[str, tuple[str, bool]]:
+    ref = f"folder/n{n:04d}.md"
+    return json.dumps({"ref": ref, "placed": timed}), (ref, timed)
 
 
 def test_pages_of_another_shape_are_kept_whole():
-    odd = ({"page": "folder", "ref": "x", "items": [item(1)], "total": 9, "offset": 0, "next_offset": None},)
-    assert compact_listing(odd, Cards()) == {"pages": list(odd)}
+    item = {"ref": "n1.md", "title": "N1", "kind": "note"}
+    odd = ({"page": "folder", "ref": "x", "items": [item], "total": 9, "offset": 0, "next_offset": None},)
+    assert json.loads(DataMemo().listing(odd).text) == {"pages": list(odd)}
+    listing = DataMemo().listing(tuple(paged({"page": "folder", "ref": "x"}, [item] * 60)))
+    assert listing.base == {"page": "folder", "ref": "x"} and len(listing.cards) == 60
 
 
-def test_a_rebuild_keeps_a_listing_text_while_its_pages_and_card_ids_are_the_same():
-    memo, fresh = DataMemo(), {}
-    pages = tuple(paged({"page": "tag", "ref": "t"}, [item(5), item(7)]))
-    first = memo.listing(pages, Cards(), fresh)
-    memo.listings = fresh
-    assert memo.listing(pages, Cards(), {}) is first                 # the same text object
-    moved = Cards()
-    moved.id_of(item(9))                                             # an earlier card: ids move
-    assert json.loads(memo.listing(pages, moved, {}))["ids"] == [1, 2]
+def test_card_ids_are_a_function_of_the_cards_alone():
+    """Whatever was added and removed before, the same cards get the same ids and chunks."""
+    cards = dict(card(n, timed) for n in range(3000) for timed in (False, True) if n % 7 or timed)
+    once = CardIds()
+    once.update(cards, set())
+    steps, rng = CardIds(), random.Random(15)
+    steps.update(dict(card(n) for n in range(4000, 4600)), set())
+    steps.update({t: i for t, i in cards.items() if rng.random() < 0.9}, set())
+    steps.update({}, {t for t in steps.keys if "n4" in t[:20] and rng.random() < 0.95})
+    for _ in range(30):
+        gone = {t for t in list(steps.keys) if rng.random() < 0.01}
+        steps.update({t: i for t, i in cards.items() if t not in steps.keys and rng.random() < 0.3}, gone)
+    steps.update({t: i for t, i in cards.items() if t not in steps.keys}, set(steps.keys) - set(cards))
+    assert steps.ids == once.ids and steps.chunks == once.chunks
+    assert len(set(once.ids.values())) == len(cards)
+    assert all(len(json.loads(c)) <= STRIDE for c in once.chunks.values())
+
+
+def test_a_new_card_or_a_removed_one_moves_no_other():
+    ids = CardIds()
+    ids.update(dict(card(n) for n in range(0, 3000, 2)), set())
+    before = dict(ids.ids)
+    text, info = card(1001)
+    assert ids.update({text: info}, set()) == set()
+    assert {t: n for t, n in ids.ids.items() if t != text} == before
+    assert ids.update({}, {text, card(1000)[0]}) == set()
+    assert ids.ids == {t: n for t, n in before.items() if t != card(1000)[0]}
+
+
 @pytest.fixture(scope="module")
 def long_site(tmp_path_factory):
     from builder.build import build
@@ -133,6 +146,6 @@ def test_relative_periods_are_computed_from_the_timeline(long_site, tmp_path, mo
     page = read(site, "10d")
     assert page["items"] and all(i["time"] >= page["start"] for i in page["items"])
     data_ = site.brain_data("b")
-    last = (data_.meta["timeline"] - 1) // 16
+    last = data_.meta["timelineChunks"] - 1
     chunks = {k for k in data_.loaded if k.startswith("timeline/")}
     assert last >= 2 and "timeline/0.json" in chunks and f"timeline/{last}.json" not in chunks
