@@ -142,24 +142,29 @@ def load(path: Path) -> Cache:
 
 def save(path: Path, cache: Cache) -> None:
     """One line of version, then one line per note: [root, key, note]. The lines written stay
-    in `cache.lines`, so a process that saves again (bf serve --watch) writes them as they are."""
+    in `cache.lines`, so a process that saves again (bf serve --watch) writes them as they are,
+    and writes nothing when every line is the one it last wrote (a rebuild whose notes all came
+    from the cache)."""
+    lines, fresh = {}, False
+    for root, entries in cache.notes.items():
+        for key, note in entries.items():
+            if key[0] == "record":   # records are kept in memory only (brain.load): cheap to parse
+                continue
+            old = cache.lines.get((root, key))
+            if old is None or old[0] is not note:
+                try:
+                    old = (note, json.dumps([root, encode(key), encode(note)], separators=(",", ":")) + "\n")
+                except Unencodable:
+                    continue
+                fresh = True
+            lines[root, key] = old
+    if not fresh and lines.keys() == cache.lines.keys() and path.is_file():
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
-    lines = {}
     with tmp.open("w", encoding="ascii") as fh:
         os.chmod(tmp, 0o600)
         fh.write(json.dumps(version(), separators=(",", ":")) + "\n")
-        for root, entries in cache.notes.items():
-            for key, note in entries.items():
-                if key[0] == "record":   # records are kept in memory only (brain.load): cheap to parse
-                    continue
-                old = cache.lines.get((root, key))
-                if old is None or old[0] is not note:
-                    try:
-                        old = (note, json.dumps([root, encode(key), encode(note)], separators=(",", ":")) + "\n")
-                    except Unencodable:
-                        continue
-                fh.write(old[1])
-                lines[root, key] = old
+        fh.write("".join(line for _, line in lines.values()))
     tmp.replace(path)
     cache.lines = lines
