@@ -30,10 +30,10 @@ from ..query.data import FORMAT
 from ..query.sections import section_reply
 from ..views import View
 from .cardids import STRIDE, CardIds
-from .hashpacks import HashedPacks, hashed_packs
+from .hashpacks import HashedPacks
 from .writer import Writer, canonical_json
 
-__all__ = ["DataMemo", "emit_data", "hashed_packs", "stored_in_files"]
+__all__ = ["DataMemo", "emit_data", "stored_in_files"]
 
 TIMELINE_CHUNK = 1024     # rows in a timeline chunk, on average
 TIMELINE_MAX = 4 * TIMELINE_CHUNK

@@ -59,10 +59,3 @@ class HashedPacks:
                                                for k in sorted(self.groups[i])) + "}"
         return list(self.texts)
 
-
-def hashed_packs(entries: dict[str, str]) -> list[str]:
-    """`entries` (key → its serialized value) as the JSON texts of their packs."""
-    packs = HashedPacks()
-    for key, value in entries.items():
-        packs.set(key, value)
-    return packs.packs()

@@ -43,7 +43,7 @@ from ..kernel.text import preview_title
 from ..vectors.buckets import buckets
 from ..vectors.related import related
 from ..vectors.rows import doc_rows
-from .data import hashed_packs
+from .hashpacks import HashedPacks
 from .writer import Writer, canonical_json
 
 SHARD = 64   # rows per table file: a query reads one per token, ~6 KB packed
@@ -134,22 +134,22 @@ def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: 
 
 
 def _related_packs(near: dict[str, list[str]], titles: dict[str, str], kept: dict) -> list[str]:
-    """The packs of each note's related notes with their titles; an entry whose list (the same
-    object: vectors/related.py) and titles are what they were in the last build (`kept`) is kept."""
-    old_titles, old_entries, old_packs = kept.get("titles", {}), kept.get("entries", {}), kept.get("packs")
+    """The packs of each note's related notes with their titles. The packs are kept between the
+    builds of a process (`kept`, emit/hashpacks.py): an entry whose list (the same object:
+    vectors/related.py) and titles are what they were last time is not serialized again, and
+    only the packs holding a changed entry are joined again."""
+    old_titles, old_shown = kept.get("titles", {}), kept.get("shown", {})
+    packs = kept.setdefault("packs", HashedPacks())
     retitled = set() if titles == old_titles else {r for r in titles.keys() | old_titles.keys()
                                                    if titles.get(r) != old_titles.get(r)}
-    entries = {}
-    for ref, refs in near.items():
-        old = old_entries.get(ref)
-        if old is not None and old[0] is refs and retitled.isdisjoint(refs):
-            entries[ref] = old
-        elif refs:
-            entries[ref] = (refs, canonical_json([[r, preview_title(titles[r])] for r in refs]).decode("utf-8"))
-    if old_packs is None or entries != old_entries:
-        old_packs = hashed_packs({ref: text for ref, (_, text) in entries.items()})
-    kept["titles"], kept["entries"], kept["packs"] = titles, entries, old_packs
-    return old_packs
+    shown = {ref: refs for ref, refs in near.items() if refs}
+    for ref, refs in shown.items():
+        if old_shown.get(ref) is not refs or not retitled.isdisjoint(refs):
+            packs.set(ref, canonical_json([[r, preview_title(titles[r])] for r in refs]).decode("utf-8"))
+    for ref in old_shown.keys() - shown.keys():
+        packs.drop(ref)
+    kept["titles"], kept["shown"] = titles, shown
+    return packs.packs()
 
 
 def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict | None = None,
