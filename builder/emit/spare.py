@@ -79,7 +79,7 @@ def recover(out: Path, cache: Path | None = None) -> None:
         if pid.isdigit() and not alive(int(pid)):
             shutil.rmtree(stale, ignore_errors=True)
     if cache is not None and cache.is_dir():
-        for trash in [*cache.glob("trash-*"), *cache.glob("spare-*")]:   # spare: _keep_spare
+        for trash in [*cache.glob("trash-*"), *cache.glob("spare-*")]:   # spare: keep_spare
             pid = trash.name.split("-")[1]
             if pid.isdigit() and not alive(int(pid)):
                 remove_later(trash)
