@@ -132,7 +132,8 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     writer = Writer(out, cache_file.parent, state.spare if state is not None else None)
     ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state)
     # The parsed brains (and a kept BuildState) live through the build: the collector need not
-    # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end.
+    # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end,
+    # but for a kept state: BuildState.settle collects what this build made, then freezes it too.
     gc.freeze()
     try:
         with ContentSide(phases, ctx) as content:
@@ -151,7 +152,8 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
         writer.abort()
         raise
     finally:
-        gc.unfreeze()
+        if state is None:
+            gc.unfreeze()
     report.brains = names
     report.files = len(writer.written)
     report.reused = writer.reused
