@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import threading
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -24,7 +25,7 @@ from .emit.emitters import EMITTERS, Context, Emitter
 from .emit.state import BuildState
 from .emit.spare import recover
 from .emit.writer import Writer
-from .kernel.errors import InvalidInput
+from .kernel.errors import BuildError, InvalidInput
 from .kernel.parallel import Forked, can_fork, cores
 from .views import compute
 from .views.graph import graph
@@ -97,12 +98,16 @@ def _without_full_collections(run):
 
 @_without_full_collections
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
-          site_url: str | None = None, pagefind: bool = True, embeddings: bool = True, progress=None,
-          state: BuildState | None = None, changed: set[Path] | None = None) -> BuildReport:
+          site_url: str | None = None, pagefind: bool | str = True, embeddings: bool = True, progress=None,
+          state: BuildState | None = None, changed: set[Path] | None = None,
+          stop: threading.Event | None = None) -> BuildReport:
     """`state`: what the last build in this process left (emit/state.py; bf serve --watch keeps
     one), so this build recomputes only what changed where a stage knows how. `changed`: the
     paths file events named since that build (bf serve --watch), which the parse looks at
-    instead of every file (brain/rediscover.py); None: it walks the brains."""
+    instead of every file (brain/rediscover.py); None: it walks the brains. `pagefind="later"`
+    takes the previous site's full-text bundles as they are (bf serve --watch publishes a
+    rebuild's pages first, then builds again with pagefind: serve.py), and `stop`, once set,
+    ends that second build early with a BuildError (a newer save made it moot)."""
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
@@ -130,7 +135,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
         report.notices.append(NO_SITE_URL)
 
     writer = Writer(out, cache_file.parent, state.spare if state is not None else None)
-    ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state)
+    ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state, stop=stop)
     # The parsed brains (and a kept BuildState) live through the build: the collector need not
     # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end,
     # but for a kept state: BuildState.settle collects what this build made, then freezes it too.
@@ -255,6 +260,8 @@ def _in_child(state) -> tuple:
 
 
 def _run(phases: Phases, emitter: Emitter, ctx: Context) -> None:
+    if ctx.stop is not None and ctx.stop.is_set():
+        raise BuildError("build stopped: a newer build replaces it")
     if emitter.wanted(ctx):
         paths = phases.run(emitter.phase, emitter.run, ctx)
         phases.report.emitted[emitter.name] = phases.report.emitted.get(emitter.name, 0) + len(paths)

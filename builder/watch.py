@@ -73,6 +73,11 @@ def watch_brains(brains: list[Path], out: Path, on_change: Callable[[set], None]
 
 class Rebuilder:
     """Runs `build(changed)` on one thread; `request()` during a build queues exactly one more.
+    `later(stop)`, when given, is the rest of a good build's work (bf serve: indexing its pages
+    with pagefind), itself a build reported like one: it runs after each good build unless a
+    request is pending by then (the next build leaves its own later work). A request made while
+    it runs queues one more build just the same, and sets `stop` (a threading.Event): a later
+    build that then fails was stopped, not failed, and is neither reported nor shown.
 
     `changed`: the paths the requests' changes named since the last build began (a build reads
     those files again, not every one: build.build), or None to walk the brains: the first
@@ -81,11 +86,13 @@ class Rebuilder:
     hears each outcome (error is None after a good build, the message after a failed one; the
     last good site stays in place)."""
 
-    def __init__(self, build: Callable, on_done: Callable, log: Callable[[str], None] | None = None):
-        self.build, self.on_done = build, on_done
+    def __init__(self, build: Callable, on_done: Callable, log: Callable[[str], None] | None = None,
+                 later: Callable | None = None):
+        self.build, self.on_done, self.later = build, on_done, later
         self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
         self.cond = threading.Condition()
         self.pending = self.running = self.stopped = False
+        self.moot = threading.Event()   # `stop` of the later work running, set by a request
         self.builds = 0
         self.changed: set[Path] | None = None
 
@@ -97,11 +104,13 @@ class Rebuilder:
             elif self.changed is not None:
                 self.changed |= {Path(path) for _, path in changes}
             self.pending = True
+            self.moot.set()
             self.cond.notify_all()
 
     def stop(self) -> None:
         with self.cond:
             self.stopped = True
+            self.moot.set()
             self.cond.notify_all()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
@@ -118,7 +127,12 @@ class Rebuilder:
                 self.pending, self.running = False, True
                 changed, self.changed = self.changed, set()
             try:
-                self.rebuild(changed)
+                if self.rebuild(changed) and self.later is not None:
+                    with self.cond:
+                        idle = not (self.pending or self.stopped)
+                        self.moot.clear()
+                    if idle:
+                        self._attempt(lambda: self.later(self.moot), "indexed")
             finally:
                 with self.cond:
                     self.running = False
@@ -128,14 +142,19 @@ class Rebuilder:
         """One build now; True when it succeeded. Never raises: a preview outlives a bad edit."""
         first = self.builds == 0
         self.builds += 1
+        return self._attempt(lambda: self.build(changed), "built" if first else "rebuilt")
+
+    def _attempt(self, build: Callable, done: str) -> bool:
         try:
-            report = self.build(changed)
-        except BfError as exc:
-            return self._failed(exc.message)
-        except Exception as exc:   # a bug in bf: keep serving, show it on the page and the terminal
-            self.log(traceback.format_exc().rstrip())
+            report = build()
+        except Exception as exc:
+            if done == "indexed" and self.moot.is_set():
+                return False      # stopped for a newer build, which leaves its own later work
+            if isinstance(exc, BfError):
+                return self._failed(exc.message)
+            self.log(traceback.format_exc().rstrip())   # a bug in bf: keep serving, show it on the page and the terminal
             return self._failed(f"{type(exc).__name__}: {exc}")
-        self.log(f"bf serve: {'built' if first else 'rebuilt'} {report.files} files ({report.reused} unchanged), build {report.build_id}")
+        self.log(f"bf serve: {done} {report.files} files ({report.reused} unchanged), build {report.build_id}")
         self.on_done(report, None)
         return True
 

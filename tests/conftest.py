@@ -88,10 +88,10 @@ def pagefind_runs(monkeypatch, tmp_path):
     from builder.emit import pagefind
     log, real = tmp_path / "pagefind-runs.jsonl", pagefind.index_pages
 
-    def counted(site, pages, out):
+    def counted(site, pages, out, **options):
         with log.open("a", encoding="utf-8") as f:
             f.write(json.dumps(pages) + "\n")
-        return real(site, pages, out)
+        return real(site, pages, out, **options)
     monkeypatch.setattr(pagefind, "index_pages", counted)
     return lambda: [json.loads(line) for line in log.read_text("utf-8").splitlines()] if log.exists() else []
 

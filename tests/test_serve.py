@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from builder import MANIFEST
-from builder.kernel.errors import ConfigError
-from builder.serve import EVENTS, make_server, site_prefix
+from builder.emit.pagefind import PagefindError
+from builder.kernel.errors import BuildError, ConfigError
+from builder.serve import EVENTS, WatchBuilds, make_server, site_prefix, watch_instant
 from builder.watch import BrainFilter, Rebuilder, watch_brains
 
 WAIT = 60   # seconds: a generous bound for a stream message or a file event, never asserted on
@@ -127,17 +128,22 @@ def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_s
     stale.close()
 
 
+def report(build_id: str):
+    return type("Report", (), {"files": 1, "reused": 0, "build_id": build_id})()
+
+
 def test_a_save_during_a_build_queues_exactly_one_more(tmp_path):
     started, release = threading.Semaphore(0), threading.Event()
-    calls, outcomes = [], []
+    calls, outcomes, later = [], [], []
 
     def slow_build(changed):
         calls.append(changed)
         started.release()
         release.wait()
-        return type("Report", (), {"files": 1, "reused": 0, "build_id": f"b{len(calls)}"})()
+        return report(f"b{len(calls)}")
 
-    rebuilder = Rebuilder(slow_build, lambda report, error: outcomes.append((report.build_id, error)), log=lambda _: None)
+    rebuilder = Rebuilder(slow_build, lambda report, error: outcomes.append((report.build_id, error)), log=lambda _: None,
+                          later=lambda stop: later.append(len(calls)) or report(f"i{len(calls)}"))
     worker = threading.Thread(target=rebuilder.run, daemon=True)
     worker.start()
     rebuilder.request()
@@ -146,11 +152,77 @@ def test_a_save_during_a_build_queues_exactly_one_more(tmp_path):
         rebuilder.request({("modified", f"/brain/{n}.md")})
     release.set()
     assert rebuilder.wait_idle(timeout=WAIT)
-    assert len(calls) == 2 and outcomes == [("b1", None), ("b2", None)]
+    assert len(calls) == 2 and outcomes == [("b1", None), ("b2", None), ("i2", None)]
     assert calls == [None, {Path(f"/brain/{n}.md") for n in range(5)}]   # the first walks; then what changed
+    assert later == [2]     # not after build 1: a save was waiting, whose build leaves its own
     rebuilder.stop()
     worker.join(WAIT)
     assert not worker.is_alive()
+
+
+def test_a_save_while_the_search_is_indexed_stops_it_and_queues_one_build():
+    indexing, calls, outcomes, logs = threading.Semaphore(0), [], [], []
+
+    def later(stop):
+        calls.append("later")
+        if calls.count("later") == 1:
+            indexing.release()
+            assert stop.wait(WAIT)            # set by the saves below
+            raise PagefindError("pagefind stopped")
+        return report("indexed")
+
+    rebuilder = Rebuilder(lambda changed: calls.append(changed) or report(f"b{len(calls)}"),
+                          lambda report, error: outcomes.append((report and report.build_id, error)), logs.append, later)
+    worker = threading.Thread(target=rebuilder.run, daemon=True)
+    worker.start()
+    rebuilder.request()
+    assert indexing.acquire(timeout=WAIT)     # build 1 is published, its pages being indexed
+    for n in range(3):
+        rebuilder.request({("modified", f"/brain/{n}.md")})
+    assert rebuilder.wait_idle(timeout=WAIT)
+    assert calls == [None, "later", {Path(f"/brain/{n}.md") for n in range(3)}, "later"]
+    assert outcomes == [("b1", None), ("b3", None), ("indexed", None)]   # the stopped one is no failure
+    assert not any("failed" in line for line in logs)
+    rebuilder.stop()
+    worker.join(WAIT)
+
+
+def test_a_watch_rebuild_shows_its_pages_then_ends_as_a_full_build(make_brain, build_site, tmp_path, monkeypatch):
+    """The pages first, with the last search bundles; then the bundles, the site a full build's.
+    Stopped in between (a newer save), the indexing build leaves the site it found."""
+    brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n", "notes/b.md": "# B\n\nOther.\n"})
+    out = tmp_path / "site"
+    monkeypatch.setattr("builder.serve.watch_instant", lambda: "2026-12-02T13:00:00Z")
+    builds = WatchBuilds([brain], out, None)
+    builds.build(None)
+    bundles = (out / "pagefind" / "bundles.json").read_bytes()
+    for text in ("Second, with zebras.", "Third, with otters."):
+        (brain / "notes" / "a.md").write_text(f"# A\n\n{text}\n")
+        builds.build({brain / "notes" / "a.md"})
+        assert text in (out / "brain" / "notes" / "a.md.html").read_text()
+        assert (out / "pagefind" / "bundles.json").read_bytes() == bundles
+        if "zebras" in text:
+            stop = threading.Event()
+            stop.set()
+            site = tree(out)
+            with pytest.raises(BuildError, match="stopped"):
+                builds.index(stop)
+            assert tree(out) == site
+    builds.index(threading.Event())
+    assert (out / "pagefind" / "bundles.json").read_bytes() != bundles
+    build_site(brain, tmp_path / "clean" / "site", now="2026-12-02T13:00:00Z", pagefind=True)
+    assert tree(out) == tree(tmp_path / "clean" / "site")
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_watch_build_instant_is_the_clock_rounded_up_to_the_minute():
+    from datetime import datetime, timezone
+    assert watch_instant(datetime(2026, 12, 2, 13, 0, 0, tzinfo=timezone.utc)) == "2026-12-02T13:00:00Z"
+    assert watch_instant(datetime(2026, 12, 2, 13, 0, 0, 1, tzinfo=timezone.utc)) == "2026-12-02T13:01:00Z"
+    assert watch_instant(datetime(2026, 12, 31, 23, 59, 30, tzinfo=timezone.utc)) == "2027-01-01T00:00:00Z"
 
 
 def test_a_failed_build_is_reported_and_the_next_good_one_clears_it(make_brain, build_site, tmp_path):

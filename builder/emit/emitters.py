@@ -10,6 +10,7 @@ write path (emit/writer.py) refuses a file two emitters claim. Scopes:
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import wraps
 from pathlib import Path
@@ -43,13 +44,14 @@ class Context:
     as_of: str
     base_url: str | None = None
     embeddings: bool = True
-    pagefind: bool = True
+    pagefind: bool | str = True          # "later": the previous site's bundles (build.build)
     brain: Brain | None = None           # scopes "views" and "brain": the brain being emitted
     views: tuple[View, ...] = ()         # scope "views": its views
     graph: Graph | None = None           # scope "views": its link graph
     pieces: dict = field(default_factory=dict)   # scope "brain": note ref → search pieces
     docs: tuple[dict, ...] = ()                  # scope "brain": its index documents
     state: BuildState | None = None              # what the last build in this process left (state.py)
+    stop: threading.Event | None = None          # set: the build is moot (bf serve); pagefind's runs end
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,6 @@ EMITTERS = (
     Emitter("feeds", "site", "feeds", _paths(lambda c: emit_feeds(c.writer, list(c.brains), c.as_of))),
     Emitter("assets", "site", "assets", _paths(lambda c: emit_assets(c.writer, list(c.brains)))),
     Emitter("token table", "site", "vectors", _paths(lambda c: emit_table(c.writer)), lambda c: c.embeddings),
-    Emitter("pagefind", "content", "pagefind", _paths(lambda c: emit_pagefind(c.writer, list(c.brains))),
+    Emitter("pagefind", "content", "pagefind", _paths(lambda c: emit_pagefind(c.writer, list(c.brains), c.pagefind == "later", c.stop)),
             lambda c: c.pagefind),
 )

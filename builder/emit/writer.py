@@ -253,7 +253,12 @@ class Writer:
                 folder = posixpath.dirname(folder)
 
     def abort(self) -> None:
-        shutil.rmtree(self.stage, ignore_errors=True)
+        """Drop the staging folder: a watch session's spare again (its files are trusted only where
+        the file index vouches for them, as a spare's are), else removed in the background; either
+        way the next build need not wait (bf serve stops a build made moot by a newer save)."""
+        spare = self.cache / f"spare-{os.getpid()}-{self.out.name}" if self.cache is not None else None
+        if not (self.spare is not None and spare is not None and keep_spare(self.stage, spare, self.spare)):
+            _discard(self.stage, self.cache)
         if self.trash is not None:
             remove_later(self.trash)
 

@@ -1,5 +1,6 @@
 """`bf serve --watch` in Chromium: a saved edit shows in the open page at the same scroll position,
-an edit of another note leaves the open page alone, and a build that fails shows a banner while
+the search bundles follow in a second build that does not reload it, an edit of another note
+leaves the open page alone, and a build that fails shows a banner while
 the last good site keeps being served. Waits are generous; the one latency measured (save → new
 text visible) is printed, never asserted."""
 from __future__ import annotations
@@ -86,6 +87,7 @@ def _run(page, brain: Path, server: Server) -> None:
     page.evaluate("window.bfMark = 1")
 
     # 1. Its own note is saved: the new text shows, at the same scroll position.
+    bundles = fetch(server.url + "pagefind/bundles.json")
     saved = time.monotonic()
     note.write_text(note.read_text(encoding="utf-8") + "\nLive edit marker one.\n", encoding="utf-8")
     page.get_by_text("Live edit marker one.").wait_for(state="attached", timeout=WAIT * 1000)
@@ -93,6 +95,14 @@ def _run(page, brain: Path, server: Server) -> None:
     print(f"\nbf serve --watch: save → new text visible in {latency:.2f} s")
     page.wait_for_function(f"Math.abs(scrollY - {y}) <= 1", timeout=WAIT * 1000)
     assert page.evaluate("window.bfMark") is None        # it reloaded
+
+    # Its search bundles come in a second build, which the page hears of without reloading.
+    page.wait_for_function("document.documentElement.dataset.bfServeBuild", timeout=WAIT * 1000)
+    page.evaluate("window.bfMark = 1")
+    until(lambda: fetch(server.url + "pagefind/bundles.json") != bundles, "the edit's search bundles")
+    until(lambda: page.evaluate("document.documentElement.dataset.bfServeBuild")
+          == json.loads(fetch(server.url + "_bf/manifest.json"))["build_id"], "the page to hear of the indexing build")
+    assert page.evaluate("window.bfMark") == 1
 
     # 2. Another note is saved: once the page has heard of that build, it has not reloaded.
     page.wait_for_function("document.documentElement.dataset.bfServeBuild", timeout=WAIT * 1000)

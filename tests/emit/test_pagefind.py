@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,15 @@ def test_failure_raises_with_pagefinds_message(tmp_path):
     (tmp_path / "empty.html").write_text("<html><body>no body marker</body></html>")
     with pytest.raises(PagefindError, match="pagefind failed"):
         index_pages(tmp_path, [], tmp_path / "out")
+
+
+def test_a_run_ends_once_its_stop_is_set(tmp_path):
+    """bf serve stops indexing a build a newer save made moot: pagefind is killed."""
+    root = write_site(tmp_path)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(PagefindError, match="stopped"):
+        index_pages(root, sorted(PAGES), tmp_path / "out", stop=stop)
 
 
 # --- splitting into bundles -------------------------------------------------------------------
