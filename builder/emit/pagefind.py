@@ -314,7 +314,7 @@ def _communicate(proc: subprocess.Popen, stop: threading.Event | None) -> tuple[
     """pagefind's output once it ends; killed as soon as `stop` is set."""
     while stop is None or not stop.is_set():
         try:
-            return proc.communicate(timeout=None if stop is None else 0.1)
+            return proc.communicate(timeout=None if stop is None else 0.02)
         except subprocess.TimeoutExpired:
             pass
     proc.kill()
