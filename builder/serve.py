@@ -27,6 +27,7 @@ from .watch import Rebuilder, watch_brains
 
 EVENTS = "/.bf-serve/events"   # a dot folder: never a path of a built site
 PING_EVERY = 15                # seconds of silence before a keep-alive (finds closed pages)
+STOP_WAIT = 5                  # seconds Ctrl-C waits for the build running (else recover() cleans up)
 # The page keeps its own scroll position across the reload (sessionStorage), with the browser's
 # restoration off until then: browsers differ in whether and when they restore after reload().
 LIVE = """<script>/* bf serve: live preview */
@@ -283,7 +284,7 @@ class WatchBuilds:
 
 def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url: str | None = None) -> None:
     out, live, stop = Path(out), Live(), threading.Event()
-    rebuilder = None
+    rebuilder = worker = None
     if watch:
         builds = WatchBuilds(watch, out, base_url)
         rebuilder = Rebuilder(builds.build, lambda report, error: (live.publish(report, error), builds.state.settle()),
@@ -292,7 +293,8 @@ def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url
         threading.Thread(target=watch_brains, args=(watch, out, rebuilder.request, stop, rebuilder.log),
                          daemon=True, name="bf-watch").start()
         rebuilder.rebuild()
-        threading.Thread(target=rebuilder.run, daemon=True, name="bf-rebuild").start()
+        worker = threading.Thread(target=rebuilder.run, daemon=True, name="bf-rebuild")
+        worker.start()
     try:
         if not (out / MANIFEST).is_file():
             raise IndexMissing(str(out))
@@ -306,4 +308,5 @@ def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url
     finally:
         stop.set()
         if rebuilder:
-            rebuilder.stop()
+            rebuilder.stop()   # an indexing build stops at once and moves its staging folder away
+            worker.join(STOP_WAIT)

@@ -74,6 +74,7 @@ def test_live_preview_in_chromium(page, tmp_path):
         _run(page, brain, server)
     finally:
         server.stop()
+    assert not list(tmp_path.glob(".site.building-*"))   # Ctrl-C while the search is indexed: stopped, cleaned
 
 
 def _run(page, brain: Path, server: Server) -> None:
