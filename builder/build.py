@@ -106,7 +106,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     paths file events named since that build (bf serve --watch), which the parse looks at
     instead of every file (brain/rediscover.py); None: it walks the brains. `pagefind="later"`
     takes the previous site's full-text bundles as they are (bf serve --watch publishes a
-    rebuild's pages first, then builds again with pagefind: serve.py), and `stop`, once set,
+    rebuild's pages first, then builds again with pagefind: watch.WatchBuilds), and `stop`, once set,
     ends that second build early with a BuildError (a newer save made it moot)."""
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))

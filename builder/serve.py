@@ -16,14 +16,12 @@ import sys
 import threading
 import urllib.parse
 from collections import deque
-from datetime import datetime, timedelta, timezone
 from functools import partial
 from pathlib import Path
 
 from . import MANIFEST
 from .kernel.errors import IndexMissing
-from .kernel.times import rfc3339
-from .watch import Rebuilder, watch_brains
+from .watch import Rebuilder, WatchBuilds, watch_brains
 
 EVENTS = "/.bf-serve/events"   # a dot folder: never a path of a built site
 PING_EVERY = 15                # seconds of silence before a keep-alive (finds closed pages)
@@ -245,41 +243,6 @@ def make_server(out: Path, port: int, host: str = "127.0.0.1", live: Live | None
     server = PreviewServer((host, port), handler)
     server.prefix, server.live = prefix, live
     return server
-
-
-def watch_instant(clock: datetime | None = None) -> str:
-    """A watch build's instant: the clock rounded up to the whole minute. The saves of one minute
-    share it, so a rebuild does not render again every page computed against it (docs/decisions.md),
-    and whatever was saved stamped with the clock is at or before it."""
-    now = clock or datetime.now(timezone.utc)
-    instant = now.replace(second=0, microsecond=0)
-    return rfc3339(instant if instant == now else instant + timedelta(minutes=1))
-
-
-class WatchBuilds:
-    """The builds of one `bf serve --watch`, with the state each leaves for the next (emit/state.py).
-    A rebuild publishes its pages with the previous site's full-text bundles (pagefind took most
-    of a rebuild: 5-6 s at 10k notes); index() then builds again at its instant, nothing changed
-    but pagefind run where the pages did. Each site it publishes last is `bf build --now INSTANT`'s."""
-
-    def __init__(self, brains: list[Path], out: Path, base_url: str | None):
-        from .emit.state import BuildState
-        self.brains, self.out, self.base_url = brains, out, base_url
-        self.state = BuildState()   # each rebuild recomputes only what changed where a stage knows how
-        self.as_of: str | None = None
-
-    def build(self, changed: set[Path] | None):
-        report = self._build(watch_instant(), changed, "later" if self.as_of is not None else True)
-        self.as_of = report.as_of
-        return report
-
-    def index(self, stop: threading.Event):
-        return self._build(self.as_of, set(), True, stop)
-
-    def _build(self, now: str, changed: set[Path] | None, pagefind: bool | str, stop: threading.Event | None = None):
-        from .build import build
-        return build(self.brains, self.out, now=now, base_url=self.base_url, pagefind=pagefind,
-                     state=self.state, changed=changed, stop=stop)
 
 
 def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url: str | None = None) -> None:

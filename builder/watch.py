@@ -3,6 +3,7 @@
 Changes are grouped by watchfiles (a burst of saves within STEP_MS, at most DEBOUNCE_MS, is one
 batch), then by the Rebuilder: any number of requests made while a build runs collapse into
 exactly one more build, which reads the brain as it is once the running build ends.
+WatchBuilds makes each build: its pages first, then their search bundles (docs/serve.md).
 Native events are used where the platform gives them; polling only when they cannot start
 (or with WATCHFILES_FORCE_POLLING=1, e.g. on network mounts that send no events).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 import traceback
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -18,6 +20,7 @@ import watchfiles
 
 from .brain.discover import SKIP_DIRS
 from .kernel.errors import BfError
+from .kernel.times import rfc3339
 
 STEP_MS = 100        # quiet time that ends a burst of saves
 DEBOUNCE_MS = 1600   # a longer burst (a git checkout) still yields this often
@@ -164,3 +167,38 @@ class Rebuilder:
         self.log(f"bf serve: build failed: {message}")
         self.on_done(None, message)
         return False
+
+
+def watch_instant(clock: datetime | None = None) -> str:
+    """A watch build's instant: the clock rounded up to the whole minute. The saves of one minute
+    share it, so a rebuild does not render again every page computed against it (docs/decisions.md),
+    and whatever was saved stamped with the clock is at or before it."""
+    now = clock or datetime.now(timezone.utc)
+    instant = now.replace(second=0, microsecond=0)
+    return rfc3339(instant if instant == now else instant + timedelta(minutes=1))
+
+
+class WatchBuilds:
+    """The builds of one `bf serve --watch`, with the state each leaves for the next (emit/state.py).
+    A rebuild publishes its pages with the previous site's full-text bundles (pagefind took most
+    of a rebuild: 5-6 s at 10k notes); index() then builds again at its instant, nothing changed
+    but pagefind run where the pages did. Each site it publishes last is `bf build --now INSTANT`'s."""
+
+    def __init__(self, brains: list[Path], out: Path, base_url: str | None):
+        from .emit.state import BuildState
+        self.brains, self.out, self.base_url = brains, out, base_url
+        self.state = BuildState()   # each rebuild recomputes only what changed where a stage knows how
+        self.as_of: str | None = None
+
+    def build(self, changed: set[Path] | None):
+        report = self._build(watch_instant(), changed, "later" if self.as_of is not None else True)
+        self.as_of = report.as_of
+        return report
+
+    def index(self, stop: threading.Event):
+        return self._build(self.as_of, set(), True, stop)
+
+    def _build(self, now: str, changed: set[Path] | None, pagefind: bool | str, stop: threading.Event | None = None):
+        from .build import build
+        return build(self.brains, self.out, now=now, base_url=self.base_url, pagefind=pagefind,
+                     state=self.state, changed=changed, stop=stop)

@@ -16,8 +16,8 @@ import pytest
 from builder import MANIFEST
 from builder.emit.pagefind import PagefindError
 from builder.kernel.errors import BuildError, ConfigError
-from builder.serve import EVENTS, WatchBuilds, make_server, site_prefix, watch_instant
-from builder.watch import BrainFilter, Rebuilder, watch_brains
+from builder.serve import EVENTS, make_server, site_prefix
+from builder.watch import BrainFilter, Rebuilder, WatchBuilds, watch_brains, watch_instant
 
 WAIT = 60   # seconds: a generous bound for a stream message or a file event, never asserted on
 
@@ -192,7 +192,7 @@ def test_a_watch_rebuild_shows_its_pages_then_ends_as_a_full_build(make_brain, b
     Stopped in between (a newer save), the indexing build leaves the site it found."""
     brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n", "notes/b.md": "# B\n\nOther.\n"})
     out = tmp_path / "site"
-    monkeypatch.setattr("builder.serve.watch_instant", lambda: "2026-12-02T13:00:00Z")
+    monkeypatch.setattr("builder.watch.watch_instant", lambda: "2026-12-02T13:00:00Z")
     builds = WatchBuilds([brain], out, None)
     builds.build(None)
     bundles = (out / "pagefind" / "bundles.json").read_bytes()

@@ -162,7 +162,7 @@ def _content_groups(brains, writer: Writer) -> tuple[dict[str, list[str]], dict[
 def emit_pagefind(writer: Writer, brains, later: bool = False, stop: threading.Event | None = None) -> list[Bundle]:
     """Index the staged content pages of `brains` into pagefind bundles, through `writer`.
     `later`: take the previous site's bundles as they are, when it has some (a watch rebuild
-    publishes its pages first and indexes them in a second build: serve.py); none are returned.
+    publishes its pages first and indexes them in a second build: watch.WatchBuilds); none are returned.
     `stop`, once set, ends the pagefind runs with a PagefindError (a newer save made them moot)."""
     if later and _keep_previous(writer):
         return []
