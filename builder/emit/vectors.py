@@ -111,21 +111,26 @@ def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: 
                   sections: list, mean: list[int], kept: dict) -> tuple[list, int]:
     """Write each group's centres, bucket map and buckets; ([[group, first, count, buckets,
     listable]…], the packed bytes of the centres and maps). `kept`: each group's files by its
-    first ref, from the last build in this process, left holding this one's; a group whose
-    refs, vectors and mean are the same keeps them (its buckets are a function of those)."""
+    group and how many runs of that group came before, from the last build in this process,
+    left holding this one's; a group whose refs, vectors and mean are the same keeps them (its
+    buckets are a function of those), another gives buckets() what they were made of."""
     dims, in_section = len(mean), None
-    zero, fixed, groups, memo = bytes(dims), 0, [], {}
+    zero, fixed, groups, memo, seen = bytes(dims), 0, [], {}, {}
     for n, (group, first, count) in enumerate(files):
         mine, names = rows[first:first + count], refs[first:first + count]
-        old = kept.get(names[0])
+        key = (group, seen.setdefault(group, 0))
+        seen[group] += 1
+        old = kept.get(key)
         if old is None or old[0] != names or old[1] != mine or old[2] != mean:
             if in_section is None:
                 in_section = {i for start, size in sections for i in range(start, start + size)}
             listable = sum(first + i not in in_section and row != zero for i, row in enumerate(mine))
-            old = (names, mine, mean, _bucket_files(mine, *buckets(names, mine, mean, dims), dims), listable, None)
+            made = old[6] if old is not None else {}
+            old = (names, mine, mean, _bucket_files(mine, *buckets(names, mine, mean, dims, made), dims), listable,
+                   None, made)
         paths = [writer.write_pack(f"{base}/{n}/{name}.bin", data, owner) for name, data in old[3]]
         size = old[5] if old[5] is not None else sum(writer.staged_size(p) for p in paths[:2])
-        memo[names[0]] = old[:5] + (size,)
+        memo[key] = old[:5] + (size, old[6])
         fixed += size
         groups.append([group, first, count, len(old[3]) - 2, old[4]])
     kept.clear()
