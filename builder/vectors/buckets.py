@@ -72,24 +72,39 @@ def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int,
     finds a query's nearest docs in far fewer buckets (measured: docs/decisions.md, "Buckets").
     A group with no doc with a vector has no centre, and every doc in bucket 0. `kept`: what
     the last call for this group left, left holding this one's; when its sample and mean are
-    the same, its centres are, and only the docs whose ref or vector changed are assigned."""
+    the same, its centres are, and only the docs between the unchanged first and last ones
+    (refs and vectors) are assigned: a new record, sorting last in its source, alone."""
     import numpy as np   # lazily, as everywhere the vector arm runs
     kept = {} if kept is None else kept
-    sample = [i for i, ref in enumerate(refs) if in_sample(ref)]
-    key = ([refs[i] for i in sample], [rows[i] for i in sample], mean)
     mu = np.asarray(mean, dtype=np.int64)
-    if kept.get("key") == key and len(kept["centres"]) > 1:
-        centres = kept["centres"]
-        was = dict(zip(kept["refs"], zip(kept["rows"], kept["bucket"])))
-        todo = [i for i, (ref, row) in enumerate(zip(refs, rows)) if was.get(ref, (None,))[0] != row]
-        bucket = [was[ref][1] if ref in was else 0 for ref in refs]
-        c = _matrix(centres, dims) - mu
-        for i, b in zip(todo, _assign(_matrix([rows[i] for i in todo], dims) - mu, c) if todo else ()):
-            bucket[i] = b
-    else:
-        centres, bucket = _made(refs, rows, sample, mu, dims)
-    kept.update(key=key, centres=centres, refs=refs, rows=rows, bucket=bucket)
+    last = kept.get("last")
+    if last is not None and last[3] == mean and len(last[4]) > 1:
+        old_refs, old_rows, old_bucket, _, centres = last
+        head, tail = _same_ends(refs, rows, old_refs, old_rows)
+        was, now = range(head, len(old_refs) - tail), range(head, len(refs) - tail)
+        if _sampled(old_refs, old_rows, was) == _sampled(refs, rows, now):   # the same centres
+            moved = _assign(_matrix(rows[head:len(refs) - tail], dims) - mu, _matrix(centres, dims) - mu) if now else []
+            bucket = old_bucket[:head] + moved + old_bucket[len(old_bucket) - tail:]
+            kept["last"] = (refs, rows, bucket, mean, centres)
+            return centres, bucket
+    centres, bucket = _made(refs, rows, [i for i, ref in enumerate(refs) if in_sample(ref)], mu, dims)
+    kept["last"] = (refs, rows, bucket, mean, centres)
     return centres, bucket
+
+
+def _same_ends(refs, rows, old_refs, old_rows) -> tuple[int, int]:
+    """How many docs at the start, and then at the end, are the same (ref and vector) as before."""
+    most, head = min(len(refs), len(old_refs)), 0
+    while head < most and refs[head] == old_refs[head] and rows[head] == old_rows[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and refs[-1 - tail] == old_refs[-1 - tail] and rows[-1 - tail] == old_rows[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
+def _sampled(refs, rows, span) -> list[tuple[str, bytes]]:
+    return [(refs[i], rows[i]) for i in span if in_sample(refs[i])]
 
 
 def _made(refs: list[str], rows: list[bytes], sample: list[int], mu, dims: int) -> tuple[list[bytes], list[int]]:
