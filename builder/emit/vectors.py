@@ -12,13 +12,11 @@
   _bf/search/BRAIN/vectors/N/c.bin.gz
                                the int8 vectors (dims bytes each) of group N's bucket centres
                                (vectors/buckets.py), in bucket order
-  _bf/search/BRAIN/vectors/N/m.bin.gz
-                               each doc's bucket, uint16 little-endian, in doc id order (the lunr
-                               index's ids: docs sorted by ref), SECTION (0x8000) added for a
-                               section's doc
   _bf/search/BRAIN/vectors/N/B.bin.gz
-                               the int8 vectors of the docs of group N's bucket B, in doc id order,
-                               stored column by column (every doc's first component, then…)
+                               the docs of group N's bucket B the arm may list, in doc id order
+                               (the lunr index's ids: docs sorted by ref): their offsets in the
+                               group (uint32 little-endian), then their int8 vectors stored column
+                               by column (every doc's first component, then…)
   _bf/search/BRAIN/vectors/N/p/J.bin.gz
                                the int8 vectors of group N's docs [J·page, (J+1)·page), stored
                                column by column: what a search reads to rank a lexical candidate
@@ -29,14 +27,15 @@
 A group is a run of an index group's docs (records: their source), so a search scoped to a
 source reads only that source's files; `listable` counts its docs the arm may list (a non-zero
 vector, not a section); `mean` is the integer mean the buckets are centred on; `fixed` is the
-packed bytes of every c and m file, which a search adding the arm's own candidates unscoped
-reads before any bucket. A search reads the pages of its lexical candidates (~1 KB each) and,
+packed bytes of every c file, which a search adding the arm's own candidates unscoped reads
+before any bucket. A search reads the pages of its lexical candidates (~1 KB each) and,
 when the arm adds its own, the PROBE buckets nearest its query (query/vectorstore.py): ~5 KB
 each, so its first download stays small at 60,000 docs instead of every vector. Every .bin
 file is a pack (kernel/packs.py: gzip, which the browser inflates), as the rows compress to
 ~57%: the first component, the tokens' common direction, is nearly always ±127 and the others
 are small. Sections are never the vector arm's own candidates (one item per note, as lexical
-search gives): the map's SECTION flag tells the buckets' readers.
+search gives), so no bucket holds one; a bucket's offsets change only when docs are added or
+removed before its own in the group (a new record, sorting last in its source, moves none).
 """
 from __future__ import annotations
 
@@ -59,7 +58,6 @@ from .writer import Writer, canonical_json
 
 SHARD = 16   # rows per table file: a query reads one per token, ~1.5 KB packed
 PAGE = 16    # docs per page: a lexical candidate's vector costs a read of ~1 KB
-SECTION = 0x8000   # a map entry's flag: the doc is a section (never the arm's own candidate)
 
 
 def table_dir() -> str:
@@ -113,24 +111,23 @@ def _vocab_shards() -> list[bytes]:
     return [canonical_json([tokens, [b - a for a, b in zip([0] + ids, ids)]]) for tokens, ids in shards]
 
 
-def _u16(values: list[int]) -> bytes:
-    import numpy as np   # lazily, as everywhere the vector arm runs
-    return np.asarray(values, dtype="<u2").tobytes()
-
-
-def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], sections: list[bool],
+def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], listed: list[bool],
                   dims: int) -> list[tuple[str, bytes]]:
-    """(name, bytes) of a group's centres, bucket map (a section's bucket with SECTION set),
-    buckets and pages; vectors stored column by column (every doc's first component, then
-    every doc's second…), which packs 13% smaller (the first, the tokens' common direction, is
-    nearly always ±127, and each component's values are alike)."""
+    """(name, bytes) of a group's centres, buckets and pages. A bucket holds the docs the arm
+    may list (`listed`: a vector, not a section), in doc order: their offsets in the group
+    (uint32 little-endian), then their vectors; vectors are stored column by column (every
+    doc's first component, then every doc's second…), which packs 13% smaller (the first, the
+    tokens' common direction, is nearly always ±127, and each component's values are alike)."""
     import numpy as np
     x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims)
-    order = np.argsort(np.asarray(bucket, dtype=np.int64), kind="stable")   # doc order within a bucket
-    ends = np.cumsum(np.bincount(bucket, minlength=max(len(centres), 1))).tolist()
-    files = [("c", b"".join(centres)), ("m", _u16([b | SECTION if s else b for b, s in zip(bucket, sections)]))]
+    kept = np.flatnonzero(np.asarray(listed, dtype=bool))
+    of = np.asarray(bucket, dtype=np.int64)[kept]
+    order = kept[np.argsort(of, kind="stable")]   # doc order within a bucket
+    ends = np.cumsum(np.bincount(of, minlength=max(len(centres), 1))).tolist()
+    files = [("c", b"".join(centres))]
     for b, (start, end) in enumerate(zip([0] + ends, ends)):
-        files.append((str(b), x[order[start:end]].T.tobytes()))
+        members = order[start:end]
+        files.append((str(b), members.astype("<u4").tobytes() + x[members].T.tobytes()))
     for at in range(0, len(rows), PAGE):
         files.append((f"p/{at // PAGE}", x[at:at + PAGE].T.tobytes()))
     return files
@@ -155,8 +152,8 @@ def _layout(docs: list[dict], refs: list[str], kept: dict) -> tuple[list, list[b
 
 def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: list[bytes], files: list,
                   sections: list[bool], mean: list[int], kept: dict) -> tuple[list, int]:
-    """Write each group's centres, bucket map and buckets; ([[group, first, count, buckets,
-    listable]…], the packed bytes of the centres and maps). `kept`: each group's files by its
+    """Write each group's centres, buckets and pages; ([[group, first, count, buckets,
+    listable]…], the packed bytes of the centres). `kept`: each group's files by its
     group and how many runs of that group came before, from the last build in this process,
     left holding this one's; a group whose refs, vectors and mean are the same keeps them (its
     buckets are a function of those), another gives buckets() what they were made of, and
@@ -169,15 +166,14 @@ def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: 
         seen[group] += 1
         old = kept.get(key)
         if old is None or old[0] != names or old[1] != mine or old[2] != mean:
-            flags = sections[first:first + count]
-            listable = sum(not flag and row != zero for flag, row in zip(flags, mine))
+            listed = [not flag and row != zero for flag, row in zip(sections[first:first + count], mine)]
             mine_kept = old[7] if old is not None else {}   # {"buckets": buckets()' memo, "digests": _write_files'}
             centres, bucket = buckets(names, mine, mean, dims, mine_kept.setdefault("buckets", {}))
-            old = (names, mine, mean, _bucket_files(mine, centres, bucket, flags, dims), len(centres) or 1,
-                   listable, None, mine_kept)
+            old = (names, mine, mean, _bucket_files(mine, centres, bucket, listed, dims), len(centres) or 1,
+                   sum(listed), None, mine_kept)
         paths = _write_files(writer, [(f"{base}/{n}/{name}.bin", data) for name, data in old[3]], owner,
                              old[7].setdefault("digests", {}))
-        size = old[6] if old[6] is not None else sum(writer.staged_size(p) for p in paths[:2])
+        size = old[6] if old[6] is not None else writer.staged_size(paths[0])
         memo[key] = old[:6] + (size, old[7])
         fixed += size
         groups.append([group, first, count, old[4], old[5]])

@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-import sys
-from array import array
 from itertools import accumulate
 from operator import mul
 
 from ..kernel import packs
 from ..vectors.wordpiece import WordPiece, shards_of, words
 
-# 4: pages for the lexical candidates, sections flagged in the maps; 3: vectors in buckets
-# (vectors/buckets.py); 2: every .bin file a pack
+# 4: pages for the lexical candidates, buckets holding their docs' offsets, the vocabulary in
+# shards; 3: vectors in buckets (vectors/buckets.py); 2: every .bin file a pack
 FORMAT = "bf-vectors-4"
-SECTION = 0x8000   # emit/vectors.py: a map entry's flag for a section's doc
 
 
 def _bytes(site, rel: str) -> bytes | None:
@@ -71,14 +68,13 @@ class Table:
 class BrainVectors:
     """One brain's document vectors (_bf/search/BRAIN/vectors/), each file read once. Group n
     of meta's `groups` holds docs [first, first + count); its doc i's vector is in page
-    n/p/(i // page), and its bucket in file n/m.bin (emit/vectors.py)."""
+    n/p/(i // page), and again in its bucket's file when the arm may list it (emit/vectors.py)."""
 
     def __init__(self, site, store):
         self.site, self.store = site, store
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
         self.blocks: dict[tuple[int, int], tuple] = {}
         self.pages: dict[tuple[int, int], memoryview] = {}  # page (n, j)'s int8 vectors, one after another
-        self.maps: dict[int, array] = {}                    # group n's bucket of each doc, SECTION flagged
         self.centres: dict[int, tuple] = {}
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
 
@@ -88,18 +84,9 @@ class BrainVectors:
     def _file(self, rel: str) -> bytes:
         return _bytes(self.site, f"{self.store.base}/vectors/{rel}.bin") or b""
 
-    def _map(self, n: int) -> array:
-        if n not in self.maps:
-            m = array("H", self._file(f"{n}/m"))
-            if sys.byteorder == "big":
-                m.byteswap()
-            self.maps[n] = m
-        return self.maps[n]
-
-    def _rows(self, rel: str) -> memoryview:
-        """File `rel`'s int8 vectors, one after another (the file stores them column by column,
-        emit/vectors.py: a slice per vector turns it back)."""
-        data = self._file(rel)
+    def _rows(self, data: bytes) -> memoryview:
+        """The int8 vectors stored column by column in `data` (emit/vectors.py), one after
+        another: a slice per vector turns them back."""
         count = len(data) // self.meta["dims"]
         return memoryview(b"".join(data[r::count] for r in range(count))).cast("b")
 
@@ -108,23 +95,21 @@ class BrainVectors:
         n, i = self.group_of(doc)
         j, r = divmod(i, self.meta["page"])
         if (n, j) not in self.pages:
-            self.pages[n, j] = self._rows(f"{n}/p/{j}")
+            self.pages[n, j] = self._rows(self._file(f"{n}/p/{j}"))
         return self.pages[n, j], r * self.meta["dims"]
 
     def block(self, n: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(vectors, their norms, doc ids) of bucket b of group n's docs the arm may add (a
-        vector, and not a section). The vectors are float64 so that numpy's BLAS computes the
-        dots: exactly, as every partial sum of int8 rows times an integer query is an integer
-        far below 2**53."""
+        """(vectors, their norms, doc ids) of bucket b of group n: its docs are those the arm
+        may add (a vector, and not a section). The vectors are float64 so that numpy's BLAS
+        computes the dots: exactly, as every partial sum of int8 rows times an integer query is
+        an integer far below 2**53."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         if (n, b) not in self.blocks:
-            first = self.meta["groups"][n][1]
-            m = np.frombuffer(self._map(n), dtype=np.uint16)
-            ids = np.flatnonzero((m & (SECTION - 1)) == b)
-            rows = np.frombuffer(self._rows(f"{n}/{b}"), dtype=np.int8).reshape(-1, self.meta["dims"]).astype(np.float64)
-            norms = np.einsum("ij,ij->i", rows, rows)
-            ok = (norms > 0) & (m[ids] < SECTION)
-            self.blocks[n, b] = (rows[ok], np.sqrt(norms[ok]), ids[ok] + first)
+            data, dims = self._file(f"{n}/{b}"), self.meta["dims"]
+            count = len(data) // (4 + dims)
+            ids = np.frombuffer(data[:4 * count], dtype="<u4").astype(np.int64) + self.meta["groups"][n][1]
+            rows = np.frombuffer(self._rows(data[4 * count:]), dtype=np.int8).reshape(-1, dims).astype(np.float64)
+            self.blocks[n, b] = (rows, np.sqrt(np.einsum("ij,ij->i", rows, rows)), ids)
         return self.blocks[n, b]
 
     def row(self, doc: int) -> tuple[list[int], int]:
@@ -145,9 +130,10 @@ class BrainVectors:
         return sum(g[4] for g in self.meta["groups"] if groups is None or g[0] in groups)
 
     def addable(self, doc: int) -> bool:
-        """Whether the arm may list doc `doc` (as count())."""
-        n, i = self.group_of(doc)
-        return self.norm(doc) > 0 and self._map(n)[i] < SECTION
+        """Whether the arm may list doc `doc` (as count()): a vector, and not a section (a doc
+        of the notes' group whose ref has an anchor)."""
+        reader = self.store.reader
+        return self.norm(doc) > 0 and not (not reader.group(doc) and "#" in reader.ref(doc))
 
     def group_of(self, doc: int) -> tuple[int, int]:
         for n, (_, first, count, *_) in enumerate(self.meta["groups"]):

@@ -7,7 +7,6 @@ import { sortedBy } from './order.js'
 import { packedName, unpackBytes } from './packs.js'
 
 const FORMAT = 'bf-vectors-4' // vectorstore.py FORMAT
-const SECTION = 0x8000 // vectorstore.py SECTION: a map entry's flag for a section's doc
 
 async function fetchBytes (site, rel) {
   if (!site.vectorFiles) site.vectorFiles = new Map()
@@ -87,7 +86,6 @@ export class BrainVectors {
     this.meta = {}
     this.buckets = new Map()
     this.pages = new Map()
-    this.maps = new Map()
     this.centres = new Map()
   }
 
@@ -100,32 +98,19 @@ export class BrainVectors {
 
   file (rel) { return fetchBytes(this.site, `${this.store.base}/vectors/${rel}.bin`) }
 
-  // Group n's map: [each doc's map entry (its bucket, SECTION flagged), each bucket's doc ids].
-  map (n) {
-    if (!this.maps.has(n)) {
-      this.maps.set(n, this.file(`${n}/m`).then((bytes) => {
-        const u = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)
-        const first = this.meta.groups[n][1]
-        const entry = []
-        const members = Array.from({ length: this.meta.groups[n][3] }, () => [])
-        for (let i = 0; 2 * i + 1 < u.length; i++) {
-          const m = u[2 * i] | (u[2 * i + 1] << 8) // uint16 little-endian
-          entry.push(m)
-          members[m & (SECTION - 1)].push(first + i)
-        }
-        return [entry, members]
-      }))
-    }
-    return this.maps.get(n)
-  }
-
-  // Bucket b of group n: [its vectors one after another, their squared norms].
+  // Bucket b of group n: [its vectors one after another, their squared norms, its doc ids]
+  // (offsets in the group, then vectors: vectorstore.py block).
   bucket (n, b) {
     const key = `${n}/${b}`
     if (!this.buckets.has(key)) {
-      this.buckets.set(key, this.file(key).then((columns) => {
-        const rows = rowsOf(columns, this.meta.dims)
-        return [rows, normsOf(rows, this.meta.dims)]
+      this.buckets.set(key, this.file(key).then((bytes) => {
+        const dims = this.meta.dims
+        const count = bytes.length / (4 + dims)
+        const view = new DataView(bytes.buffer, bytes.byteOffset, 4 * count)
+        const first = this.meta.groups[n][1]
+        const ids = Array.from({ length: count }, (_, i) => first + view.getUint32(4 * i, true))
+        const rows = rowsOf(bytes.subarray(4 * count), dims)
+        return [rows, normsOf(rows, dims), ids]
       }))
     }
     return this.buckets.get(key)
@@ -160,11 +145,12 @@ export class BrainVectors {
     return total
   }
 
+  // A vector, and not a section (a doc of the notes' group whose ref has an anchor).
   async addable (doc) {
     const [, norms, r] = await this.at(doc)
-    const [n, i] = this.groupOf(doc)
-    const [entry] = await this.map(n)
-    return Boolean(norms[r]) && entry[i] < SECTION
+    if (!norms[r]) return false
+    const [group] = (await this.store.reader.grouper())(doc)
+    return Boolean(group) || !(await this.store.reader.refs([doc]))[0].includes('#')
   }
 
   groupOf (doc) {
@@ -215,11 +201,9 @@ export class BrainVectors {
     const dims = this.meta.dims
     let found = []
     for (const [n, b] of await this.probed(q, qq, groups, probe)) {
-      const [entry, members] = await this.map(n)
-      const first = this.meta.groups[n][1]
-      const [rows, norms] = await this.bucket(n, b)
-      members[b].forEach((doc, i) => {
-        if (norms[i] && entry[doc - first] < SECTION) found.push([dot(q, rows, i * dims) / (Math.sqrt(qq) * Math.sqrt(norms[i])), doc])
+      const [rows, norms, ids] = await this.bucket(n, b)
+      ids.forEach((doc, i) => {
+        found.push([dot(q, rows, i * dims) / (Math.sqrt(qq) * Math.sqrt(norms[i])), doc])
       })
     }
     found = sortedBy(found, ([sim, doc]) => [-sim, doc])
