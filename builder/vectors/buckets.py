@@ -5,9 +5,8 @@ buckets, each around one *centre*. The seeds are docs of the group with a vector
 to 0 modulo RATE (about one doc in RATE), so the centres start from the brain's own
 distribution, as k-means' seeding does; ITERATIONS rounds of k-means, in integers, over the
 group's *sample* (the docs whose ref hashes to 0 modulo RATE // SPREAD, the seeds among them)
-then move each centre to the mean of its sample docs. Sections are never the arm's own candidates but are buckets'
-docs all the same: a search reads a lexical candidate's bucket to rank it, and a bucket of RATE
-docs, sections included, keeps that read ~5 KB.
+then move each centre to the mean of its sample docs. Sections are docs here like any other,
+though a bucket's file holds only the docs the arm may list (emit/vectors.py): never a section.
 Every doc goes to the bucket whose centre is most similar to it, both centred on the brain's
 mean (see buckets(); dot / sqrt(cc), exact integer dots; the first centre on a tie). A search
 ranks the centres by similarity to the query, centred alike, and reads only the PROBE nearest
@@ -16,7 +15,7 @@ buckets (query/vectorstore.py), so its first download stays small.
 The centres are a function of the group's sample and the brain's mean alone (rows.py: the mean
 of the sample docs), and a doc's bucket of its own vector and the centres, so a full build and a
 rebuild give the same ones, and an edit outside the sample (seven docs in eight) moves no centre:
-a rebuild assigns the docs that changed and keeps every other doc's bucket (buckets()' `last`).
+a rebuild assigns the docs that changed and keeps every other doc's bucket (buckets()' `kept`).
 """
 from __future__ import annotations
 
