@@ -1,52 +1,63 @@
 """Write the vector arm's files (SPEC §5); `bf build --no-embeddings` writes none of them.
 
-  _bf/vectors/table.json       {format, dims, rows, shard, vocab: [token…]} (token id = index)
+  _bf/vectors/table.json       {format, dims, rows, shard, pieces: [initial, continuing]}
+  _bf/vectors/v/K.json.gz      [[token…], [id gaps…]]: the vocabulary's tokens of shard K
+                               (vectors/wordpiece.py shard_of), in id order, each id the last
+                               one's plus its gap (the first's: from 0)
   _bf/vectors/t/K.bin.gz       rows [K·shard, (K+1)·shard) of the package's int8 token table:
                                the browser fetches only the shards of its query's tokens
   _bf/search/BRAIN/vectors/meta.json
                                {format, dims, groups: [[group, first doc id, count, buckets,
-                                listable]…], mean, sections: [[first doc id, count]…],
-                                fixed: bytes, related: packs}
+                                listable]…], mean, fixed: bytes, page: PAGE, related: packs}
   _bf/search/BRAIN/vectors/N/c.bin.gz
                                the int8 vectors (dims bytes each) of group N's bucket centres
                                (vectors/buckets.py), in bucket order
-  _bf/search/BRAIN/vectors/N/m.bin.gz
-                               each doc's bucket, uint16 little-endian, in doc id order (the lunr
-                               index's ids: docs sorted by ref)
   _bf/search/BRAIN/vectors/N/B.bin.gz
-                               the int8 vectors of the docs of group N's bucket B, in doc id order,
-                               stored column by column (every doc's first component, then…)
+                               the docs of group N's bucket B the arm may list, in doc id order
+                               (the lunr index's ids: docs sorted by ref): their offsets in the
+                               group (uint32 little-endian), then their int8 vectors stored column
+                               by column (every doc's first component, then…)
+  _bf/search/BRAIN/vectors/N/p/J.bin.gz
+                               the int8 vectors of group N's docs [J·page, (J+1)·page), stored
+                               column by column: what a search reads to rank a lexical candidate
   _bf/search/BRAIN/vectors/related/K.json.gz
                                {NOTE_REF: [[REF, TITLE]…]}: each note's related notes
                                (vectors/related.py), for the "Related" list of its page
                                (site/related.js); K = refs.pack_of(NOTE_REF, meta's `related`)
 A group is a run of an index group's docs (records: their source), so a search scoped to a
 source reads only that source's files; `listable` counts its docs the arm may list (a non-zero
-vector, not a section); `mean` is the integer mean the buckets are centred on; `fixed` is the packed bytes of every c and m file, which an unscoped
-search reads before any bucket. A search reads the buckets of its lexical candidates and the
-PROBE buckets nearest its query (query/vectorstore.py): ~5 KB each, so its first download stays
-under a megabyte at 60,000 docs instead of every vector. Every .bin file is a pack
-(kernel/packs.py: gzip, which the browser inflates), as the rows compress to ~57%: the first
-component, the tokens' common direction, is nearly always ±127 and the others are small.
-`sections` lists the runs of section docs: the vector arm's own candidates are notes and
-records, one item per note as lexical search gives.
+vector, not a section); `mean` is the integer mean the buckets are centred on; `fixed` is the
+packed bytes of every c file, which a search adding the arm's own candidates unscoped reads
+before any bucket. A search reads the pages of its lexical candidates (~1 KB each) and,
+when the arm adds its own, the PROBE buckets nearest its query (query/vectorstore.py): ~5 KB
+each, so its first download stays small at 60,000 docs instead of every vector. Every .bin
+file is a pack (kernel/packs.py: gzip, which the browser inflates), as the rows compress to
+~57%: the first component, the tokens' common direction, is nearly always ±127 and the others
+are small. Sections are never the vector arm's own candidates (one item per note, as lexical
+search gives), so no bucket holds one; a bucket's offsets change only when docs are added or
+removed before its own in the group (a new record, sorting last in its source, moves none).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import groupby
 from operator import itemgetter
 
 from .. import vectors
 from ..query.vectorstore import FORMAT
+from ..kernel.packs import packed_name
 from ..kernel.refs import escape_segment
 from ..kernel.text import preview_title
 from ..vectors.buckets import buckets
 from ..vectors.related import related
 from ..vectors.rows import doc_rows
+from ..vectors.wordpiece import CONTINUING, INITIAL, shard_of
 from .hashpacks import HashedPacks
 from .writer import Writer, canonical_json
 
-SHARD = 64   # rows per table file: a query reads one per token, ~6 KB packed
+SHARD = 16   # rows per table file: a query reads one per token, ~1.5 KB packed
+PAGE = 16    # docs per page: a lexical candidate's vector costs a read of ~1 KB
 
 
 def table_dir() -> str:
@@ -58,76 +69,114 @@ def brain_dir(brain: str) -> str:
 
 
 def emit_table(writer: Writer) -> None:
-    meta, rows = vectors.meta(), vectors.table()
+    meta = vectors.meta()
     writer.write_json(f"{table_dir()}/table.json", {"format": FORMAT, "dims": meta["dims"], "rows": meta["rows"],
-                                                    "shard": SHARD, "vocab": vectors.vocab()}, "vectors")
-    for k in range(0, len(rows), SHARD):
-        writer.write_pack(f"{table_dir()}/t/{k // SHARD}.bin", rows[k:k + SHARD].tobytes(), "vectors")
+                                                    "shard": SHARD, "pieces": [INITIAL, CONTINUING]}, "vectors")
+    _write_files(writer, _table_files(), "vectors", _TABLE_DIGESTS)
 
 
-def _u16(values: list[int]) -> bytes:
-    import numpy as np   # lazily, as everywhere the vector arm runs
-    return np.asarray(values, dtype="<u2").tobytes()
+_TABLE_DIGESTS: dict = {}   # the table files' digests as last written (_write_files); the package's table is fixed
 
 
-def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], dims: int) -> list[tuple[str, bytes]]:
-    """(name, bytes) of a group's centres, bucket map and buckets; each bucket's vectors stored
-    column by column (every doc's first component, then every doc's second…), which packs 13%
-    smaller (the first, the tokens' common direction, is nearly always ±127, and each
-    component's values are alike)."""
+@lru_cache(maxsize=1)
+def _table_files() -> list[tuple[str, bytes]]:
+    rows = vectors.table()
+    return ([(f"{table_dir()}/v/{k}.json", data) for k, data in enumerate(_vocab_shards())]
+            + [(f"{table_dir()}/t/{k // SHARD}.bin", rows[k:k + SHARD].tobytes()) for k in range(0, len(rows), SHARD)])
+
+
+def _write_files(writer: Writer, files: list[tuple[str, bytes]], owner: str, digests: dict) -> list[str]:
+    """write_pack each (path, bytes) of `files`; one whose bytes are those it had in the last
+    build (`digests`: path → (bytes, packed digest), left holding this build's) is kept from
+    the previous site (Writer.keep) without packing or hashing it again: a watch rebuild has
+    thousands of unchanged vector files. Returns the packed paths."""
+    paths = []
+    for path, data in files:
+        packed, old = packed_name(path), digests.get(path)
+        if old is None or (old[0] is not data and old[0] != data) or not writer.keep(packed, old[1], owner):
+            writer.write_pack(path, data, owner)
+            digests[path] = (data, writer.digests[packed])
+        paths.append(packed)
+    return paths
+
+
+@lru_cache(maxsize=1)
+def _vocab_shards() -> list[bytes]:
+    """Each vocabulary shard's JSON (kept: the package's vocabulary never changes in a process)."""
+    shards: list[tuple[list, list]] = [([], []) for _ in range(INITIAL + CONTINUING)]
+    for i, token in enumerate(vectors.vocab()):
+        tokens, ids = shards[shard_of(token)]
+        tokens.append(token)
+        ids.append(i)
+    return [canonical_json([tokens, [b - a for a, b in zip([0] + ids, ids)]]) for tokens, ids in shards]
+
+
+def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], listed: list[bool],
+                  dims: int) -> list[tuple[str, bytes]]:
+    """(name, bytes) of a group's centres, buckets and pages. A bucket holds the docs the arm
+    may list (`listed`: a vector, not a section), in doc order: their offsets in the group
+    (uint32 little-endian), then their vectors; vectors are stored column by column (every
+    doc's first component, then every doc's second…), which packs 13% smaller (the first, the
+    tokens' common direction, is nearly always ±127, and each component's values are alike)."""
     import numpy as np
     x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims)
-    order = np.argsort(np.asarray(bucket, dtype=np.int64), kind="stable")   # doc order within a bucket
-    ends = np.cumsum(np.bincount(bucket, minlength=max(len(centres), 1))).tolist()
-    files = [("c", b"".join(centres)), ("m", _u16(bucket))]
+    kept = np.flatnonzero(np.asarray(listed, dtype=bool))
+    of = np.asarray(bucket, dtype=np.int64)[kept]
+    order = kept[np.argsort(of, kind="stable")]   # doc order within a bucket
+    ends = np.cumsum(np.bincount(of, minlength=max(len(centres), 1))).tolist()
+    files = [("c", b"".join(centres))]
     for b, (start, end) in enumerate(zip([0] + ends, ends)):
-        files.append((str(b), x[order[start:end]].T.tobytes()))
+        members = order[start:end]
+        files.append((str(b), members.astype("<u4").tobytes() + x[members].T.tobytes()))
+    for at in range(0, len(rows), PAGE):
+        files.append((f"p/{at // PAGE}", x[at:at + PAGE].T.tobytes()))
     return files
 
 
-def _layout(docs: list[dict], refs: list[str], kept: dict) -> tuple[list, list]:
-    """([[group, first doc id, count]…], [[first doc id, count]…] of the runs of sections) of
-    `docs` sorted by ref; the last call's (in `kept`) while the refs and groups are the same."""
+def _layout(docs: list[dict], refs: list[str], kept: dict) -> tuple[list, list[bool]]:
+    """([[group, first doc id, count]…] of the runs of `docs` sorted by ref, whether each is a
+    section's); the last call's (in `kept`) while the refs and groups are the same."""
     groups = [str(doc.get("group") or "") for doc in docs]
     old = kept.get("layout")
     if old is not None and old[0] == refs and old[1] == groups:
         return old[2], old[3]
-    files, sections = [], []
-    for i, (ref, group) in enumerate(zip(refs, groups)):
-        if files and files[-1][0] == group:
-            files[-1][2] += 1
-        else:
-            files.append([group, i, 1])
-        if not group and "#" in ref:
-            if sections and sum(sections[-1]) == i:
-                sections[-1][1] += 1
-            else:
-                sections.append([i, 1])
+    files, first = [], 0
+    for group, run in groupby(groups):
+        count = sum(1 for _ in run)
+        files.append([group, first, count])
+        first += count
+    sections = [not group and "#" in ref for ref, group in zip(refs, groups)]
     kept["layout"] = (refs, groups, files, sections)
     return files, sections
 
 
 def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: list[bytes], files: list,
-                  sections: list, mean: list[int], kept: dict) -> tuple[list, int]:
-    """Write each group's centres, bucket map and buckets; ([[group, first, count, buckets,
-    listable]…], the packed bytes of the centres and maps). `kept`: each group's files by its
-    first ref, from the last build in this process, left holding this one's; a group whose
-    refs, vectors and mean are the same keeps them (its buckets are a function of those)."""
-    dims, in_section = len(mean), None
-    zero, fixed, groups, memo = bytes(dims), 0, [], {}
+                  sections: list[bool], mean: list[int], kept: dict) -> tuple[list, int]:
+    """Write each group's centres, buckets and pages; ([[group, first, count, buckets,
+    listable]…], the packed bytes of the centres). `kept`: each group's files by its
+    group and how many runs of that group came before, from the last build in this process,
+    left holding this one's; a group whose refs, vectors and mean are the same keeps them (its
+    buckets are a function of those), another gives buckets() what they were made of, and
+    each group's files are written by _write_files."""
+    dims = len(mean)
+    zero, fixed, groups, memo, seen = bytes(dims), 0, [], {}, {}
     for n, (group, first, count) in enumerate(files):
         mine, names = rows[first:first + count], refs[first:first + count]
-        old = kept.get(names[0])
+        key = (group, seen.setdefault(group, 0))
+        seen[group] += 1
+        old = kept.get(key)
         if old is None or old[0] != names or old[1] != mine or old[2] != mean:
-            if in_section is None:
-                in_section = {i for start, size in sections for i in range(start, start + size)}
-            listable = sum(first + i not in in_section and row != zero for i, row in enumerate(mine))
-            old = (names, mine, mean, _bucket_files(mine, *buckets(names, mine, mean, dims), dims), listable, None)
-        paths = [writer.write_pack(f"{base}/{n}/{name}.bin", data, owner) for name, data in old[3]]
-        size = old[5] if old[5] is not None else sum(writer.staged_size(p) for p in paths[:2])
-        memo[names[0]] = old[:5] + (size,)
+            listed = [not flag and row != zero for flag, row in zip(sections[first:first + count], mine)]
+            mine_kept = old[7] if old is not None else {}   # {"buckets": buckets()' memo, "digests": _write_files'}
+            centres, bucket = buckets(names, mine, mean, dims, mine_kept.setdefault("buckets", {}))
+            old = (names, mine, mean, _bucket_files(mine, centres, bucket, listed, dims), len(centres) or 1,
+                   sum(listed), None, mine_kept)
+        paths = _write_files(writer, [(f"{base}/{n}/{name}.bin", data) for name, data in old[3]], owner,
+                             old[7].setdefault("digests", {}))
+        size = old[6] if old[6] is not None else writer.staged_size(paths[0])
+        memo[key] = old[:6] + (size, old[7])
         fixed += size
-        groups.append([group, first, count, len(old[3]) - 2, old[4]])
+        groups.append([group, first, count, old[4], old[5]])
     kept.clear()
     kept.update(memo)
     return groups, fixed
@@ -172,8 +221,8 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     packs = _related_packs(near, dict(zip(note_refs, (docs[i]["title"] for i in notes))), kept)
     for k, text in enumerate(packs):
         writer.write_pack(f"{base}/related/{k}.json", text.encode("utf-8"), owner)
-    meta = {"format": FORMAT, "dims": dims, "groups": groups, "mean": mean, "fixed": fixed, "sections": sections,
+    meta = {"format": FORMAT, "dims": dims, "groups": groups, "mean": mean, "fixed": fixed, "page": PAGE,
             "related": len(packs)}
     old = kept.get("meta")
     kept["meta"] = old = old if old is not None and old[0] == meta else (meta, canonical_json(meta))
-    writer.write(f"{base}/meta.json", old[1], owner)   # its JSON kept: the sections list is long
+    writer.write(f"{base}/meta.json", old[1], owner)

@@ -125,7 +125,7 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
     need = n_words if every_word else held_enough(n_words)
     strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] < 2 or c[2] >= need} if mode == "hybrid" else set()
     added = 0
-    if qq and len(strong) < limit and topk.own_candidates(scope, type_, path) and table(site).wordpiece.known(text):
+    if qq and len(strong) < limit and topk.own_candidates(scope, type_, path) and table(site).known(text):
         for name, store in sorted(stores.items()):
             groups = topk.keep_groups(scope, store, type_, path)
             for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND, PROBE):

@@ -8,16 +8,17 @@ browser use the same rows as the build did; dots and squared norms are exact int
 """
 from __future__ import annotations
 
+import json
 import math
-import sys
-from array import array
-from functools import cached_property
+from itertools import accumulate
 from operator import mul
 
 from ..kernel import packs
-from ..vectors.wordpiece import WordPiece
+from ..vectors.wordpiece import WordPiece, shards_of, words
 
-FORMAT = "bf-vectors-3"   # 3: vectors in buckets (vectors/buckets.py); 2: every .bin file a pack
+# 4: pages for the lexical candidates, buckets holding their docs' offsets, the vocabulary in
+# shards; 3: vectors in buckets (vectors/buckets.py); 2: every .bin file a pack
+FORMAT = "bf-vectors-4"
 
 
 def _bytes(site, rel: str) -> bytes | None:
@@ -29,18 +30,27 @@ def _bytes(site, rel: str) -> bytes | None:
 
 
 class Table:
-    """The site's token table: vocabulary and rows, each shard read once."""
+    """The site's token table: the vocabulary's shards and the rows, each file read once."""
 
     def __init__(self, site):
         self.site, self.meta, self.shards = site, site.load_json("_bf/vectors/table.json") or {}, {}
-
-    @cached_property
-    def wordpiece(self) -> WordPiece:
-        """Built on first use: a lexical search only asks ok() (for `degraded`)."""
-        return WordPiece(self.meta.get("vocab", []))
+        self.pieces: set[int] = set()   # the vocabulary shards read into wordpiece's ids
+        self.wordpiece = WordPiece({})
 
     def ok(self) -> bool:
         return self.meta.get("format") == FORMAT
+
+    def _read(self, text: str) -> WordPiece:
+        """The tokenizer, holding every vocabulary shard `text`'s words need (shards_of)."""
+        need = set().union(*map(shards_of, words(text))) - self.pieces
+        for k in sorted(need):
+            tokens, gaps = json.loads(_bytes(self.site, f"_bf/vectors/v/{k}.json") or b"[[], []]")
+            self.wordpiece.ids.update(zip(tokens, accumulate(gaps)))
+        self.pieces |= need
+        return self.wordpiece
+
+    def known(self, text: str) -> bool:
+        return self._read(text).known(text)
 
     def row(self, token: int) -> memoryview:
         k, i = divmod(token, self.meta["shard"])
@@ -51,24 +61,21 @@ class Table:
 
     def query(self, text: str) -> list[int]:
         """The query's vector: the exact integer sum of its tokens' rows."""
-        rows = [self.row(token) for token in self.wordpiece.tokens(text)]
+        rows = [self.row(token) for token in self._read(text).tokens(text)]
         return [sum(column) for column in zip(*rows)] if rows else [0] * self.meta["dims"]
 
 
 class BrainVectors:
     """One brain's document vectors (_bf/search/BRAIN/vectors/), each file read once. Group n
-    of meta's `groups` holds docs [first, first + count); file n/m.bin gives each its bucket,
-    and a doc's vector is in its bucket's file at its rank among the bucket's docs."""
+    of meta's `groups` holds docs [first, first + count); its doc i's vector is in page
+    n/p/(i // page), and again in its bucket's file when the arm may list it (emit/vectors.py)."""
 
     def __init__(self, site, store):
         self.site, self.store = site, store
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
         self.blocks: dict[tuple[int, int], tuple] = {}
-        self.raw: dict[tuple[int, int], memoryview] = {}   # bucket (n, b)'s int8 vectors as stored
-        self.maps: dict[int, array] = {}                    # group n's bucket of each doc
-        self.ranks: dict[int, array] = {}                   # … and its rank in the bucket
+        self.pages: dict[tuple[int, int], memoryview] = {}  # page (n, j)'s int8 vectors, one after another
         self.centres: dict[int, tuple] = {}
-        self.section_flags = None
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
 
     def ok(self) -> bool:
@@ -77,63 +84,33 @@ class BrainVectors:
     def _file(self, rel: str) -> bytes:
         return _bytes(self.site, f"{self.store.base}/vectors/{rel}.bin") or b""
 
-    def _map(self, n: int) -> array:
-        if n not in self.maps:
-            m = array("H", self._file(f"{n}/m"))
-            if sys.byteorder == "big":
-                m.byteswap()
-            self.maps[n] = m
-        return self.maps[n]
-
-    def _view(self, n: int, b: int) -> memoryview:
-        """Bucket (n, b)'s int8 vectors, one after another (the file stores them column by
-        column, emit/vectors.py: a slice per vector turns it back)."""
-        if (n, b) not in self.raw:
-            data = self._file(f"{n}/{b}")
-            count = len(data) // self.meta["dims"]
-            self.raw[n, b] = memoryview(b"".join(data[r::count] for r in range(count))).cast("b")
-        return self.raw[n, b]
-
-    def _ranks(self, n: int) -> array:
-        """Each doc of group n's rank among its bucket's docs (doc order), worked out once: a
-        sort and one pass (a few ms at 40,000 docs; numpy would cost a cold search its import)."""
-        if n not in self.ranks:
-            m = self._map(n)
-            ranks, seen = array("I", bytes(4 * len(m))), [0] * (max(m) + 1 if m else 0)
-            for i in sorted(range(len(m)), key=m.__getitem__):
-                ranks[i] = seen[m[i]]
-                seen[m[i]] += 1
-            self.ranks[n] = ranks
-        return self.ranks[n]
+    def _rows(self, data: bytes) -> memoryview:
+        """The int8 vectors stored column by column in `data` (emit/vectors.py), one after
+        another: a slice per vector turns them back."""
+        count = len(data) // self.meta["dims"]
+        return memoryview(b"".join(data[r::count] for r in range(count))).cast("b")
 
     def _at(self, doc: int) -> tuple[memoryview, int]:
-        """The bucket file holding doc `doc`'s vector, and where in it the vector starts."""
+        """The page holding doc `doc`'s vector, and where in it the vector starts."""
         n, i = self.group_of(doc)
-        return self._view(n, self._map(n)[i]), self._ranks(n)[i] * self.meta["dims"]
+        j, r = divmod(i, self.meta["page"])
+        if (n, j) not in self.pages:
+            self.pages[n, j] = self._rows(self._file(f"{n}/p/{j}"))
+        return self.pages[n, j], r * self.meta["dims"]
 
     def block(self, n: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(vectors, their norms, doc ids) of bucket b of group n's docs the arm may add (a
-        vector, and not a section). The vectors are float64 so that numpy's BLAS computes the
-        dots: exactly, as every partial sum of int8 rows times an integer query is an integer
-        far below 2**53."""
+        """(vectors, their norms, doc ids) of bucket b of group n: its docs are those the arm
+        may add (a vector, and not a section). The vectors are float64 so that numpy's BLAS
+        computes the dots: exactly, as every partial sum of int8 rows times an integer query is
+        an integer far below 2**53."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         if (n, b) not in self.blocks:
-            first = self.meta["groups"][n][1]
-            ids = np.flatnonzero(np.frombuffer(self._map(n), dtype=np.uint16) == b) + first
-            rows = np.frombuffer(self._view(n, b), dtype=np.int8).reshape(-1, self.meta["dims"]).astype(np.float64)
-            norms = np.einsum("ij,ij->i", rows, rows)
-            ok = (norms > 0) & ~self._sections()[ids]
-            self.blocks[n, b] = (rows[ok], np.sqrt(norms[ok]), ids[ok])
+            data, dims = self._file(f"{n}/{b}"), self.meta["dims"]
+            count = len(data) // (4 + dims)
+            ids = np.frombuffer(data[:4 * count], dtype="<u4").astype(np.int64) + self.meta["groups"][n][1]
+            rows = np.frombuffer(self._rows(data[4 * count:]), dtype=np.int8).reshape(-1, dims).astype(np.float64)
+            self.blocks[n, b] = (rows, np.sqrt(np.einsum("ij,ij->i", rows, rows)), ids)
         return self.blocks[n, b]
-
-    def _sections(self) -> np.ndarray:
-        """Whether each doc id is a section's (meta's `sections` runs), worked out once."""
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
-        if self.section_flags is None:
-            self.section_flags = np.zeros(sum(g[2] for g in self.meta["groups"]), dtype=bool)
-            for start, count in self.meta["sections"]:
-                self.section_flags[start:start + count] = True
-        return self.section_flags
 
     def row(self, doc: int) -> tuple[list[int], int]:
         """Doc `doc`'s vector and its squared norm (bf similar's query), in plain integers:
@@ -153,8 +130,10 @@ class BrainVectors:
         return sum(g[4] for g in self.meta["groups"] if groups is None or g[0] in groups)
 
     def addable(self, doc: int) -> bool:
-        """Whether the arm may list doc `doc` (as count())."""
-        return self.norm(doc) > 0 and not self._sections()[doc]
+        """Whether the arm may list doc `doc` (as count()): a vector, and not a section (a doc
+        of the notes' group whose ref has an anchor)."""
+        reader = self.store.reader
+        return self.norm(doc) > 0 and not (not reader.group(doc) and "#" in reader.ref(doc))
 
     def group_of(self, doc: int) -> tuple[int, int]:
         for n, (_, first, count, *_) in enumerate(self.meta["groups"]):

@@ -3,29 +3,37 @@
 Each index group's docs (notes with their sections; each source's records) are split into
 buckets, each around one *centre*. The seeds are docs of the group with a vector whose ref hashes
 to 0 modulo RATE (about one doc in RATE), so the centres start from the brain's own
-distribution, as k-means' seeding does; ITERATIONS rounds of k-means, in integers, then move each
-centre to the mean of its docs. Sections are never the arm's own candidates but are buckets'
-docs all the same: a search reads a lexical candidate's bucket to rank it, and a bucket of RATE
-docs, sections included, keeps that read ~5 KB.
+distribution, as k-means' seeding does; ITERATIONS rounds of k-means, in integers, over the
+group's *sample* (the docs whose ref hashes to 0 modulo RATE // SPREAD, the seeds among them)
+then move each centre to the mean of its sample docs. Sections are docs here like any other,
+though a bucket's file holds only the docs the arm may list (emit/vectors.py): never a section.
 Every doc goes to the bucket whose centre is most similar to it, both centred on the brain's
 mean (see buckets(); dot / sqrt(cc), exact integer dots; the first centre on a tie). A search
 ranks the centres by similarity to the query, centred alike, and reads only the PROBE nearest
 buckets (query/vectorstore.py), so its first download stays small.
 
-The buckets are a function of the group's refs and vectors and the brain's mean alone, so a full
-build and a rebuild give the same ones; an edit moves the centres of its own group only.
+The centres are a function of the group's sample and the brain's mean alone (rows.py: the mean
+of the sample docs), and a doc's bucket of its own vector and the centres, so a full build and a
+rebuild give the same ones, and an edit outside the sample (seven docs in eight) moves no centre:
+a rebuild assigns the docs that changed and keeps every other doc's bucket (buckets()' `kept`).
 """
 from __future__ import annotations
 
 import zlib
 
 RATE = 64    # docs per bucket, on average: a bucket file is ~5 KB packed at 128 dims
+SPREAD = 8   # sample docs per seed: k-means over 1/8 of the docs (docs/decisions.md, "Buckets")
 BLOCK = 4096
 ITERATIONS = 2
 
 
 def is_centre(ref: str) -> bool:
     return zlib.crc32(ref.encode("utf-8")) % RATE == 0
+
+
+def in_sample(ref: str) -> bool:
+    """Whether `ref`'s doc is in the sample the centres and the mean are made of (every seed is)."""
+    return zlib.crc32(ref.encode("utf-8")) % max(1, RATE // SPREAD) == 0
 
 
 def sums(rows: list[bytes], dims: int):
@@ -52,40 +60,81 @@ def _rounded(total, count):
     return (2 * total + count) // (2 * count)
 
 
-def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int) -> tuple[list[bytes], list[int]]:
+def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int,
+            kept: dict | None = None) -> tuple[list[bytes], list[int]]:
     """(the centres' int8 vectors, each doc's bucket) for one group's docs `refs` (in doc
-    order) with int8 vectors `rows`, centred on the brain's `mean` (mean_of): uncentred, the
+    order) with int8 vectors `rows`, centred on the brain's `mean` (rows.py): uncentred, the
     tokens' common direction makes a few centres hubs that take most docs (a bucket of 1,500
     where the median held 14); centred, the largest holds a few hundred. The seeds are the docs
     with a vector whose ref hashes to 0 (else the first doc with a vector); ITERATIONS rounds of
-    k-means then move each centre to the rounded mean of its docs, which finds a query's nearest
-    docs in far fewer buckets (measured: docs/decisions.md, "Buckets"). A group with no doc
-    with a vector has no centre, and every doc in bucket 0."""
+    k-means over the sample then move each centre to the rounded mean of its sample docs, which
+    finds a query's nearest docs in far fewer buckets (measured: docs/decisions.md, "Buckets").
+    A group with no doc with a vector has no centre, and every doc in bucket 0. `kept`: what
+    the last call for this group left, left holding this one's; when its sample and mean are
+    the same, its centres are, and only the docs between the unchanged first and last ones
+    (refs and vectors) are assigned: a new record, sorting last in its source, alone."""
     import numpy as np   # lazily, as everywhere the vector arm runs
-    x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims).astype(np.int64)
+    kept = {} if kept is None else kept
     mu = np.asarray(mean, dtype=np.int64)
+    last = kept.get("last")
+    if last is not None and last[3] == mean and len(last[4]) > 1:
+        old_refs, old_rows, old_bucket, _, centres = last
+        head, tail = _same_ends(refs, rows, old_refs, old_rows)
+        was, now = range(head, len(old_refs) - tail), range(head, len(refs) - tail)
+        if _sampled(old_refs, old_rows, was) == _sampled(refs, rows, now):   # the same centres
+            moved = _assign(_matrix(rows[head:len(refs) - tail], dims) - mu, _matrix(centres, dims) - mu) if now else []
+            bucket = old_bucket[:head] + moved + old_bucket[len(old_bucket) - tail:]
+            kept["last"] = (refs, rows, bucket, mean, centres)
+            return centres, bucket
+    centres, bucket = _made(refs, rows, [i for i, ref in enumerate(refs) if in_sample(ref)], mu, dims)
+    kept["last"] = (refs, rows, bucket, mean, centres)
+    return centres, bucket
+
+
+def _same_ends(refs, rows, old_refs, old_rows) -> tuple[int, int]:
+    """How many docs at the start, and then at the end, are the same (ref and vector) as before."""
+    most, head = min(len(refs), len(old_refs)), 0
+    while head < most and refs[head] == old_refs[head] and rows[head] == old_rows[head]:
+        head += 1
+    tail = 0
+    while tail < most - head and refs[-1 - tail] == old_refs[-1 - tail] and rows[-1 - tail] == old_rows[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
+def _sampled(refs, rows, span) -> list[tuple[str, bytes]]:
+    return [(refs[i], rows[i]) for i in span if in_sample(refs[i])]
+
+
+def _made(refs: list[str], rows: list[bytes], sample: list[int], mu, dims: int) -> tuple[list[bytes], list[int]]:
+    """buckets() from nothing kept: seeds, ITERATIONS rounds over the sample, then every doc."""
+    import numpy as np
+    x = _matrix(rows, dims)
     with_vector = [i for i in np.flatnonzero(np.abs(x).sum(axis=1) > 0).tolist() if (x[i] != mu).any()]
     seeds = [i for i in with_vector if is_centre(refs[i])] or with_vector[:1]
     if len(seeds) < 2:
         return [rows[i] for i in seeds], [0] * len(refs)
-    y = (x - mu).astype(np.float64)
-    c = x[seeds]
+    xs, c = x[sample], x[seeds]
     for _ in range(ITERATIONS):
-        a = np.asarray(_assign(y, c - mu))
+        a = np.asarray(_assign(xs - mu, c - mu))
         totals = np.zeros_like(c)
-        np.add.at(totals, a, x)
+        np.add.at(totals, a, xs)
         counts = np.bincount(a, minlength=len(c))
         held = counts > 0   # an emptied centre stays where it was
         c[held] = _rounded(totals[held], counts[held][:, None])
-        keep = np.abs(c - mu).sum(axis=1) > 0
-        c = c[keep]
-    return [row.astype(np.int8).tobytes() for row in c], _assign(y, c - mu)
+        c = c[np.abs(c - mu).sum(axis=1) > 0]
+    return [row.astype(np.int8).tobytes() for row in c], _assign(x - mu, c - mu)
+
+
+def _matrix(rows: list[bytes], dims: int):
+    import numpy as np
+    return np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims).astype(np.int64)
 
 
 def _assign(y, centred) -> list[int]:
     """Each row of y's most similar centre: dot / sqrt(cc), exact integer dots, the first on a tie."""
     import numpy as np
-    c = centred.astype(np.float64)
+    y, c = y.astype(np.float64), centred.astype(np.float64)
     roots = np.sqrt((c * c).sum(axis=1))[None, :]
     out: list[int] = []
     for at in range(0, len(y), BLOCK):   # BLOCK × centres float64s at once

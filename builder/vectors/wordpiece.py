@@ -11,6 +11,11 @@ same token ids for the same text.
 3. WordPiece: greedy longest match first, continuation pieces prefixed `##`; a word longer
    than 100 characters, or one with a piece not in the vocabulary, is one [UNK] (dropped by
    the pooling, since it carries no meaning).
+
+A site ships the vocabulary in shards (emit/vectors.py, shard_of): a word's pieces are its
+prefixes and `##` + its substrings, so a search reads the shards of its words' first one and
+two characters and of each later character (shards_of), ~6 KB for a word instead of the
+whole vocabulary's 118 KB, and tokenizes with those alone: the same ids.
 """
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ import unicodedata
 from functools import lru_cache
 
 MAX_WORD = 100
+INITIAL, CONTINUING = 256, 64   # vocabulary shards of initial and of continuation (##) pieces
 OTHER = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
 CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
        (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
@@ -67,9 +73,24 @@ def unicode_words(text: str) -> list[str]:
     return [w for w in spaced.split(" ") if w]
 
 
+def shard_of(token: str) -> int:
+    """The vocabulary shard holding `token`: an initial piece's by its first two characters'
+    code points (one for a one-character piece), a continuation's by its first after `##`."""
+    if token.startswith("##") and len(token) > 2:
+        return INITIAL + ord(token[2]) % CONTINUING
+    return (ord(token[0]) * 257 + (ord(token[1]) if len(token) > 1 else 0)) % INITIAL
+
+
+def shards_of(word: str) -> set[int]:
+    """The shards holding every piece WordPiece may look up for `word` (a word of words())."""
+    return {shard_of(word[:1]), shard_of(word[:2])} | {shard_of("##" + c) for c in word[1:]}
+
+
 class WordPiece:
-    def __init__(self, vocab: list[str]):
-        self.ids = {tok: i for i, tok in enumerate(vocab)}
+    def __init__(self, vocab: list[str] | dict[str, int]):
+        """`vocab`: every token (id = index), or a token → id dict holding at least the pieces
+        of the words it will split (shards_of), which may grow between calls."""
+        self.ids = vocab if isinstance(vocab, dict) else {tok: i for i, tok in enumerate(vocab)}
         self.piece = lru_cache(maxsize=1 << 16)(self._piece)
 
     def _piece(self, word: str) -> tuple[int, ...]:

@@ -79,7 +79,7 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
   const need = everyWord ? nWords : heldEnough(nWords)
   const strong = new Set(mode === 'hybrid' ? lexical.filter((c) => c[3] < 2 || c[2] >= need).map((c) => keyOf(c[0])) : [])
   let added = 0 // additions follow every strong item: sought only when those do not fill the reply
-  if (qq && strong.size < limit && ownCandidates(scope, type, path) && (await table(site)).wordpiece.known(text)) {
+  if (qq && strong.size < limit && ownCandidates(scope, type, path) && await (await table(site)).known(text)) {
     for (const name of sortedBy([...stores.keys()], (n) => n)) {
       const store = stores.get(name)
       const near = await (await brainVectors(site, store)).nearest(q, qq, keepGroups(scope, store, type, path), mode === 'semantic' ? DEPTH : EXTEND, PROBE)

@@ -1,11 +1,12 @@
 // Lazy reader of a built site's vector files: twin of builder/query/vectorstore.py (read its
-// docstring). The browser fetches table.json (the vocabulary), the table shards of the query's
-// tokens, and the bucket files of the index groups it ranks (vectorstore.py), each once.
-import { WordPiece } from './wordpiece.js'
+// docstring). The browser fetches table.json, the vocabulary shards of the query's words, the
+// table shards of its tokens, the pages of its lexical candidates and the buckets it probes
+// (vectorstore.py), each once.
+import { WordPiece, shardsOf, words } from './wordpiece.js'
 import { sortedBy } from './order.js'
 import { packedName, unpackBytes } from './packs.js'
 
-const FORMAT = 'bf-vectors-3' // vectorstore.py FORMAT
+const FORMAT = 'bf-vectors-4' // vectorstore.py FORMAT
 
 async function fetchBytes (site, rel) {
   if (!site.vectorFiles) site.vectorFiles = new Map()
@@ -20,22 +21,37 @@ export class Table {
   constructor (site) {
     this.site = site
     this.meta = {}
-    this.wordpiece = new WordPiece([])
+    this.pieces = new Set() // the vocabulary shards read into wordpiece's ids
+    this.wordpiece = new WordPiece(new Map())
   }
 
   async open () {
     this.meta = (await this.site.loadJson('_bf/vectors/table.json')) || {}
-    this.wordpiece = new WordPiece(this.meta.vocab || [])
     return this
   }
 
   ok () { return this.meta.format === FORMAT }
 
+  // The tokenizer, holding every vocabulary shard `text`'s words need (vectorstore.py _read).
+  async read (text) {
+    const need = new Set()
+    for (const word of words(text)) for (const k of shardsOf(word)) if (!this.pieces.has(k)) need.add(k)
+    const shards = await Promise.all([...need].map((k) => this.site.loadJson(`_bf/vectors/v/${k}.json`, true)))
+    for (const [tokens, gaps] of shards.map((shard) => shard || [[], []])) {
+      let id = 0
+      tokens.forEach((token, i) => { id += gaps[i]; this.wordpiece.ids.set(token, id) })
+    }
+    for (const k of need) this.pieces.add(k)
+    return this.wordpiece
+  }
+
+  async known (text) { return (await this.read(text)).known(text) }
+
   // The query's vector (exact integers).
   async query (text) {
     const dims = this.meta.dims
     const total = new Array(dims).fill(0)
-    for (const token of this.wordpiece.tokens(text)) {
+    for (const token of (await this.read(text)).tokens(text)) {
       const shard = await fetchBytes(this.site, `_bf/vectors/t/${Math.floor(token / this.meta.shard)}.bin`)
       const at = (token % this.meta.shard) * dims
       for (let i = 0; i < dims; i++) total[i] += shard[at + i]
@@ -55,13 +71,21 @@ function normsOf (rows, dims) {
   return norms
 }
 
+// A file's int8 vectors one after another (it stores them column by column: vectorstore.py _rows).
+function rowsOf (columns, dims) {
+  const count = columns.length / dims
+  const rows = new Int8Array(columns.length)
+  for (let d = 0; d < dims; d++) for (let r = 0; r < count; r++) rows[r * dims + d] = columns[d * count + r]
+  return rows
+}
+
 export class BrainVectors {
   constructor (site, store) {
     this.site = site
     this.store = store
     this.meta = {}
     this.buckets = new Map()
-    this.maps = new Map()
+    this.pages = new Map()
     this.centres = new Map()
   }
 
@@ -74,58 +98,37 @@ export class BrainVectors {
 
   file (rel) { return fetchBytes(this.site, `${this.store.base}/vectors/${rel}.bin`) }
 
-  // Group n's map: [each doc's bucket, its rank in the bucket, each bucket's doc ids].
-  map (n) {
-    if (!this.maps.has(n)) {
-      this.maps.set(n, this.file(`${n}/m`).then((bytes) => {
-        const u = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)
-        const first = this.meta.groups[n][1]
-        const bucket = []
-        const rank = []
-        const members = Array.from({ length: this.meta.groups[n][3] }, () => [])
-        for (let i = 0; 2 * i + 1 < u.length; i++) {
-          const b = u[2 * i] | (u[2 * i + 1] << 8) // uint16 little-endian
-          bucket.push(b)
-          rank.push(members[b].length)
-          members[b].push(first + i)
-        }
-        return [bucket, rank, members]
-      }))
-    }
-    return this.maps.get(n)
-  }
-
-  // Bucket b of group n: [its vectors one after another, their squared norms] (the file stores
-  // them column by column: vectorstore.py _view).
+  // Bucket b of group n: [its vectors one after another, their squared norms, its doc ids]
+  // (offsets in the group, then vectors: vectorstore.py block).
   bucket (n, b) {
     const key = `${n}/${b}`
     if (!this.buckets.has(key)) {
-      this.buckets.set(key, this.file(key).then((columns) => {
+      this.buckets.set(key, this.file(key).then((bytes) => {
         const dims = this.meta.dims
-        const count = columns.length / dims
-        const rows = new Int8Array(columns.length)
-        for (let d = 0; d < dims; d++) for (let r = 0; r < count; r++) rows[r * dims + d] = columns[d * count + r]
-        return [rows, normsOf(rows, dims)]
+        const count = bytes.length / (4 + dims)
+        const view = new DataView(bytes.buffer, bytes.byteOffset, 4 * count)
+        const first = this.meta.groups[n][1]
+        const ids = Array.from({ length: count }, (_, i) => first + view.getUint32(4 * i, true))
+        const rows = rowsOf(bytes.subarray(4 * count), dims)
+        return [rows, normsOf(rows, dims), ids]
       }))
     }
     return this.buckets.get(key)
   }
 
-  // [the vectors of doc's bucket, their squared norms, doc's rank there].
+  // [the vectors of doc's page, their squared norms, doc's rank there].
   async at (doc) {
     const [n, i] = this.groupOf(doc)
-    const [bucket, rank] = await this.map(n)
-    const [rows, norms] = await this.bucket(n, bucket[i])
-    return [rows, norms, rank[i]]
-  }
-
-  // Doc ids of sections (never listed by the arm), computed once.
-  sectionSet () {
-    if (!this.sectionIds) {
-      this.sectionIds = new Set()
-      for (const [first, count] of this.meta.sections) for (let d = first; d < first + count; d++) this.sectionIds.add(d)
+    const page = this.meta.page
+    const key = `${n}/p/${Math.floor(i / page)}`
+    if (!this.pages.has(key)) {
+      this.pages.set(key, this.file(key).then((columns) => {
+        const rows = rowsOf(columns, this.meta.dims)
+        return [rows, normsOf(rows, this.meta.dims)]
+      }))
     }
-    return this.sectionIds
+    const [rows, norms] = await this.pages.get(key)
+    return [rows, norms, i % page]
   }
 
   // [doc's vector, its squared norm] (bf similar's query).
@@ -142,9 +145,12 @@ export class BrainVectors {
     return total
   }
 
+  // A vector, and not a section (a doc of the notes' group whose ref has an anchor).
   async addable (doc) {
     const [, norms, r] = await this.at(doc)
-    return Boolean(norms[r]) && !this.sectionSet().has(doc)
+    if (!norms[r]) return false
+    const [group] = (await this.store.reader.grouper())(doc)
+    return Boolean(group) || !(await this.store.reader.refs([doc]))[0].includes('#')
   }
 
   groupOf (doc) {
@@ -192,14 +198,12 @@ export class BrainVectors {
   // [[similarity, doc]] of the nBest most similar notes and records of `groups` (null: all) in
   // the buckets probed() picks, ties included at the cut, in vector order.
   async nearest (q, qq, groups, nBest, probe = null) {
-    const sections = this.sectionSet()
     const dims = this.meta.dims
     let found = []
     for (const [n, b] of await this.probed(q, qq, groups, probe)) {
-      const [, , members] = await this.map(n)
-      const [rows, norms] = await this.bucket(n, b)
-      members[b].forEach((doc, i) => {
-        if (norms[i] && !sections.has(doc)) found.push([dot(q, rows, i * dims) / (Math.sqrt(qq) * Math.sqrt(norms[i])), doc])
+      const [rows, norms, ids] = await this.bucket(n, b)
+      ids.forEach((doc, i) => {
+        found.push([dot(q, rows, i * dims) / (Math.sqrt(qq) * Math.sqrt(norms[i])), doc])
       })
     }
     found = sortedBy(found, ([sim, doc]) => [-sim, doc])

@@ -1,6 +1,8 @@
 // The teacher's tokenizer for the vector arm: twin of builder/vectors/wordpiece.py (read its
 // docstring for the steps). Strings are handled as arrays of code points, as Python does.
 const MAX_WORD = 100
+const INITIAL = 256 // wordpiece.py INITIAL, CONTINUING: vocabulary shards of initial and ## pieces
+const CONTINUING = 64
 const OTHER = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]$/u
 const SPACE = /^[\t\n\r\p{Zs}]$/u
 const MARK = /\p{Mn}/gu
@@ -38,9 +40,26 @@ export function words (text) {
   return out
 }
 
+// The vocabulary shard holding `token` (wordpiece.py shard_of).
+export function shardOf (token) {
+  const chars = [...token]
+  if (token.startsWith('##') && chars.length > 2) return INITIAL + chars[2].codePointAt(0) % CONTINUING
+  return (chars[0].codePointAt(0) * 257 + (chars.length > 1 ? chars[1].codePointAt(0) : 0)) % INITIAL
+}
+
+// The shards holding every piece WordPiece may look up for `word` (wordpiece.py shards_of).
+export function shardsOf (word) {
+  const chars = [...word]
+  const out = new Set([shardOf(chars.slice(0, 1).join('')), shardOf(chars.slice(0, 2).join(''))])
+  for (const c of chars.slice(1)) out.add(shardOf('##' + c))
+  return out
+}
+
 export class WordPiece {
+  // `vocab`: every token (id = index), or a token → id Map holding at least the pieces of the
+  // words it will split (shardsOf), which may grow between calls.
   constructor (vocab) {
-    this.ids = new Map(vocab.map((tok, i) => [tok, i]))
+    this.ids = vocab instanceof Map ? vocab : new Map(vocab.map((tok, i) => [tok, i]))
     this.cache = new Map()
   }
 

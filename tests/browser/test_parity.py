@@ -343,8 +343,8 @@ def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, se
     """The browser's first search fetches exactly the search and vector files a fresh Python
     search opens (the engines are twins file for file: both rank without phrases through
     rankedTop), so the benchmark's search_first_download_* (builder/benchview.py, measured in
-    Python) is the browser's; and its vector files are the lexical candidates' buckets and the
-    probed ones, not every vector."""
+    Python) is the browser's; and its vector files are the lexical candidates' pages and the
+    probed buckets, not every vector."""
     import builder.benchview as bv
     from builder.query.search import search
     out, corpus = generated_site

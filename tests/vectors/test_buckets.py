@@ -1,7 +1,8 @@
 """Buckets of document vectors (builder/vectors/buckets.py) and the reader that probes them
 (builder/query/vectorstore.py; tests/bm25/test_hybrid_parity.py for a built site): seeds chosen
-by their own refs, centres moved by k-means in integers, every doc in its most similar centre's
-bucket once both are centred on the brain's mean, and equal inputs giving equal buckets."""
+by their own refs, centres moved by k-means in integers over the sample, every doc in its most
+similar centre's bucket once both are centred on the brain's mean, equal inputs giving equal
+buckets, and a call given the last one's memo giving what a call without it gives."""
 from __future__ import annotations
 
 import random
@@ -9,7 +10,7 @@ import random
 import numpy as np
 
 from builder.vectors import buckets as mod
-from builder.vectors.buckets import RATE, buckets, is_centre, mean_of
+from builder.vectors.buckets import RATE, buckets, in_sample, is_centre, mean_of
 
 DIMS = 8
 
@@ -46,15 +47,16 @@ def test_without_iterations_the_seeds_are_the_centres_and_each_doc_joins_its_nea
     assert bucket == np.argmax((y @ c.T) / np.sqrt((c * c).sum(axis=1)), axis=1).tolist()
 
 
-def test_a_k_means_round_moves_each_centre_to_the_rounded_mean_of_its_docs(monkeypatch):
+def test_a_k_means_round_moves_each_centre_to_the_rounded_mean_of_its_sample_docs(monkeypatch):
     monkeypatch.setattr(mod, "ITERATIONS", 1)
     rng = random.Random(4)
     refs, rows = _refs(10 * RATE), _rows(rng, 10 * RATE)
     mean = mean_of(rows, DIMS)
     x = _matrix(rows)
     seeds = _matrix([rows[i] for i, r in enumerate(refs) if is_centre(r)]) - mean
-    first = np.argmax(((x - mean) @ seeds.T) / np.sqrt((seeds * seeds).sum(axis=1)), axis=1)
-    moved = [(2 * x[first == k].sum(axis=0) + n) // (2 * n) if (n := int((first == k).sum())) else seeds[k] + mean
+    sample = _matrix([rows[i] for i, r in enumerate(refs) if in_sample(r)])
+    first = np.argmax(((sample - mean) @ seeds.T) / np.sqrt((seeds * seeds).sum(axis=1)), axis=1)
+    moved = [(2 * sample[first == k].sum(axis=0) + n) // (2 * n) if (n := int((first == k).sum())) else seeds[k] + mean
              for k in range(len(seeds))]
     centres, bucket = buckets(refs, rows, mean, DIMS)
     assert centres == [np.asarray(m, dtype=np.int8).tobytes() for m in moved]
@@ -76,3 +78,24 @@ def test_equal_inputs_give_equal_buckets():
     refs, rows = _refs(8 * RATE), _rows(rng, 8 * RATE)
     mean = mean_of(rows, DIMS)
     assert buckets(refs, list(rows), mean, DIMS) == buckets(refs, list(rows), mean, DIMS)
+
+
+def test_a_memo_gives_what_a_call_without_it_gives():
+    """A doc added, one changed and one removed outside the sample: the centres stay and the
+    other docs keep their buckets; a change in the sample makes them again."""
+    rng = random.Random(7)
+    refs, rows = _refs(12 * RATE), _rows(rng, 12 * RATE)
+    mean = mean_of(rows, DIMS)
+    kept: dict = {}
+    first = buckets(refs, rows, mean, DIMS, kept)
+    outside = [i for i, r in enumerate(refs) if not in_sample(r)]
+    new_ref = next(r for r in (f"notes/new{i}.md" for i in range(99)) if not in_sample(r))
+    edited_refs = sorted(refs[:outside[0]] + refs[outside[0] + 1:] + [new_ref])
+    by_ref = dict(zip(refs, rows)) | {new_ref: _rows(rng, 1)[0], refs[outside[1]]: _rows(rng, 1)[0]}
+    edited = [by_ref[r] for r in edited_refs]
+    again = buckets(edited_refs, edited, mean, DIMS, kept)
+    assert again == buckets(edited_refs, edited, mean, DIMS) and again[0] == first[0]
+    inside = next(i for i, r in enumerate(edited_refs) if in_sample(r))
+    edited = list(edited)   # a build's rows are a new list (the memo holds the last one)
+    edited[inside] = _rows(rng, 1)[0]
+    assert buckets(edited_refs, edited, mean, DIMS, kept) == buckets(edited_refs, edited, mean, DIMS)
