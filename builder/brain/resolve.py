@@ -31,7 +31,7 @@ def build_names(notes: dict[str, Note], identities: dict[str, tuple[str, ...]]) 
     return {name: tuple(sorted(refs)) for name, refs in sorted(table.items())}
 
 
-def _path_key(path: str) -> str:
+def path_key(path: str) -> str:
     """A path as Obsidian compares it: case-insensitive, without `.md`."""
     path = path.lower()
     return path[:-3] if path.endswith(".md") else path
@@ -61,17 +61,17 @@ class PathIndex:
     def __init__(self, paths):
         self.by_name: dict[str, list[str]] = {}
         for path in sorted(paths):
-            self.by_name.setdefault(posixpath.basename(_path_key(path)), []).append(path)
+            self.by_name.setdefault(posixpath.basename(path_key(path)), []).append(path)
 
     def find(self, source: str, target: str) -> tuple[str, str | None] | None:
-        want = _path_key(target.strip().lstrip("/"))
+        want = path_key(target.strip().lstrip("/"))
         if not want:
             return None
         found = [p for p in self.by_name.get(posixpath.basename(want), ())
-                 if _path_key(p) == want or _path_key(p).endswith("/" + want)]
+                 if path_key(p) == want or path_key(p).endswith("/" + want)]
         if not found:
             return None
-        exact = [p for p in found if _path_key(p) == want]   # the whole path, in another case
+        exact = [p for p in found if path_key(p) == want]   # the whole path, in another case
         if len(exact) == 1:
             return "resolved", exact[0]
         return ("resolved", found[0]) if len(found) == 1 else nearest(source, found)
@@ -131,43 +131,44 @@ class Resolver:
 
 
 def resolve_links(brain_name, notes: dict[str, Note], records: dict[str, Record], resolver: Resolver,
-                  known: dict | None = None):
+                  known: dict | None = None, reached=None):
     """Every link of every note, then record, and the broken ones' problems. `known`: {source ref:
-    (its object, its links, their problems)} of the last resolution in this process by a resolver
-    with equal inputs (Resolver.inputs), left holding this one's: a source object unchanged since
-    resolves as it did."""
+    (its object, its links, their problems, its targets as written)} of the last resolution in this
+    process, left holding this one's: a source object unchanged since resolves as it did unless
+    `reached(its targets)` (reach.reaches: what the resolver's inputs changed may reach; None: all)."""
     last = dict(known or {})
     made = {} if known is None else known
     made.clear()
     links, problems = [], []
     for ref, item in (*notes.items(), *records.items()):
         old = last.get(ref)
-        if old is None or old[0] is not item:
-            old = (item, *(_note_links(brain_name, ref, item, resolver, notes) if ref in notes
-                           else _record_links(ref, item, resolver, notes)))
+        if old is None or old[0] is not item or reached is None or reached(old[3]):
+            new = _note_links(brain_name, ref, item, resolver) if ref in notes else _record_links(ref, item, resolver)
+            if old is None or old[0] is not item or old[1] != new[0]:   # else the same link objects
+                old = (item, *new, frozenset(link.target for link in new[0]))
         made[ref] = old
         links.extend(old[1])
         problems.extend(old[2])
     return links, problems
 
 
-def _note_links(brain_name, ref: str, note: Note, resolver: Resolver, notes) -> tuple[list, list]:
+def _note_links(brain_name, ref: str, note: Note, resolver: Resolver) -> tuple[list, list]:
     links, problems = [], []
     for raw in note.links:
-        links.append(_link(ref, raw, resolver, notes))
+        links.append(_link(ref, raw, resolver))
         if links[-1].status == "broken":
             where = f"line {raw.line}: " if raw.line else f"relations.{raw.relation}: "
             problems.append(Problem(brain_name, ref, "broken_link", f"{where}{raw.target!r} resolves to nothing"))
     return links, problems
 
 
-def _record_links(ref: str, rec: Record, resolver: Resolver, notes) -> tuple[list, list]:
-    links = [_link(ref, _record_target(target, "links"), resolver, notes) for target in rec.refs]
+def _record_links(ref: str, rec: Record, resolver: Resolver) -> tuple[list, list]:
+    links = [_link(ref, _record_target(target, "links"), resolver) for target in rec.refs]
     for relation, targets in rec.relations.items():
         for target in targets:
-            links.append(_link(ref, _record_target(target, relation), resolver, notes))
+            links.append(_link(ref, _record_target(target, relation), resolver))
     if rec.author:
-        links.append(_link(ref, RawLink(target=rec.author, relation="author", line=0), resolver, notes))
+        links.append(_link(ref, RawLink(target=rec.author, relation="author", line=0), resolver))
     return links, []
 
 
@@ -180,7 +181,7 @@ def _record_target(target: str, relation: str) -> RawLink:
     return RawLink(target=target, relation=relation, line=0)
 
 
-def _link(source: str, raw: RawLink, resolver: Resolver, notes) -> Link:
+def _link(source: str, raw: RawLink, resolver: Resolver) -> Link:
     if not raw.target and raw.heading:   # [[#Heading]] points into the same note
         status, ref = "resolved", source
     elif raw.heading and f"{raw.target}#{raw.heading}" in resolver.records:   # a record id holding '#'
