@@ -71,10 +71,32 @@ def edges(brain: Brain, ids: dict[str, int]) -> dict:
     return {"relations": relations, "edges": packed}
 
 
-def emit_navigation(writer: Writer, brains: list[Brain], as_of: str) -> None:
-    """The two files, and `graph.html`: the page the whole graph is drawn on."""
-    trees = {b.name: folder_tree(b) for b in brains}
-    graphs = {b.name: edges(b, {ref: i for i, ref in enumerate(note_ids(trees[b.name]))}) for b in brains}
-    writer.write_pack(EXPLORER, canonical_json({"brains": trees}), "site")
-    writer.write_pack(GRAPH, canonical_json({"brains": graphs}), "site")
+def emit_navigation(writer: Writer, brains: list[Brain], as_of: str, memo: dict | None = None) -> None:
+    """The two files, and `graph.html`: the page the whole graph is drawn on. `memo`: what the last
+    build in this process made (emit/state.py), left holding this build's."""
+    memo = {} if memo is None else memo
+    made = {b.name: _navigation(b, memo.get(b.name)) for b in brains}
+    last = memo.get("")
+    if last is None or len(last[0]) != len(made) or any(a is not b for a, b in zip(last[0], made.values())):
+        trees = {name: m[2] for name, m in made.items()}
+        graphs = {name: m[3] for name, m in made.items()}
+        last = (tuple(made.values()), canonical_json({"brains": trees}), canonical_json({"brains": graphs}))
+    memo.clear()
+    memo.update(made)
+    memo[""] = last
+    writer.write_pack(EXPLORER, last[1], "site")
+    writer.write_pack(GRAPH, last[2], "site")
     writer.write("graph.html", render("graph.html", "graph.html", **_context(brains[0], as_of, "Graph")), "site")
+
+
+def _navigation(brain: Brain, last: tuple | None) -> tuple:
+    """(its notes, their links, tree, edges): `last` while the notes and their links are the same
+    objects (the parse keeps them; brain.links lists the notes' links first, then the records')."""
+    notes = tuple(brain.notes.values())
+    if last is not None and last[0] == notes:
+        k, links = len(last[1]), brain.links
+        if links[:k] == last[1] and (k == len(links) or links[k].source not in brain.notes):
+            return last
+    tree = folder_tree(brain)
+    first = next((i for i, link in enumerate(brain.links) if link.source not in brain.notes), len(brain.links))
+    return notes, brain.links[:first], tree, edges(brain, {ref: i for i, ref in enumerate(note_ids(tree))})
