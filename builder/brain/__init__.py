@@ -32,13 +32,15 @@ class LoadMemo:
     `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
     read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems, targets)});
     `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing);
-    `identities`: the identities each item names (resolve.known_identities); `found`: (the
+    `identities`: the identities each item names (resolve.known_identities); `names`: the last
+    (notes, identities, claimed names) (resolve.build_names); `found`: (the
     folders skipped, what discovery found), for the next load after file events (rediscover.py)."""
     stats: dict = field(default_factory=dict)
     resolved: tuple = (None, None)
     listing: object = None
     identities: dict = field(default_factory=dict)
     found: tuple = (None, None)
+    names: tuple | None = None
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
@@ -103,7 +105,9 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     digest.remember()
     sources = _sources(root, cfg, found, problems)
     identities = known_identities(cfg.identities, notes, records, sources, memo.identities if memo else None)
-    names = build_names(notes, identities)
+    names = build_names(notes, identities, memo.names if memo else None)
+    if memo:
+        memo.names = (notes, identities, names)
     attachments = _safe_attachments(found.attachments, cfg, problems)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
     inputs = resolver.inputs()

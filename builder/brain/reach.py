@@ -23,7 +23,8 @@ def reaches(old: tuple | None, new: tuple):
     targets = set(notes) | {ref[:-3] for ref in notes if ref.endswith(".md")}
     targets.update(ref[:i] for ref in records for i, c in enumerate(ref) if c == "#")
     targets |= records
-    names = {name for name in names0.keys() | names1.keys() if names0.get(name) != names1.get(name)}
+    names = set() if names0 is names1 else \
+        {name for name in names0.keys() | names1.keys() if names0.get(name) != names1.get(name)}
     idents = {i for i in claims0.keys() | claims1.keys() if claims0.get(i) != claims1.get(i)}
     if idents:   # a note merged with an identity it claims (Resolver.resolve): the names it holds
         names.update(name for table in (names0, names1) for name, refs in table.items() if not idents.isdisjoint(refs))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from itertools import compress
+from operator import is_not
 
 from ..kernel.model import Link, Note, Problem, RawLink, Record
 from .markdown import split_wikilink
@@ -19,16 +21,33 @@ def claimed_names(note: Note) -> list[str]:
     return list(dict.fromkeys([note.title, stem, *note.aliases]))
 
 
-def build_names(notes: dict[str, Note], identities: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    """Claimed name → every ref claiming it (sorted). Names match exactly (case-sensitive)."""
-    table: dict[str, set[str]] = {}
-    for ref, note in notes.items():
-        for name in claimed_names(note):
-            table.setdefault(name, set()).add(ref)
-    for ident, aliases in identities.items():
-        for alias in aliases:
-            table.setdefault(alias, set()).add(ident)
-    return {name: tuple(sorted(refs)) for name, refs in sorted(table.items())}
+def build_names(notes: dict[str, Note], identities: dict[str, tuple[str, ...]], last: tuple | None = None) -> dict[str, tuple[str, ...]]:
+    """Claimed name → every ref claiming it (sorted), by name. Names match exactly (case-sensitive).
+    `last`: (notes, identities, names) of the last call in this process: with the same identities,
+    only the names of the notes whose object changed move (the same dict when none did)."""
+    if last is None or last[1] != identities:
+        table: dict[str, set[str]] = {}
+        for ref, note in notes.items():
+            for name in claimed_names(note):
+                table.setdefault(name, set()).add(ref)
+        for ident, aliases in identities.items():
+            for alias in aliases:
+                table.setdefault(alias, set()).add(ident)
+        return {name: tuple(sorted(refs)) for name, refs in sorted(table.items())}
+    old, _, names = last
+    changed = (notes.keys() ^ old.keys()) | set(compress(notes, map(is_not, notes.values(), map(old.get, notes))))
+    if not changed:
+        return names
+    table = dict(names)
+    for ref in changed:
+        for name in claimed_names(old[ref]) if ref in old else ():
+            table[name] = tuple(r for r in table[name] if r != ref)
+        for name in claimed_names(notes[ref]) if ref in notes else ():
+            table[name] = tuple(sorted({*table.get(name, ()), ref}))
+    for name in [name for name, refs in table.items() if not refs]:
+        del table[name]
+    # a name no one claimed joins at the end: the table is by name
+    return table if table.keys() <= names.keys() else dict(sorted(table.items()))
 
 
 def path_key(path: str) -> str:
@@ -199,19 +218,31 @@ def _link(source: str, raw: RawLink, resolver: Resolver) -> Link:
 
 def known_identities(config_identities, notes, records, sources, kept: dict | None = None) -> dict[str, tuple[str, ...]]:
     """Every identity the brain names: configured ones with their aliases, plus entities seen
-    anywhere. `kept`: each item's identities by its ref, from the last call in this process
-    (an unchanged item object names the same ones while the sources are the same), left
-    holding this call's."""
-    out = {k: tuple(v) for k, v in config_identities.items()}
+    anywhere. `kept`: the notes and records of the last call in this process, the identities
+    each names and how many name each identity, left holding this call's: while the sources are
+    the same, only the items whose object changed are read again."""
     kept = {} if kept is None else kept
-    old = kept.get("items", {}) if kept.get("sources") == list(sources) else {}
-    mine = {}
-    for item in (*notes.values(), *records.values()):
-        o = old.get(item.ref)
-        mine[item.ref] = o if o is not None and o[0] is item else (item, _named(item, sources))
-        for ident in mine[item.ref][1]:
-            out.setdefault(ident, ())
-    kept["sources"], kept["items"] = list(sources), mine
+    if kept.get("sources") != list(sources):
+        kept.update(sources=list(sources), notes={}, records={}, named={}, count={})
+    named, count = kept["named"], kept["count"]
+    changed = set()
+    for now, last in ((notes, kept["notes"]), (records, kept["records"])):
+        changed |= last.keys() - now.keys()
+        changed.update(compress(now, map(is_not, now.values(), map(last.get, now))))
+    for ref in changed:
+        for ident in named.pop(ref, ()):
+            count[ident] -= 1
+            if not count[ident]:
+                del count[ident]
+        item = notes.get(ref, records.get(ref))
+        if item is not None:
+            named[ref] = _named(item, sources)
+            for ident in named[ref]:
+                count[ident] = count.get(ident, 0) + 1
+    kept["notes"], kept["records"] = notes, records
+    out = {k: tuple(v) for k, v in config_identities.items()}
+    for ident in count:
+        out.setdefault(ident, ())
     return dict(sorted(out.items()))
 
 
