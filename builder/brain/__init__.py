@@ -18,7 +18,7 @@ from .gittimes import commit_times
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
 from .reach import reaches
-from .resolve import Resolver, build_names, known_identities, resolve_links
+from .resolve import Resolved, Resolver, build_names, known_identities, resolve_links
 
 
 # A file modified this recently may change again within its clock's granularity keeping its
@@ -30,7 +30,7 @@ RACY_NS = 2_000_000_000
 class LoadMemo:
     """What the last load of a brain in this process left for the next (parsecache.Cache keeps it):
     `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
-    read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems, targets)});
+    read again; `resolved`: (the resolver's inputs, resolve.Resolved);
     `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing);
     `identities`: the identities each item names (resolve.known_identities); `names`: the last
     (notes, identities, claimed names) (resolve.build_names); `found`: (the
@@ -111,7 +111,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     attachments = _safe_attachments(found.attachments, cfg, problems)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
     inputs = resolver.inputs()
-    known = (memo.resolved[1] if memo else None) or {}
+    known = memo.resolved[1] if memo and memo.resolved[1] is not None else Resolved()
     links, link_problems = resolve_links(cfg.name, notes, records, resolver, known,
                                          reaches(memo.resolved[0], inputs) if memo else None)
     if memo:

@@ -8,9 +8,9 @@ from .resolve import path_key
 
 
 def reaches(old: tuple | None, new: tuple):
-    """A test of an item's links (its targets as written, and a test of one target) that says
-    whether one may resolve otherwise under the resolver inputs `new` (Resolver.inputs) than under
-    `old`; None when any may (no `old`, or the sources or attachments changed)."""
+    """A function of the last resolution (resolve.Resolved) giving the sources one of whose links
+    may resolve otherwise under the resolver inputs `new` (Resolver.inputs) than under `old`;
+    None when any may (no `old`, or the sources or attachments changed)."""
     if old is None:
         return None
     notes0, records0, names0, sources0, files0, claims0 = old
@@ -31,8 +31,10 @@ def reaches(old: tuple | None, new: tuple):
     targets |= names
     files = {posixpath.basename(path_key(ref)) for ref in notes}   # Obsidian's path rule (PathIndex)
 
-    def test(written: frozenset) -> bool:
-        if not targets.isdisjoint(written):
-            return True
-        return bool(files) and any(posixpath.basename(path_key(t.strip().lstrip("/"))) in files for t in written)
-    return test
+    def reached(known) -> set[str]:
+        """The sources (resolve.Resolved) whose links name a target the change may reach."""
+        names = [t for t in targets if t in known.by_target]
+        if files:
+            names += [t for t in known.by_target if posixpath.basename(path_key(t.strip().lstrip("/"))) in files]
+        return set().union(*map(known.by_target.__getitem__, names))
+    return reached

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from itertools import compress
+from dataclasses import dataclass, field
+from itertools import chain, compress
 from operator import is_not
 
 from ..kernel.model import Link, Note, Problem, RawLink, Record
@@ -149,26 +150,51 @@ class Resolver:
         return "broken", None
 
 
+@dataclass
+class Resolved:
+    """The last link resolution in this process, by source ref: its object, its links, their
+    problems; and each target as written → the sources naming it."""
+    items: dict = field(default_factory=dict)
+    links: dict = field(default_factory=dict)
+    problems: dict = field(default_factory=dict)
+    by_target: dict = field(default_factory=dict)
+
+    def forget(self, ref: str) -> None:
+        del self.items[ref], self.problems[ref]
+        for link in self.links.pop(ref):
+            sources = self.by_target.get(link.target)
+            if sources is not None:
+                sources.discard(ref)
+                if not sources:
+                    del self.by_target[link.target]
+
+
 def resolve_links(brain_name, notes: dict[str, Note], records: dict[str, Record], resolver: Resolver,
-                  known: dict | None = None, reached=None):
-    """Every link of every note, then record, and the broken ones' problems. `known`: {source ref:
-    (its object, its links, their problems, its targets as written)} of the last resolution in this
-    process, left holding this one's: a source object unchanged since resolves as it did unless
-    `reached(its targets)` (reach.reaches: what the resolver's inputs changed may reach; None: all)."""
-    last = dict(known or {})
-    made = {} if known is None else known
-    made.clear()
-    links, problems = [], []
-    for ref, item in (*notes.items(), *records.items()):
-        old = last.get(ref)
-        if old is None or old[0] is not item or reached is None or reached(old[3]):
-            new = _note_links(brain_name, ref, item, resolver) if ref in notes else _record_links(ref, item, resolver)
-            if old is None or old[0] is not item or old[1] != new[0]:   # else the same link objects
-                old = (item, *new, frozenset(link.target for link in new[0]))
-        made[ref] = old
-        links.extend(old[1])
-        problems.extend(old[2])
-    return links, problems
+                  known: Resolved | None = None, reached=None):
+    """Every link of every note, then record, and the broken ones' problems. `known`: the last
+    resolution in this process, left holding this one's: a source object unchanged since resolves
+    as it did unless `reached(known)` names it (reach.py: the sources whose links the change of
+    the resolver's inputs may reach; None: all)."""
+    known = Resolved() if known is None else known
+    objects = known.items
+    todo = set(compress(notes, map(is_not, notes.values(), map(objects.get, notes))))
+    todo.update(compress(records, map(is_not, records.values(), map(objects.get, records))))
+    todo |= objects.keys() - notes.keys() - records.keys()       # gone
+    todo |= set(objects) if reached is None else reached(known)
+    for ref in todo:
+        item, was, old = notes.get(ref, records.get(ref)), objects.get(ref), known.links.get(ref)
+        if was is not None:
+            known.forget(ref)
+        if item is None:
+            continue
+        new = _note_links(brain_name, ref, item, resolver) if ref in notes else _record_links(ref, item, resolver)
+        # an unchanged object's links that resolve as they did stay the same objects (views/delta.py)
+        known.items[ref], known.links[ref], known.problems[ref] = item, old if was is item and old == new[0] else new[0], new[1]
+        for link in known.links[ref]:
+            known.by_target.setdefault(link.target, set()).add(ref)
+    order = [*notes, *records]
+    return (list(chain.from_iterable(map(known.links.__getitem__, order))),
+            list(chain.from_iterable(map(known.problems.__getitem__, order))))
 
 
 def _note_links(brain_name, ref: str, note: Note, resolver: Resolver) -> tuple[list, list]:
