@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, compress, count, repeat
+from operator import is_
 from dataclasses import dataclass, field
 
 from ..kernel import refs
@@ -99,8 +100,8 @@ class DataMemo:
         """The card text of each item: looked up by id() in one pass (a listing may hold every
         record of a brain); `items` keeps every item it knows alive, so an id is its item's."""
         texts = list(map(self.texts.get, map(id, items)))
-        if None in texts:
-            texts = [t if t is not None else self._item(i)[1] for t, i in zip(texts, items)]
+        for i in compress(count(), map(is_, texts, repeat(None))):   # new items: few
+            texts[i] = self._item(items[i])[1]
         return tuple(texts)
 
     def hold(self, holder: str, cards: frozenset, touched: set[str]) -> None:

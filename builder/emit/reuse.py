@@ -25,6 +25,8 @@ readers' keys are compared).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import is_not
 
 from ..kernel.model import Brain
 from ..views import View
@@ -201,7 +203,7 @@ class PageMemo:
         if len(seen) - new != len(last):     # some view is gone
             changed.update(v.ref for vid, v in last.items() if vid not in seen)
         for mine, now in zip(self.items, (brain.notes, brain.records)):
-            other = [ref for ref, item in now.items() if mine.get(ref) is not item]
+            other = list(compress(now, map(is_not, now.values(), map(mine.get, now))))
             changed.update((ref,) for ref in other)
             if len(now) - sum(ref not in mine for ref in other) != len(mine):    # some item is gone
                 changed.update((ref,) for ref in mine.keys() - now.keys())
