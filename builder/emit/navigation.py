@@ -76,27 +76,31 @@ def emit_navigation(writer: Writer, brains: list[Brain], as_of: str, memo: dict 
     build in this process made (emit/state.py), left holding this build's."""
     memo = {} if memo is None else memo
     made = {b.name: _navigation(b, memo.get(b.name)) for b in brains}
-    last = memo.get("")
-    if last is None or len(last[0]) != len(made) or any(a is not b for a, b in zip(last[0], made.values())):
-        trees = {name: m[2] for name, m in made.items()}
-        graphs = {name: m[3] for name, m in made.items()}
-        last = (tuple(made.values()), canonical_json({"brains": trees}), canonical_json({"brains": graphs}))
+    trees, graphs = tuple(m[3] for m in made.values()), tuple(m[4] for m in made.values())
+    last = memo.get("", ((), (), b"", b""))
+    explorer = last[2] if _same(trees, last[0]) else canonical_json({"brains": dict(zip(made, trees))})
+    graph = last[3] if _same(graphs, last[1]) else canonical_json({"brains": dict(zip(made, graphs))})
     memo.clear()
     memo.update(made)
-    memo[""] = last
-    writer.write_pack(EXPLORER, last[1], "site")
-    writer.write_pack(GRAPH, last[2], "site")
+    memo[""] = (trees, graphs, explorer, graph)
+    writer.write_pack(EXPLORER, explorer, "site")
+    writer.write_pack(GRAPH, graph, "site")
     writer.write("graph.html", render("graph.html", "graph.html", **_context(brains[0], as_of, "Graph")), "site")
 
 
+def _same(new: tuple, old: tuple) -> bool:
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
+
+
 def _navigation(brain: Brain, last: tuple | None) -> tuple:
-    """(its notes, their links, tree, edges): `last` while the notes and their links are the same
-    objects (the parse keeps them; brain.links lists the notes' links first, then the records')."""
-    notes = tuple(brain.notes.values())
-    if last is not None and last[0] == notes:
-        k, links = len(last[1]), brain.links
-        if links[:k] == last[1] and (k == len(links) or links[k].source not in brain.notes):
-            return last
+    """(its notes, their refs, their links, tree, edges), kept from `last` while they are the
+    same: the tree is a function of the notes, the edges of their refs and links (the parse
+    keeps them; brain.links lists the notes' links first, then the records')."""
+    notes, refs, links = tuple(brain.notes.values()), tuple(brain.notes), brain.links
+    if last is not None and last[1] == refs:
+        k = len(last[2])
+        if links[:k] == last[2] and (k == len(links) or links[k].source not in brain.notes):
+            return last if last[0] == notes else (notes, refs, last[2], folder_tree(brain), last[4])
     tree = folder_tree(brain)
-    first = next((i for i, link in enumerate(brain.links) if link.source not in brain.notes), len(brain.links))
-    return notes, brain.links[:first], tree, edges(brain, {ref: i for i, ref in enumerate(note_ids(tree))})
+    first = next((i for i, link in enumerate(links) if link.source not in brain.notes), len(links))
+    return notes, refs, links[:first], tree, edges(brain, {ref: i for i, ref in enumerate(note_ids(tree))})
