@@ -17,7 +17,8 @@ from .rediscover import rediscover
 from .gittimes import commit_times
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
-from .resolve import Resolver, build_names, known_identities, resolve_links
+from .reach import reaches
+from .resolve import Resolved, Resolver, build_names, known_identities, resolve_links
 
 
 # A file modified this recently may change again within its clock's granularity keeping its
@@ -29,15 +30,17 @@ RACY_NS = 2_000_000_000
 class LoadMemo:
     """What the last load of a brain in this process left for the next (parsecache.Cache keeps it):
     `stats`: path → (its stat, sha256 of its bytes), so a file whose stat is what it was is not
-    read again; `resolved`: (the resolver's inputs, {source ref: (object, links, problems)});
+    read again; `resolved`: (the resolver's inputs, resolve.Resolved);
     `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing);
-    `identities`: the identities each item names (resolve.known_identities); `found`: (the
+    `identities`: the identities each item names (resolve.known_identities); `names`: the last
+    (notes, identities, claimed names) (resolve.build_names); `found`: (the
     folders skipped, what discovery found), for the next load after file events (rediscover.py)."""
     stats: dict = field(default_factory=dict)
     resolved: tuple = (None, None)
     listing: object = None
     identities: dict = field(default_factory=dict)
     found: tuple = (None, None)
+    names: tuple | None = None
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
@@ -102,12 +105,15 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     digest.remember()
     sources = _sources(root, cfg, found, problems)
     identities = known_identities(cfg.identities, notes, records, sources, memo.identities if memo else None)
-    names = build_names(notes, identities)
+    names = build_names(notes, identities, memo.names if memo else None)
+    if memo:
+        memo.names = (notes, identities, names)
     attachments = _safe_attachments(found.attachments, cfg, problems)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
     inputs = resolver.inputs()
-    known = memo.resolved[1] if memo and memo.resolved[0] == inputs else {}
-    links, link_problems = resolve_links(cfg.name, notes, records, resolver, known)
+    known = memo.resolved[1] if memo and memo.resolved[1] is not None else Resolved()
+    links, link_problems = resolve_links(cfg.name, notes, records, resolver, known,
+                                         reaches(memo.resolved[0], inputs) if memo else None)
     if memo:
         memo.resolved = (inputs, known)
     problems.extend(link_problems)

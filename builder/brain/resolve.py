@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass, field
+from itertools import chain, compress
+from operator import is_not
 
 from ..kernel.model import Link, Note, Problem, RawLink, Record
 from .markdown import split_wikilink
@@ -19,19 +22,36 @@ def claimed_names(note: Note) -> list[str]:
     return list(dict.fromkeys([note.title, stem, *note.aliases]))
 
 
-def build_names(notes: dict[str, Note], identities: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
-    """Claimed name → every ref claiming it (sorted). Names match exactly (case-sensitive)."""
-    table: dict[str, set[str]] = {}
-    for ref, note in notes.items():
-        for name in claimed_names(note):
-            table.setdefault(name, set()).add(ref)
-    for ident, aliases in identities.items():
-        for alias in aliases:
-            table.setdefault(alias, set()).add(ident)
-    return {name: tuple(sorted(refs)) for name, refs in sorted(table.items())}
+def build_names(notes: dict[str, Note], identities: dict[str, tuple[str, ...]], last: tuple | None = None) -> dict[str, tuple[str, ...]]:
+    """Claimed name → every ref claiming it (sorted), by name. Names match exactly (case-sensitive).
+    `last`: (notes, identities, names) of the last call in this process: with the same identities,
+    only the names of the notes whose object changed move (the same dict when none did)."""
+    if last is None or last[1] != identities:
+        table: dict[str, set[str]] = {}
+        for ref, note in notes.items():
+            for name in claimed_names(note):
+                table.setdefault(name, set()).add(ref)
+        for ident, aliases in identities.items():
+            for alias in aliases:
+                table.setdefault(alias, set()).add(ident)
+        return {name: tuple(sorted(refs)) for name, refs in sorted(table.items())}
+    old, _, names = last
+    changed = (notes.keys() ^ old.keys()) | set(compress(notes, map(is_not, notes.values(), map(old.get, notes))))
+    if not changed:
+        return names
+    table = dict(names)
+    for ref in changed:
+        for name in claimed_names(old[ref]) if ref in old else ():
+            table[name] = tuple(r for r in table[name] if r != ref)
+        for name in claimed_names(notes[ref]) if ref in notes else ():
+            table[name] = tuple(sorted({*table.get(name, ()), ref}))
+    for name in [name for name, refs in table.items() if not refs]:
+        del table[name]
+    # a name no one claimed joins at the end: the table is by name
+    return table if table.keys() <= names.keys() else dict(sorted(table.items()))
 
 
-def _path_key(path: str) -> str:
+def path_key(path: str) -> str:
     """A path as Obsidian compares it: case-insensitive, without `.md`."""
     path = path.lower()
     return path[:-3] if path.endswith(".md") else path
@@ -61,17 +81,17 @@ class PathIndex:
     def __init__(self, paths):
         self.by_name: dict[str, list[str]] = {}
         for path in sorted(paths):
-            self.by_name.setdefault(posixpath.basename(_path_key(path)), []).append(path)
+            self.by_name.setdefault(posixpath.basename(path_key(path)), []).append(path)
 
     def find(self, source: str, target: str) -> tuple[str, str | None] | None:
-        want = _path_key(target.strip().lstrip("/"))
+        want = path_key(target.strip().lstrip("/"))
         if not want:
             return None
         found = [p for p in self.by_name.get(posixpath.basename(want), ())
-                 if _path_key(p) == want or _path_key(p).endswith("/" + want)]
+                 if path_key(p) == want or path_key(p).endswith("/" + want)]
         if not found:
             return None
-        exact = [p for p in found if _path_key(p) == want]   # the whole path, in another case
+        exact = [p for p in found if path_key(p) == want]   # the whole path, in another case
         if len(exact) == 1:
             return "resolved", exact[0]
         return ("resolved", found[0]) if len(found) == 1 else nearest(source, found)
@@ -130,44 +150,70 @@ class Resolver:
         return "broken", None
 
 
+@dataclass
+class Resolved:
+    """The last link resolution in this process, by source ref: its object, its links, their
+    problems; and each target as written → the sources naming it."""
+    items: dict = field(default_factory=dict)
+    links: dict = field(default_factory=dict)
+    problems: dict = field(default_factory=dict)
+    by_target: dict = field(default_factory=dict)
+
+    def forget(self, ref: str) -> None:
+        del self.items[ref], self.problems[ref]
+        for link in self.links.pop(ref):
+            sources = self.by_target.get(link.target)
+            if sources is not None:
+                sources.discard(ref)
+                if not sources:
+                    del self.by_target[link.target]
+
+
 def resolve_links(brain_name, notes: dict[str, Note], records: dict[str, Record], resolver: Resolver,
-                  known: dict | None = None):
-    """Every link of every note, then record, and the broken ones' problems. `known`: {source ref:
-    (its object, its links, their problems)} of the last resolution in this process by a resolver
-    with equal inputs (Resolver.inputs), left holding this one's: a source object unchanged since
-    resolves as it did."""
-    last = dict(known or {})
-    made = {} if known is None else known
-    made.clear()
-    links, problems = [], []
-    for ref, item in (*notes.items(), *records.items()):
-        old = last.get(ref)
-        if old is None or old[0] is not item:
-            old = (item, *(_note_links(brain_name, ref, item, resolver, notes) if ref in notes
-                           else _record_links(ref, item, resolver, notes)))
-        made[ref] = old
-        links.extend(old[1])
-        problems.extend(old[2])
-    return links, problems
+                  known: Resolved | None = None, reached=None):
+    """Every link of every note, then record, and the broken ones' problems. `known`: the last
+    resolution in this process, left holding this one's: a source object unchanged since resolves
+    as it did unless `reached(known)` names it (reach.py: the sources whose links the change of
+    the resolver's inputs may reach; None: all)."""
+    known = Resolved() if known is None else known
+    objects = known.items
+    todo = set(compress(notes, map(is_not, notes.values(), map(objects.get, notes))))
+    todo.update(compress(records, map(is_not, records.values(), map(objects.get, records))))
+    todo |= objects.keys() - notes.keys() - records.keys()       # gone
+    todo |= set(objects) if reached is None else reached(known)
+    for ref in todo:
+        item, was, old = notes.get(ref, records.get(ref)), objects.get(ref), known.links.get(ref)
+        if was is not None:
+            known.forget(ref)
+        if item is None:
+            continue
+        new = _note_links(brain_name, ref, item, resolver) if ref in notes else _record_links(ref, item, resolver)
+        # an unchanged object's links that resolve as they did stay the same objects (views/delta.py)
+        known.items[ref], known.links[ref], known.problems[ref] = item, old if was is item and old == new[0] else new[0], new[1]
+        for link in known.links[ref]:
+            known.by_target.setdefault(link.target, set()).add(ref)
+    order = [*notes, *records]
+    return (list(chain.from_iterable(map(known.links.__getitem__, order))),
+            list(chain.from_iterable(map(known.problems.__getitem__, order))))
 
 
-def _note_links(brain_name, ref: str, note: Note, resolver: Resolver, notes) -> tuple[list, list]:
+def _note_links(brain_name, ref: str, note: Note, resolver: Resolver) -> tuple[list, list]:
     links, problems = [], []
     for raw in note.links:
-        links.append(_link(ref, raw, resolver, notes))
+        links.append(_link(ref, raw, resolver))
         if links[-1].status == "broken":
             where = f"line {raw.line}: " if raw.line else f"relations.{raw.relation}: "
             problems.append(Problem(brain_name, ref, "broken_link", f"{where}{raw.target!r} resolves to nothing"))
     return links, problems
 
 
-def _record_links(ref: str, rec: Record, resolver: Resolver, notes) -> tuple[list, list]:
-    links = [_link(ref, _record_target(target, "links"), resolver, notes) for target in rec.refs]
+def _record_links(ref: str, rec: Record, resolver: Resolver) -> tuple[list, list]:
+    links = [_link(ref, _record_target(target, "links"), resolver) for target in rec.refs]
     for relation, targets in rec.relations.items():
         for target in targets:
-            links.append(_link(ref, _record_target(target, relation), resolver, notes))
+            links.append(_link(ref, _record_target(target, relation), resolver))
     if rec.author:
-        links.append(_link(ref, RawLink(target=rec.author, relation="author", line=0), resolver, notes))
+        links.append(_link(ref, RawLink(target=rec.author, relation="author", line=0), resolver))
     return links, []
 
 
@@ -180,7 +226,7 @@ def _record_target(target: str, relation: str) -> RawLink:
     return RawLink(target=target, relation=relation, line=0)
 
 
-def _link(source: str, raw: RawLink, resolver: Resolver, notes) -> Link:
+def _link(source: str, raw: RawLink, resolver: Resolver) -> Link:
     if not raw.target and raw.heading:   # [[#Heading]] points into the same note
         status, ref = "resolved", source
     elif raw.heading and f"{raw.target}#{raw.heading}" in resolver.records:   # a record id holding '#'
@@ -198,19 +244,31 @@ def _link(source: str, raw: RawLink, resolver: Resolver, notes) -> Link:
 
 def known_identities(config_identities, notes, records, sources, kept: dict | None = None) -> dict[str, tuple[str, ...]]:
     """Every identity the brain names: configured ones with their aliases, plus entities seen
-    anywhere. `kept`: each item's identities by its ref, from the last call in this process
-    (an unchanged item object names the same ones while the sources are the same), left
-    holding this call's."""
-    out = {k: tuple(v) for k, v in config_identities.items()}
+    anywhere. `kept`: the notes and records of the last call in this process, the identities
+    each names and how many name each identity, left holding this call's: while the sources are
+    the same, only the items whose object changed are read again."""
     kept = {} if kept is None else kept
-    old = kept.get("items", {}) if kept.get("sources") == list(sources) else {}
-    mine = {}
-    for item in (*notes.values(), *records.values()):
-        o = old.get(item.ref)
-        mine[item.ref] = o if o is not None and o[0] is item else (item, _named(item, sources))
-        for ident in mine[item.ref][1]:
-            out.setdefault(ident, ())
-    kept["sources"], kept["items"] = list(sources), mine
+    if kept.get("sources") != list(sources):
+        kept.update(sources=list(sources), notes={}, records={}, named={}, count={})
+    named, count = kept["named"], kept["count"]
+    changed = set()
+    for now, last in ((notes, kept["notes"]), (records, kept["records"])):
+        changed |= last.keys() - now.keys()
+        changed.update(compress(now, map(is_not, now.values(), map(last.get, now))))
+    for ref in changed:
+        for ident in named.pop(ref, ()):
+            count[ident] -= 1
+            if not count[ident]:
+                del count[ident]
+        item = notes.get(ref, records.get(ref))
+        if item is not None:
+            named[ref] = _named(item, sources)
+            for ident in named[ref]:
+                count[ident] = count.get(ident, 0) + 1
+    kept["notes"], kept["records"] = notes, records
+    out = {k: tuple(v) for k, v in config_identities.items()}
+    for ident in count:
+        out.setdefault(ident, ())
     return dict(sorted(out.items()))
 
 

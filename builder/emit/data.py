@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, compress, count, repeat
+from operator import is_
 from dataclasses import dataclass, field
 
 from ..kernel import refs
 from ..kernel.listing import paged
 from ..kernel.packs import packed_name
 from ..query.data import FORMAT
-from ..query.sections import section_reply
 from ..views import View
 from .cardids import STRIDE, CardIds
+from .entries import Seen, entries
 from .hashpacks import HashedPacks
 from .writer import Writer, canonical_json
 
@@ -74,6 +75,7 @@ class DataMemo:
     families: dict[str, HashedPacks] = field(default_factory=dict)
     timeline: list[tuple] = field(default_factory=list)     # per chunk: (entries, card texts, JSON)
     files: dict[str, tuple] = field(default_factory=dict)   # path → (JSON, digest of its pack file)
+    seen: Seen = field(default_factory=Seen)                # the views of the last build (entries.py)
 
     def starts_chunk(self, entry: dict) -> bool:
         """Whether a timeline chunk starts at `entry`: its ref hashes to 0 mod TIMELINE_CHUNK."""
@@ -99,8 +101,8 @@ class DataMemo:
         """The card text of each item: looked up by id() in one pass (a listing may hold every
         record of a brain); `items` keeps every item it knows alive, so an id is its item's."""
         texts = list(map(self.texts.get, map(id, items)))
-        if None in texts:
-            texts = [t if t is not None else self._item(i)[1] for t, i in zip(texts, items)]
+        for i in compress(count(), map(is_, texts, repeat(None))):   # new items: few
+            texts[i] = self._item(items[i])[1]
         return tuple(texts)
 
     def hold(self, holder: str, cards: frozenset, touched: set[str]) -> None:
@@ -123,20 +125,11 @@ def _shape(pages: tuple[dict, ...]) -> tuple[dict, list] | None:
     return (base, items) if list(pages) == paged(base, items) else None
 
 
-def family_of(view: View) -> str:
-    page = view.pages[0].get("page")
-    if page == "section":
-        return "sections"
-    if page == "record":
-        return "records/" + refs.escape_segment(view.pages[0]["source"])
-    return "lists"
-
-
 def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo | None = None) -> list[str]:
     """Write `brain`'s compact data through `writer`; returns the paths written. `memo`: what the
     last build in this process made (DataMemo), left holding this build's."""
     memo = memo if memo is not None else DataMemo()
-    fresh, new, home = _entries(brain, views, memo)
+    fresh, new, home = entries(brain, views, memo)
     touched: set[str] = set()
     keys, last = {e[4] for e in new}, memo.views
     gone = [last[k] for k in last.keys() - fresh.keys()] + [last[id(e[0])] for e in new if id(e[0]) in last]
@@ -186,44 +179,6 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     writer.write(f"{root}/meta.json", _json(meta), "data")
     _prune(memo)
     return written + [f"{root}/meta.json"]
-
-
-def _entries(brain: str, views: Sequence[View], memo: DataMemo) -> tuple[dict[int, tuple], list[tuple], View | None]:
-    """id(pages) → (pages, ref, variant, family, key, value, note) of every view stored in the
-    data, the last build's tuple while its pages are the same (and a section's note); the new
-    tuples; home."""
-    fresh, new, notes, sections, home = {}, [], {}, [], None
-    last = memo.views
-    for view in views:
-        pages = view.pages
-        if view.template == "note.html":
-            if len(pages) == 1 and not view.variant:
-                notes[view.ref] = pages[0]
-            continue
-        old = last.get(id(pages))
-        if old is None or old[0] is not pages or old[1] != view.ref or old[2] != view.variant:
-            if view.ref == "home" and not view.variant:     # never kept: it is not stored here
-                home = view
-                continue
-            family = family_of(view)
-            key = refs.data_key(brain, view.ref, *view.variant)
-            if family == "sections":
-                old = (pages, view.ref, view.variant, family, key, None, None)
-            else:
-                value = memo.listing(pages) if family == "lists" else _json(list(pages))
-                old = (pages, view.ref, view.variant, family, key, value, None)
-                new.append(old)
-        if old[3] == "sections":
-            sections.append((view, old))
-        else:
-            fresh[id(pages)] = old
-    for view, old in sections:      # after the loop: every note's reply known
-        note = notes.get(view.pages[0].get("note"))
-        if old[6] is None or old[6] is not note:
-            old = old[:5] + (None if computed_from(note, view) else _json(list(view.pages)), note)
-            new.append(old)
-        fresh[id(view.pages)] = old
-    return fresh, new, home
 
 
 def _timeline(entries: list[dict], memo: DataMemo, touched: set[str]) -> list[tuple]:
@@ -291,11 +246,6 @@ def _prune(memo: DataMemo) -> None:
     memo.items = {id(i): memo.items[id(i)] for i in live if id(i) in memo.items}
     memo.texts = {k: memo.texts[k] for k in memo.items}
     memo.info = {t: memo.info[t] for t in memo.held}
-
-
-def computed_from(note: dict | None, view: View) -> bool:
-    """Whether readers compute this section's reply exactly from its note's reply `note`."""
-    return not view.variant and [section_reply(note, view.ref)] == list(view.pages)
 
 
 def _json(value) -> str:

@@ -118,7 +118,8 @@ EMITTERS = (
         c.writer, c.brain, c.as_of, c.pieces, c.state and c.state.store.setdefault(c.brain.name, {})))),
     Emitter("fingerprint", "brain", "fingerprint", _paths(lambda c: write_fingerprint(c.writer, c.brain))),
     Emitter("site pages", "site", "render", _paths(lambda c: emit_site_pages(c.writer, list(c.brains), c.as_of, c.base_url))),
-    Emitter("navigation", "site", "render", _paths(lambda c: emit_navigation(c.writer, list(c.brains), c.as_of))),
+    Emitter("navigation", "site", "render", _paths(lambda c: emit_navigation(
+        c.writer, list(c.brains), c.as_of, c.state and c.state.navigation))),
     Emitter("feeds", "site", "feeds", _paths(lambda c: emit_feeds(c.writer, list(c.brains), c.as_of))),
     Emitter("assets", "site", "assets", _paths(lambda c: emit_assets(c.writer, list(c.brains)))),
     Emitter("token table", "site", "vectors", _paths(lambda c: emit_table(c.writer)), lambda c: c.embeddings),

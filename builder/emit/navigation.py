@@ -71,10 +71,36 @@ def edges(brain: Brain, ids: dict[str, int]) -> dict:
     return {"relations": relations, "edges": packed}
 
 
-def emit_navigation(writer: Writer, brains: list[Brain], as_of: str) -> None:
-    """The two files, and `graph.html`: the page the whole graph is drawn on."""
-    trees = {b.name: folder_tree(b) for b in brains}
-    graphs = {b.name: edges(b, {ref: i for i, ref in enumerate(note_ids(trees[b.name]))}) for b in brains}
-    writer.write_pack(EXPLORER, canonical_json({"brains": trees}), "site")
-    writer.write_pack(GRAPH, canonical_json({"brains": graphs}), "site")
+def emit_navigation(writer: Writer, brains: list[Brain], as_of: str, memo: dict | None = None) -> None:
+    """The two files, and `graph.html`: the page the whole graph is drawn on. `memo`: what the last
+    build in this process made (emit/state.py), left holding this build's."""
+    memo = {} if memo is None else memo
+    made = {b.name: _navigation(b, memo.get(b.name)) for b in brains}
+    trees, graphs = tuple(m[3] for m in made.values()), tuple(m[4] for m in made.values())
+    last = memo.get("", ((), (), b"", b""))
+    explorer = last[2] if _same(trees, last[0]) else canonical_json({"brains": dict(zip(made, trees))})
+    graph = last[3] if _same(graphs, last[1]) else canonical_json({"brains": dict(zip(made, graphs))})
+    memo.clear()
+    memo.update(made)
+    memo[""] = (trees, graphs, explorer, graph)
+    writer.write_pack(EXPLORER, explorer, "site")
+    writer.write_pack(GRAPH, graph, "site")
     writer.write("graph.html", render("graph.html", "graph.html", **_context(brains[0], as_of, "Graph")), "site")
+
+
+def _same(new: tuple, old: tuple) -> bool:
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
+
+
+def _navigation(brain: Brain, last: tuple | None) -> tuple:
+    """(its notes, their refs, their links, tree, edges), kept from `last` while they are the
+    same: the tree is a function of the notes, the edges of their refs and links (the parse
+    keeps them; brain.links lists the notes' links first, then the records')."""
+    notes, refs, links = tuple(brain.notes.values()), tuple(brain.notes), brain.links
+    if last is not None and last[1] == refs:
+        k = len(last[2])
+        if links[:k] == last[2] and (k == len(links) or links[k].source not in brain.notes):
+            return last if last[0] == notes else (notes, refs, last[2], folder_tree(brain), last[4])
+    tree = folder_tree(brain)
+    first = next((i for i, link in enumerate(links) if link.source not in brain.notes), len(links))
+    return notes, refs, links[:first], tree, edges(brain, {ref: i for i, ref in enumerate(note_ids(tree))})

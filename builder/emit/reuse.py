@@ -25,11 +25,14 @@ readers' keys are compared).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import is_not
 
 from ..kernel.model import Brain
 from ..views import View
 from ..views.graph import Graph
 from .data import stored_in_files
+from .entries import came_went
 from .days import local_day
 from .listing_pages import DAY_TEMPLATE, PAGED, SiteViews, stamped
 from .pages import offset_variant
@@ -127,6 +130,8 @@ class PageMemo:
     readers: dict[object, set] = field(default_factory=dict)  # a view's ref or an item's (ref,) → pages reading it
     stamped: set[str] = field(default_factory=set)            # pages whose keys hold the build instant
     seen: dict[object, View] = field(default_factory=dict)    # ref, or (ref, variant) → each view as last seen
+    ids: dict[int, View] = field(default_factory=dict)        # id → each view of the last build (entries.came_went)
+    pages: dict[str, View] = field(default_factory=dict)      # the views with a page, by ref
     items: tuple[dict, dict] = ({}, {})                       # the notes and records last seen
     made: list[str] = field(default_factory=list)             # this build's rendered pages
 
@@ -183,29 +188,33 @@ class PageMemo:
 
     def _changed(self, brain: Brain, views) -> tuple[set, dict[str, View]]:
         """The views (by ref: a relation list by its target's) and items (by (ref,)) that may have
-        changed since the last build; and the views with a page, by ref."""
-        changed, pages, seen, last, new = set(), {}, {}, self.seen, 0
-        for view in views:
-            if view.template is None:        # sections: no page shows their replies
+        changed since the last build; and the views with a page, by ref. Only the views that
+        came and went since are looked at (views.compute keeps an unchanged view's object)."""
+        self.ids, came, went = came_went(self.ids, views)
+        changed, seen, pages = set(), self.seen, self.pages
+        for view in came:                  # before those gone: one replaced is no longer theirs
+            if view.template is None:      # sections: no page shows their replies
                 continue
             vid = (view.ref, view.variant) if view.variant else view.ref
-            old = last.get(vid)
-            if old is None:
-                new += 1
-                changed.add(view.ref)
-            elif old is not view and ((old.pages is not view.pages and old.pages != view.pages) or old.extra != view.extra):
+            old = seen.get(vid)
+            if old is None or (old.pages is not view.pages and old.pages != view.pages) or old.extra != view.extra:
                 changed.add(view.ref)
             seen[vid] = view
             if view.template == "note.html" or (not view.variant and view.template in PAGED):
                 pages[view.ref] = view
-        if len(seen) - new != len(last):     # some view is gone
-            changed.update(v.ref for vid, v in last.items() if vid not in seen)
+        for view in went:
+            vid = (view.ref, view.variant) if view.variant else view.ref
+            if view.template is not None and seen.get(vid) is view:
+                del seen[vid]
+                changed.add(view.ref)
+            if pages.get(view.ref) is view:
+                del pages[view.ref]
         for mine, now in zip(self.items, (brain.notes, brain.records)):
-            other = [ref for ref, item in now.items() if mine.get(ref) is not item]
+            other = list(compress(now, map(is_not, now.values(), map(mine.get, now))))
             changed.update((ref,) for ref in other)
             if len(now) - sum(ref not in mine for ref in other) != len(mine):    # some item is gone
                 changed.update((ref,) for ref in mine.keys() - now.keys())
-        self.seen, self.items = seen, (brain.notes, brain.records)
+        self.items = (brain.notes, brain.records)
         return changed, pages
 
     def _read(self, ref: str, reads: set, holds_instant: bool) -> None:

@@ -17,6 +17,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 - excerpts: per brain, the last link graph and each link source's object (views/graph.py relinks the changed);
 - items: per brain, each listed item and what it was made of (views/lists.item);
 - views: per brain, what else the views made, by family, and what of (views/memo.py, views/delta.Last);
+- navigation: per brain, the explorer's tree and the graph's edges, and what of (navigation.py);
 - store: per brain, the search store's entries and packs' JSON, and what of (search_index.py);
 - spare: the site before the last, to stage the next build into, and the packs' JSON and bytes
   of the last build (writer.py).
@@ -47,6 +48,7 @@ class BuildState:
     items: dict[str, dict] = field(default_factory=dict)
     views: dict[str, dict] = field(default_factory=dict)
     store: dict[str, dict] = field(default_factory=dict)
+    navigation: dict[str, tuple] = field(default_factory=dict)
 
     @staticmethod
     def settle() -> None:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..kernel.listing import newest_first, paged, period_pages, source_period_base
+from ..kernel.listing import period_pages
 from ..kernel.periods import parse_period
 from ..kernel.times import from_rfc3339, rfc3339
 from .view import View
 from .lists import TEMPLATE, Ctx, item, placed
+from .ordered import prefix
 
 RELATIVE = ("today", "yesterday", "7d", "30d")
 DAY_TEMPLATE = "day.html"   # a source's day: the one page showing each of its records in full
@@ -52,7 +53,7 @@ def timeline(ctx: Ctx) -> tuple[list[dict], list[tuple[str, int]] | None]:
         todo = set(ctx.changed)
         if ctx.then is not None:      # the refs the instant passed, either way
             todo.update(later)
-            todo.update(e["item"]["ref"] for e in entries[:_prefix(entries, lambda e: e["placed"] > rfc3339(ctx.now))])
+            todo.update(e["item"]["ref"] for e in entries[:prefix(entries, lambda e: e["placed"] > rfc3339(ctx.now))])
         for ref in sorted(todo):
             before = made.pop(ref, None)
             after = _entry(ctx, ref, before) if ref in brain.notes or ref in brain.records else None
@@ -90,26 +91,14 @@ def _entry(ctx: Ctx, ref: str, old: tuple | None) -> tuple | None:
                    "low": bool(rec and is_low(brain, rec)), "item": made}
 
 
-def _prefix(entries: list[dict], newer) -> int:
-    """How many of `entries` (newest first) from the head on `newer(entry)` holds for."""
-    lo, hi = 0, len(entries)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if newer(entries[mid]):
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 def _at(entries: list[dict], placed: str, ref: str) -> int:
     """Where the entry of `ref` placed at `placed` is or goes in `entries` (newest first, then by ref)."""
-    return _prefix(entries, lambda e: e["placed"] > placed or e["placed"] == placed and e["item"]["ref"] < ref)
+    return prefix(entries, lambda e: e["placed"] > placed or e["placed"] == placed and e["item"]["ref"] < ref)
 
 
 def between(entries: list[dict], lo: str, hi: str) -> list[dict]:
     """The entries placed in [lo, hi): a run of the timeline."""
-    return entries[_prefix(entries, lambda e: e["placed"] >= hi):_prefix(entries, lambda e: e["placed"] >= lo)]
+    return entries[prefix(entries, lambda e: e["placed"] >= hi):prefix(entries, lambda e: e["placed"] >= lo)]
 
 
 def period_keys(local: date) -> dict[str, str]:
@@ -201,49 +190,3 @@ def period_views(ctx: Ctx, entries: list[dict], moved: list[tuple[str, int]] | N
             views.append(view or _period_view(ctx, ref, entries, tz, days, previous=keys[i - 1] if i else None,
                                               next=keys[i + 1] if i + 1 < len(keys) else None))
     return views
-
-
-def source_period_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
-    """`memories/SOURCE/PERIOD` for every calendar period holding a record of the source, placed as on
-    period pages but future and low-priority records included: a source's days are where each of its
-    records is shown in full (SPEC §10); its weeks, months and years are reads only.
-
-    A period's records stand for their items (an item of a record is a function of the record
-    object), so a source whose records are the same objects as last time keeps all its views."""
-    tz = ZoneInfo(ctx.brain.config.timezone)
-    views = []
-    for source, records in sorted(by_source.items()):
-        title = ctx.coverage.get(source, {}).get("title", source)
-        memo = ctx.memos["source all periods"]
-        made = memo(source, (title, tuple(records)), lambda: _source_periods(ctx, source, title, records, tz))
-        if source in memo.last and memo.last[source][1] is made:    # kept: so are its periods
-            for view in made:
-                ctx.memos["source periods"].keep(view.ref)
-        views += made
-    return views
-
-
-def _source_periods(ctx: Ctx, source: str, title: str, records: list, tz: ZoneInfo) -> list[View]:
-    held: dict[str, list] = {}
-    day_keys = ctx.memos["day periods"]   # local day → its periods (the zone is shared: memo.py)
-    for rec in records:
-        if rec.placed is not None:
-            day = rec.placed.astimezone(tz).date()
-            for key in day_keys(day, None, lambda: tuple(period_keys(day).values())):
-                held.setdefault(key, []).append(rec)
-    out = []
-    for key, inside in sorted(held.items()):
-        ref = f"memories/{source}/{key}"
-        # the records too: `counts` reads their priority, which their items do not show
-        out.append(ctx.memos["source periods"](ref, (title, tuple(inside)), lambda: _source_period(ctx, source, key, title, inside)))
-    return out
-
-
-def _source_period(ctx: Ctx, source: str, key: str, title: str, inside: list) -> View:
-    ref = f"memories/{source}/{key}"
-    items = [item(ctx, r.ref, timed=True) for r in inside]
-    period = parse_period(key, ctx.brain.config.timezone, ctx.now)
-    low = any(is_low(ctx.brain, r) for r in inside)
-    counts = [{"source": source, "count": len(inside), **({"priority": "low"} if low else {})}]
-    base = source_period_base(ctx.brain.name, ref, source, title, period) | {"counts": counts}
-    return View(ctx.brain.name, ref, DAY_TEMPLATE if period[0] == "day" else None, tuple(paged(base, newest_first(items))))

@@ -7,8 +7,9 @@ from .coverage import coverage, records_by_source
 from .graph import Graph
 from .memo import Memos
 from .home import home_view
-from .lists import Ctx, folder_views, identity_views, source_views, tag_views
-from .calendar import period_views, source_period_views, timeline
+from .lists import Ctx, folder_views, identity_views, tag_views
+from .calendar import period_views, timeline
+from .sources import orders, source_period_views, source_views
 from .relations import relation_views
 from .signals import all_reviews
 
@@ -37,8 +38,10 @@ def computed_views(brain: Brain, g: Graph, as_of: str, reviews: dict[str, dict],
               kept=items if items is not None else {}, memos=memos, changed=changed, dirty=dirty,
               then=from_rfc3339(then) if then else None)
     entries, moved = timeline(ctx)
+    order = orders(ctx, by_source)
     views = [home_view(ctx, entries), *folder_views(ctx), *tag_views(ctx), *identity_views(ctx),
-             *source_views(ctx, by_source), *source_period_views(ctx, by_source), *period_views(ctx, entries, moved),
+             *source_views(ctx, by_source, order), *source_period_views(ctx, by_source, order),
+             *period_views(ctx, entries, moved),
              *relation_views(ctx)]
     if items is not None:
         if changed is None:       # a compute from scratch drops the items no view holds any more

@@ -1,4 +1,4 @@
-"""Listing views (SPEC §3, §6.3): folders, tags, identities, sources, undated lists, memories.
+"""Listing views (SPEC §3, §6.3): folders, tags, identities (sources: views/sources.py).
 
 Every listing pages at 50 items (builder.kernel.listing.paged). Folder and tag pages list notes by
 path; source, undated and identity pages list newest first by placement time (§4.1).
@@ -9,7 +9,6 @@ import posixpath
 from operator import attrgetter
 from dataclasses import dataclass, field
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
 from ..kernel import refs
 from ..kernel.listing import newest_first, paged
@@ -173,38 +172,3 @@ def identity_views(ctx: Ctx) -> list[View]:
             return view(ctx, ident, paged(b, newest_first([item(ctx, r, timed=True) for r in listed])))
         views.append(ctx.memos["identities"](ident, (tuple(claimed), listed), make, ctx.fresh(listed)))
     return views
-
-
-def source_views(ctx: Ctx, by_source: dict[str, list]) -> list[View]:
-    """`memories`, and per source `memories/SOURCE` (records newest first, coverage) and
-    `memories/SOURCE/undated` (records without event time, even those placed by observation)."""
-    memories = base(ctx, "memories", "memories", "Memories")
-    views = [view(ctx, "memories", paged(memories, list(ctx.coverage.values())))]
-    for name, cov in ctx.coverage.items():
-        records = by_source.get(name, [])
-        # the chart counts the records placed by now: with the same records, how many fixes which
-        happened = ctx.memos["happened"](name, (tuple(records), ctx.now),
-                                         lambda: sum(1 for r in records if r.placed is not None and r.placed <= ctx.now))
-
-        def make(name=name, cov=cov, records=records) -> list[View]:
-            ref = f"memories/{name}"
-            items = [item(ctx, r.ref, timed=True) for r in records]
-            b = base(ctx, "source", ref, cov["title"], source=name, coverage=cov)
-            undated = [it for r, it in zip(records, items) if r.time is None]
-            u = base(ctx, "undated", f"{ref}/undated", f"{cov['title']}: undated", source=name)
-            return [view(ctx, ref, paged(b, newest_first(list(items))), chart=source_chart(ctx, records)),
-                    view(ctx, f"{ref}/undated", paged(u, newest_first(undated)))]
-        # a record's item is a function of the record object: the records stand for their items
-        views += ctx.memos["sources"](name, (cov, tuple(records), happened), make)
-    return views
-
-
-def source_chart(ctx: Ctx, records: list) -> list[tuple[str, int]]:
-    """Records per month (placement time, brain's zone) over the last 12 months with any: for HTML."""
-    tz = ZoneInfo(ctx.brain.config.timezone)
-    counts: dict[str, int] = {}
-    for rec in records:
-        if rec.placed is not None and rec.placed <= ctx.now:
-            key = rec.placed.astimezone(tz).strftime("%Y-%m")
-            counts[key] = counts.get(key, 0) + 1
-    return sorted(counts.items())[-12:]

@@ -76,8 +76,8 @@ class Editor:
                  self.relations, self.note_time, self.record_time, self.record_fields, self.task, self.draft,
                  self.delete_note, self.rename_note, self.new_note, self.new_record, self.delete_record,
                  self.attachment, self.source_status, self.config, self.move_now, self.stamp, self.touch,
-                 self.diagram]
-        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3]
+                 self.diagram, self.link_record]
+        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2]
         return self.rng.choices(kinds, weights)[0]()
 
     def _edit(self, fn, what: str) -> str:
@@ -148,6 +148,14 @@ class Editor:
             return text[:m.start()] + "plain words" + text[m.end():]
         what = self._edit(edit, "link removed")
         return f"{what}: {dropped[0] if dropped else 'none there'}"
+
+    def link_record(self) -> str:
+        """A link to a record by its ref: one there, or the next new_record's (broken until it comes;
+        its `#x` reads as a heading, so it resolves as `target#heading`)."""
+        refs = [f"{p.parent.name}:{p.stem}" for p in self.records()[:50]]
+        ref = self.rng.choice(refs) if refs and self.rng.random() < 0.5 else \
+            f"{self.rng.choice(['chat', 'brief', 'issues', 'deploys', 'fresh'])}:rec {self.serial + 1}#x"
+        return self._edit(lambda t: t + f"\nAbout [[{ref}]].\n", f"link [[{ref}]] added")
 
     def relations(self) -> str:
         rel = self.rng.choice(["cites", "depends-on", "blocks"])
