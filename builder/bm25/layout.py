@@ -1,7 +1,8 @@
-"""Where the index's values go (format bf-lunr-6, see FORMAT.md): each term's entry in its shard
-or its own b/ file, and what the index holds per document beside its postings — name keys,
-refs, conversation numbers, owner offsets, field lengths — in n/, r/, c/, o/ and l/ files, and
-meta.json. index.py lays out a whole index; update.py only the files an edit changes.
+"""Where the index's values go (format bf-lunr-7, see FORMAT.md): each document's id (arrange),
+each term's entry in its shard or its own b/ file, and what the index holds per document beside
+its postings — name keys, refs, conversation numbers, owner offsets, field lengths — in n/, r/,
+c/, o/ and l/ files, and meta.json. index.py lays out a whole index; update.py only the files an
+edit changes.
 """
 from __future__ import annotations
 
@@ -18,6 +19,34 @@ BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 # a field with b = 0 ignores length: l/ files leave it out
 KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
+
+
+def room(n: int) -> int:
+    """The ids a group of `n` documents takes: n, an eighth more and 64, rounded up to a
+    sixteenth of that (at least 64). A function of n alone, so a full build numbers alike; it
+    steps only every ~n/18 documents added, so a group's growth seldom moves a later group."""
+    want = n + n // 8 + 64
+    q = 1 << max(6, want.bit_length() - 4)
+    return -(-want // q) * q
+
+
+def arrange(docs) -> list:
+    """The documents (any order) by doc id, None at an unused id (FORMAT.md, Documents): group
+    "" (notes and sections) first, then each group by name; in a group, ref order; group k
+    starts where group k-1 did plus room(its count), so a document added at the end of its
+    group, or any change in a later one, moves no id of another group."""
+    docs = sorted(docs, key=lambda doc: (str(doc.get("group") or ""), doc["ref"]))
+    slots: list = []
+    i = 0
+    while i < len(docs):
+        group, j = str(docs[i].get("group") or ""), i + 1
+        while j < len(docs) and str(docs[j].get("group") or "") == group:
+            j += 1
+        if slots:
+            slots += [None] * (room(count) - count)
+        slots += docs[i:j]
+        count, i = j - i, j
+    return slots
 
 
 def layout(docs, refs, totals, lens, weights, memo: WordMemo) -> dict[str, object]:
@@ -60,7 +89,8 @@ def term_files(weights, shards: int, big: dict[str, int]) -> dict[str, object]:
 
 def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None) -> tuple[dict[str, object], list]:
     """The n/, r/, c/, o/ and l/ files (what the index holds per document beside its postings)
-    and the group runs; `keys` as for _names."""
+    and the group spans, of `docs` by doc id (arrange: None at an unused id, likewise in `refs`
+    and `lens`); `keys` as for _names. A chunk of unused ids only is no file: no posting reaches it."""
     files: dict[str, object] = {}
     names = _names(docs, memo, keys)
     nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
@@ -69,16 +99,21 @@ def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = No
         name_tables[fnv1a(key) & (nshards - 1)][key] = ids
     for i, table in enumerate(name_tables):
         files[f"n/{i}.json"] = table
-    for i in range(0, len(refs), REF_CHUNK):
+    for i in _used(refs, REF_CHUNK):
         files[f"r/{i // REF_CHUNK}.json"] = refs[i:i + REF_CHUNK]
-    convs = [int(doc.get("conversation") or 0) for doc in docs]
+    convs = [int(doc.get("conversation") or 0) if doc is not None else 0 for doc in docs]
     owners = _owner_offsets(docs, refs)
-    for i in range(0, len(convs), CONV_CHUNK):
+    for i in _used(refs, CONV_CHUNK):
         files[f"c/{i // CONV_CHUNK}.json"] = convs[i:i + CONV_CHUNK]
         files[f"o/{i // CONV_CHUNK}.json"] = owners[i:i + CONV_CHUNK]
-    for i in range(0, len(lens), LENGTH_CHUNK):
+    for i in _used(refs, LENGTH_CHUNK):
         files[f"l/{i // LENGTH_CHUNK}.json"] = length_chunk(lens, i // LENGTH_CHUNK)
-    return files, _group_runs(docs)
+    return files, _group_spans(docs)
+
+
+def _used(refs, size: int) -> list[int]:
+    """The first ids of the chunks of `size` ids holding a document."""
+    return [i for i in range(0, len(refs), size) if any(ref is not None for ref in refs[i:i + size])]
 
 
 def length_file(d: int) -> str:
@@ -87,22 +122,25 @@ def length_file(d: int) -> str:
 
 
 def length_chunk(lens, k: int) -> list[list[int]]:
-    """l/K.json: per field, the lengths of docs K * LENGTH_CHUNK …, [] for a field with b = 0."""
+    """l/K.json: per field, the lengths of docs K * LENGTH_CHUNK … (0 at an unused id), [] for a
+    field with b = 0."""
     part = lens[k * LENGTH_CHUNK:(k + 1) * LENGTH_CHUNK]
-    return [[row[fi] for row in part] if keep else [] for fi, keep in enumerate(KEEPS_LENGTH)]
+    return [[row[fi] if row is not None else 0 for row in part] if keep else []
+            for fi, keep in enumerate(KEEPS_LENGTH)]
 
 
 def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: list) -> dict:
     """meta.json of the index of `weights` laid out by `plan`, whose other `files` and `groups`
-    are made."""
+    are made; `refs` by doc id (None at an unused id)."""
+    ids = len(refs)
     return {
-        "format": FORMAT, "docs": len(refs), "fields": list(FIELDS),
+        "format": FORMAT, "docs": sum(count for _, _, count in groups), "ids": ids, "fields": list(FIELDS),
         "params": {f: PARAMS[f] for f in FIELDS}, "named": ["title", "aliases"],
         "lengths": dict(zip(FIELDS, totals)), "terms": len(weights),
         "postings": sum(count for count, _, _ in weights.values()), "shards": plan[0], "big": len(plan[1]),
         "names": sum(rel.startswith("n/") for rel in files), "refChunk": REF_CHUNK,
-        "refChunks": -(-len(refs) // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-len(refs) // CONV_CHUNK),
-        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-len(refs) // LENGTH_CHUNK), "groups": groups,
+        "refChunks": -(-ids // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-ids // CONV_CHUNK),
+        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups,
     }
 
 
@@ -112,7 +150,7 @@ def _names(docs, memo: WordMemo, keys: dict[str, str] | None = None) -> dict[str
     keys = {} if keys is None else keys
     out: dict[str, list[int]] = {}
     for d, doc in enumerate(docs):
-        names = doc.get("names")
+        names = doc.get("names") if doc is not None else None
         if not names:
             continue
         found = set()
@@ -131,25 +169,28 @@ def _owner_offsets(docs, refs: list[str]) -> list[int]:
     """Each doc id minus its owner's: a section (a doc of group "" whose ref holds "#") ranks as
     its note, the doc of the ref before "#"; every other doc owns itself (0). Relative, so an
     insertion elsewhere leaves them as they were."""
-    at = {ref: i for i, ref in enumerate(refs)}
+    at = {ref: i for i, ref in enumerate(refs) if ref is not None}
     out = [0] * len(refs)
     for i, (doc, ref) in enumerate(zip(docs, refs)):
-        note = ref.partition("#")[0]
+        note = ref.partition("#")[0] if ref is not None else ref
         if note != ref and not doc.get("group") and note in at:
             out[i] = i - at[note]
     return out
 
 
-def _group_runs(docs) -> list[list]:
-    """[[group, count], ...]: runs of equal `group` (default "") in doc id order."""
-    runs: list[list] = []
-    for doc in docs:
+def _group_spans(docs) -> list[list]:
+    """[[group, first doc id, count], ...] of `docs` by doc id (arrange: each group's ids are
+    contiguous)."""
+    spans: list[list] = []
+    for d, doc in enumerate(docs):
+        if doc is None:
+            continue
         g = str(doc.get("group") or "")
-        if runs and runs[-1][0] == g:
-            runs[-1][1] += 1
+        if spans and spans[-1][0] == g:
+            spans[-1][2] += 1
         else:
-            runs.append([g, 1])
-    return runs
+            spans.append([g, d, 1])
+    return spans
 
 
 def _shards_for(est: int) -> int:

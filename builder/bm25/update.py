@@ -1,16 +1,17 @@
 """Update an index in place when few documents changed (issue 15): the build state of one index.
 
-Doc ids are positions in ref order, and postings hold only doc ids and term frequencies
-(FORMAT.md; a document's lengths are in its l/ file), so an edit changes exactly the postings of
-the terms whose frequency in the changed documents changed: those are patched, their term
-entries re-encoded and put in their shards (or b/ files), and only the files they are in are
-dumped and packed again, from each shard term's JSON kept between updates. A document added or
-removed (a new record, a deleted or renamed note) also
-shifts the ids after it: the postings of removed documents are taken out first, then every later
-entry is moved by its run's shift (ids keep their order, so lists stay sorted), and the terms
-holding a moved entry are re-encoded too — cheaper than analysing every text again. The result
-is, by construction and by tests/bm25/test_index_update.py, the bytes index_files gives from
-scratch.
+Postings hold only doc ids and term frequencies (FORMAT.md; a document's lengths are in its l/
+file), so an edit changes exactly the postings of the terms whose frequency in the changed
+documents changed: those are patched, their term entries re-encoded and put in their shards (or
+b/ files), and only the files they are in are dumped and packed again, from each shard term's
+JSON kept between updates. Doc ids are layout.arrange's: by group, each group with room after
+it, ref order within. A record added at the end of its source's refs (a new chat message, named
+by its time) takes a free id and moves none. A document added or removed elsewhere in its group
+shifts the later ids of that group only (and, when a group outgrows its room, every later
+group): the postings of removed documents are taken out first, then every later entry is moved
+by its run's shift (ids keep their order, so lists stay sorted), and the terms holding a moved
+entry are re-encoded too — cheaper than analysing every text again. The result is, by
+construction and by tests/bm25/test_index_update.py, the bytes index_files gives from scratch.
 """
 from __future__ import annotations
 
@@ -42,8 +43,8 @@ class IndexState:
         self.keys: dict[str, str] = {}        # name -> its name key (index._names)
         self.groups = files["meta.json"]["groups"]
 
-    def update(self, docs, refs: list[str]) -> dict[str, bytes]:
-        """The index of `docs` (sorted by ref; `refs` their refs)."""
+    def update(self, docs, refs: list) -> dict[str, bytes]:
+        """The index of `docs` (by doc id: layout.arrange; `refs` their refs, None at an unused id)."""
         try:
             return self._update(docs, refs)
         except BaseException:   # half patched: the next build indexes from scratch
@@ -54,7 +55,7 @@ class IndexState:
         touched: set[str] = set()
         moved = refs != self.refs
         shifted: dict[str, list] = {}   # term -> where its entries moved (_realign)
-        olds = self._realign(refs, touched, shifted) if moved else self.docs
+        olds = self._realign(docs, refs, touched, shifted) if moved else self.docs
         per_doc = moved
         measured = set()   # l/ files holding a changed length
         for d, (old, new) in enumerate(zip(olds, docs)):
@@ -156,14 +157,18 @@ class IndexState:
             parts.append(part)
         return b"{" + b",".join(parts) + b"}"
 
-    def _realign(self, refs: list[str], touched: set[str], shifted: dict[str, list]) -> list:
-        """Renumber the kept postings for `refs`: take out the documents no longer there, move
-        every later entry by its run's shift; returns the kept document (or None) at each new id.
-        Terms whose entries went are added to `touched`, those whose entries moved to `shifted`
-        with [(field, first, end position, shift), ...]."""
-        at = {ref: i for i, ref in enumerate(refs)}
+    def _realign(self, docs: list, refs: list, touched: set[str], shifted: dict[str, list]) -> list:
+        """Renumber the kept postings for `docs` (by id; `refs` theirs): take out the documents
+        no longer there or now in another group (put in again as new: the others keep their
+        order), move every later entry by its run's shift; returns the kept document (or None)
+        at each new id. Terms whose entries went are added to `touched`, those whose entries
+        moved to `shifted` with [(field, first, end position, shift), ...]."""
+        at = {ref: i for i, ref in enumerate(refs) if ref is not None}
+        for d, ref in enumerate(self.refs):
+            if ref in at and _group(docs[at[ref]]) != _group(self.docs[d]):
+                del at[ref]
         for d in reversed(range(len(self.refs))):    # from the end: a removal moves no id before it
-            if self.refs[d] not in at:
+            if self.refs[d] is not None and self.refs[d] not in at:
                 self._patch(d, self.docs[d], None, touched)
         olds: list = [None] * len(refs)
         lens: list = [None] * len(refs)
@@ -177,7 +182,7 @@ class IndexState:
                 runs[-1][1] = d + 1
             else:
                 runs.append([d, d + 1, new - d])
-        self.lens = lens   # a new doc's are put in by _patch
+        self.lens = lens   # a new doc's are put in by _patch; None at an unused id
         moves = [(lo << ID, hi << ID, shift) for lo, hi, shift in runs if shift]
         if moves:
             first = moves[0][0]
@@ -218,6 +223,10 @@ class IndexState:
             return True
         had, self.lens[d] = self.lens[d], lengths(after)
         return had != self.lens[d]
+
+
+def _group(doc) -> str:
+    return str(doc.get("group") or "")
 
 
 def _shifted(weight, spans):

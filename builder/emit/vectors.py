@@ -12,7 +12,7 @@
                                (vectors/buckets.py), in bucket order
   _bf/search/BRAIN/vectors/N/m.bin.gz
                                each doc's bucket, uint16 little-endian, in doc id order (the lunr
-                               index's ids: docs sorted by ref)
+                               index's ids: bm25/layout.arrange)
   _bf/search/BRAIN/vectors/N/B.bin.gz
                                the int8 vectors of the docs of group N's bucket B, in doc id order,
                                stored column by column (every doc's first component, then…)
@@ -34,9 +34,9 @@ records, one item per note as lexical search gives.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 
 from .. import vectors
+from ..bm25.layout import arrange
 from ..query.vectorstore import FORMAT
 from ..kernel.refs import escape_segment
 from ..kernel.text import preview_title
@@ -87,13 +87,16 @@ def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], di
 
 def _layout(docs: list[dict], refs: list[str], kept: dict) -> tuple[list, list]:
     """([[group, first doc id, count]…], [[first doc id, count]…] of the runs of sections) of
-    `docs` sorted by ref; the last call's (in `kept`) while the refs and groups are the same."""
-    groups = [str(doc.get("group") or "") for doc in docs]
+    `docs` by doc id (bm25 arrange: None at an unused id); the last call's (in `kept`) while the
+    refs and groups are the same."""
+    groups = [str(doc.get("group") or "") if doc is not None else None for doc in docs]
     old = kept.get("layout")
     if old is not None and old[0] == refs and old[1] == groups:
         return old[2], old[3]
     files, sections = [], []
     for i, (ref, group) in enumerate(zip(refs, groups)):
+        if group is None:
+            continue
         if files and files[-1][0] == group:
             files[-1][2] += 1
         else:
@@ -160,11 +163,15 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     layout, buckets and related notes of the last build (vectors/buckets.py, vectors/related.py)."""
     base, owner, dims = brain_dir(brain), f"vectors:{brain}", vectors.meta()["dims"]
     kept = {} if kept is None else kept
-    docs = sorted(docs, key=itemgetter("ref"))
+    slots = arrange(docs)   # the lunr index's doc ids: None at an unused id
+    docs = [doc for doc in slots if doc is not None]
     refs = [doc["ref"] for doc in docs]
-    files, sections = _layout(docs, refs, kept)
     rows, mean = doc_rows(docs, refs, dims, known)
-    groups, fixed = _write_groups(writer, base, owner, refs, rows, files, sections, mean,
+    by_id = iter(rows)
+    id_rows = [next(by_id) if doc is not None else None for doc in slots]
+    id_refs = [doc["ref"] if doc is not None else None for doc in slots]
+    files, sections = _layout(slots, id_refs, kept)
+    groups, fixed = _write_groups(writer, base, owner, id_refs, id_rows, files, sections, mean,
                                   kept.setdefault("buckets", {}))
     notes = [i for i, doc in enumerate(docs) if "names" in doc]     # only notes have names
     note_refs = [refs[i] for i in notes]

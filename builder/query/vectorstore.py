@@ -130,7 +130,7 @@ class BrainVectors:
         """Whether each doc id is a section's (meta's `sections` runs), worked out once."""
         import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         if self.section_flags is None:
-            self.section_flags = np.zeros(sum(g[2] for g in self.meta["groups"]), dtype=bool)
+            self.section_flags = np.zeros(max((g[1] + g[2] for g in self.meta["groups"]), default=0), dtype=bool)
             for start, count in self.meta["sections"]:
                 self.section_flags[start:start + count] = True
         return self.section_flags
