@@ -7,6 +7,8 @@ edit changes.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from operator import itemgetter
 
 from .pipeline import WordMemo, name_key
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
@@ -35,17 +37,16 @@ def arrange(docs) -> list:
     "" (notes and sections) first, then each group by name; in a group, ref order; group k
     starts where group k-1 did plus room(its count), so a document added at the end of its
     group, or any change in a later one, moves no id of another group."""
-    docs = sorted(docs, key=lambda doc: (str(doc.get("group") or ""), doc["ref"]))
+    groups: dict[str, list] = {}
+    for doc in docs:
+        groups.setdefault(str(doc.get("group") or ""), []).append(doc)
     slots: list = []
-    i = 0
-    while i < len(docs):
-        group, j = str(docs[i].get("group") or ""), i + 1
-        while j < len(docs) and str(docs[j].get("group") or "") == group:
-            j += 1
+    for name in sorted(groups):
         if slots:
             slots += [None] * (room(count) - count)
-        slots += docs[i:j]
-        count, i = j - i, j
+        members = sorted(groups[name], key=itemgetter("ref"))
+        slots += members
+        count = len(members)
     return slots
 
 
@@ -87,33 +88,44 @@ def term_files(weights, shards: int, big: dict[str, int]) -> dict[str, object]:
     return files
 
 
-def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None) -> tuple[dict[str, object], list]:
+PER_DOC_DIRS = ("n/", "r/", "c/", "o/", "l/")
+
+
+def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None,
+              since: tuple | None = None) -> tuple[dict[str, object], list]:
     """The n/, r/, c/, o/ and l/ files (what the index holds per document beside its postings)
     and the group spans, of `docs` by doc id (arrange: None at an unused id, likewise in `refs`
-    and `lens`); `keys` as for _names. A chunk of unused ids only is no file: no posting reaches it."""
-    files: dict[str, object] = {}
-    names = _names(docs, memo, keys)
-    nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
-    name_tables: list[dict] = [dict() for _ in range(nshards)]
-    for key, ids in names.items():
-        name_tables[fnv1a(key) & (nshards - 1)][key] = ids
-    for i, table in enumerate(name_tables):
-        files[f"n/{i}.json"] = table
-    for i in _used(refs, REF_CHUNK):
-        files[f"r/{i // REF_CHUNK}.json"] = refs[i:i + REF_CHUNK]
-    convs = [int(doc.get("conversation") or 0) if doc is not None else 0 for doc in docs]
-    owners = _owner_offsets(docs, refs)
-    for i in _used(refs, CONV_CHUNK):
-        files[f"c/{i // CONV_CHUNK}.json"] = convs[i:i + CONV_CHUNK]
-        files[f"o/{i // CONV_CHUNK}.json"] = owners[i:i + CONV_CHUNK]
-    for i in _used(refs, LENGTH_CHUNK):
-        files[f"l/{i // LENGTH_CHUNK}.json"] = length_chunk(lens, i // LENGTH_CHUNK)
+    and `lens`); `keys` as for _names. A chunk of unused ids only is no file: no posting reaches
+    it. `since`: (the last index's files, the ids whose document changed, whether a name may
+    have) when no other document's id moved: the other chunks are the last index's."""
+    if since is None:
+        files: dict[str, object] = {}
+    else:
+        old, changed, named = since
+        files = {rel: value for rel, value in old.items() if rel[:2] in PER_DOC_DIRS and (rel[0] != "n" or not named)}
+    if since is None or named:
+        names = _names(docs, memo, keys)
+        nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
+        name_tables: list[dict] = [dict() for _ in range(nshards)]
+        for key, ids in names.items():
+            name_tables[fnv1a(key) & (nshards - 1)][key] = ids
+        for i, table in enumerate(name_tables):
+            files[f"n/{i}.json"] = table
+    notes = _notes_end(docs)
+    for kind, size, make in (
+            ("r", REF_CHUNK, lambda i: refs[i:i + REF_CHUNK]),
+            ("c", CONV_CHUNK, lambda i: [int(doc.get("conversation") or 0) if doc is not None else 0
+                                         for doc in docs[i:i + CONV_CHUNK]]),
+            ("o", CONV_CHUNK, lambda i: _owner_offsets(docs, refs, i, notes)),
+            ("l", LENGTH_CHUNK, lambda i: length_chunk(lens, i // LENGTH_CHUNK))):
+        starts = range(0, len(refs), size) if since is None else sorted({d // size * size for d in changed})
+        for i in starts:
+            rel = f"{kind}/{i // size}.json"
+            if any(ref is not None for ref in refs[i:i + size]):
+                files[rel] = make(i)
+            else:
+                files.pop(rel, None)
     return files, _group_spans(docs)
-
-
-def _used(refs, size: int) -> list[int]:
-    """The first ids of the chunks of `size` ids holding a document."""
-    return [i for i in range(0, len(refs), size) if any(ref is not None for ref in refs[i:i + size])]
 
 
 def length_file(d: int) -> str:
@@ -165,16 +177,22 @@ def _names(docs, memo: WordMemo, keys: dict[str, str] | None = None) -> dict[str
     return out
 
 
-def _owner_offsets(docs, refs: list[str]) -> list[int]:
-    """Each doc id minus its owner's: a section (a doc of group "" whose ref holds "#") ranks as
-    its note, the doc of the ref before "#"; every other doc owns itself (0). Relative, so an
-    insertion elsewhere leaves them as they were."""
-    at = {ref: i for i, ref in enumerate(refs) if ref is not None}
-    out = [0] * len(refs)
-    for i, (doc, ref) in enumerate(zip(docs, refs)):
-        note = ref.partition("#")[0] if ref is not None else ref
-        if note != ref and not doc.get("group") and note in at:
-            out[i] = i - at[note]
+def _notes_end(docs) -> int:
+    """The end of group "" (notes and sections): arrange puts it first."""
+    return next((d for d, doc in enumerate(docs) if doc is None or doc.get("group")), len(docs))
+
+
+def _owner_offsets(docs, refs: list, first: int, notes: int) -> list[int]:
+    """Each doc id of the chunk from `first` (CONV_CHUNK ids) minus its owner's: a section (a
+    doc of group "" whose ref holds "#") ranks as its note, the doc of the ref before "#",
+    found by bisection of group "" (ids 0 .. `notes`, in ref order); every other doc owns
+    itself (0). Relative, so an insertion elsewhere leaves them as they were."""
+    out = []
+    for d in range(first, min(first + CONV_CHUNK, len(refs))):
+        ref = refs[d]
+        note = ref.partition("#")[0] if d < notes else ref
+        at = bisect_left(refs, note, 0, notes) if note != ref else notes
+        out.append(d - at if at < notes and refs[at] == note else 0)
     return out
 
 
