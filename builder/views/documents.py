@@ -25,11 +25,11 @@ from __future__ import annotations
 from ..bm25.scoring import PARAMS
 from ..kernel.model import Brain, Note, Record
 from ..kernel.parallel import fork_each
-from .conversations import neighbourhood
+from .conversations import Neighbourhood
 from ..kernel.times import parse_instant, rfc3339
 from .coverage import all_coverage
 from .lists import placed
-from .memo import Memos
+from .memo import Memos, changed_keys
 from ..kernel.text import join_pieces, plain, preview_title
 
 
@@ -105,12 +105,11 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
 
 
 def _neighbourhood(brain: Brain, known: dict) -> dict:
-    """conversations.neighbourhood, kept in `known` while the records and timezone are equal."""
-    stamp = (brain.config.timezone, dict(brain.records))
-    last = known.get("around")
-    if last is None or last[0] != stamp:
-        last = known["around"] = (stamp, neighbourhood(brain, len(PARAMS["neighbours"]["weights"])))
-    return last[1]
+    """The records' conversations.Neighbourhood, kept in `known`: only what a changed record
+    reaches is made again."""
+    if "around" not in known:
+        known["around"] = Neighbourhood(len(PARAMS["neighbours"]["weights"]))
+    return known["around"].update(brain)
 
 
 def _note_documents(note: Note, pieces: list[str]) -> list[dict]:
@@ -135,22 +134,41 @@ def _record_document(rec: Record, around: tuple[int, list]) -> dict:
             "group": rec.source, "neighbours": near, "conversation": number}
 
 
-def _record_metas(brain: Brain, links_by_source: dict, last: dict) -> tuple[dict, dict]:
+def _record_metas(brain: Brain, links_by_source: dict, last, links: tuple) -> tuple[dict, dict]:
     """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
-    `last`: the first of the last store's (a record and links unchanged keep their meta)."""
-    metas = {}
-    for ref, rec in brain.records.items():
-        links = tuple(links_by_source.get(ref, ()))
-        old = last.get(ref)
-        metas[ref] = old if old is not None and old[0] == (rec, links) else ((rec, links), _compact({
-            "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
-            "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
-            "entities": _entities(brain, ref, (), links_by_source),
-        }))
+    `last`: the last store's ((records, their links), these), whose entries an unchanged record
+    with unchanged links keeps; `links`: the records' links (_record_links). When none of those
+    changed, only the records that changed are looked at, and only their sources' dicts are
+    made again."""
+    old_metas, old_records = last[1] if last else ({}, {})
+    if last is not None and last[0][1] == links:
+        todo = changed_keys(brain.records, last[0][0])
+    else:
+        todo = set(brain.records) | old_metas.keys()
+    metas = dict(old_metas)
+    for ref in todo:
+        rec = brain.records.get(ref)
+        if rec is None:
+            metas.pop(ref, None)
+            continue
+        own = tuple(links_by_source.get(ref, ()))
+        old = metas.get(ref)
+        if old is None or old[0] != (rec, own):
+            metas[ref] = ((rec, own), _compact({
+                "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
+                "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
+                "entities": _entities(brain, ref, (), links_by_source),
+            }))
+    redo = {m[ref][0][0].source for m in (metas, old_metas) for ref in todo if ref in m}
     records: dict[str, dict] = {name: {} for name in brain.sources}
-    for ref in sorted(brain.records):
+    records.update((name, metas_) for name, metas_ in old_records.items() if name not in redo)
+    for ref in sorted(ref for ref, rec in brain.records.items() if rec.source in redo):
         records.setdefault(brain.records[ref].source, {})[ref] = metas[ref][1]
     return metas, records
+
+
+def _record_links(brain: Brain) -> tuple:
+    return tuple(link for link in brain.links if link.source in brain.records)
 
 
 def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
@@ -180,9 +198,9 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
         note_text[ref] = memos["note text"](ref, (note, pieces), lambda: _compact({"summary": note.summary, "pieces": pieces}))
     # every record's meta at once while no record and no record's link changed (most edits)
     family, recs = memos["records"], dict(brain.records)
-    stamp = (recs, tuple(link for link in brain.links if link.source in brain.records))
+    stamp = (recs, _record_links(brain))
     last = family.last.get("all")
-    records = family("all", stamp, lambda: _record_metas(brain, links_by_source, last[1][0] if last else {}))[1]
+    records = family("all", stamp, lambda: _record_metas(brain, links_by_source, last, stamp[1]))[1]
     coverage = memos["coverage"]("all", (as_of, recs, tuple(sorted(brain.sources.items()))),
                                  lambda: all_coverage(brain, parse_instant(as_of)))
     return {"notes": notes, "note_text": note_text, "records": records,
