@@ -141,19 +141,18 @@ def index_files(docs, state=None) -> dict[str, bytes]:
     neighbours — a list per distance of texts — and conversation, a number ≥ 1):
     {relative path: bytes}. Bytes depend only on docs. With a `state` (update.IndexState, the
     build state of a previous index), only what the changed documents touch is recomputed."""
-    docs = arrange(docs)
-    refs = [str(doc["ref"]) if doc is not None else None for doc in docs]
-    if len(set(refs) - {None}) != len(refs) - refs.count(None):
+    docs, refs, groups = arrange(docs)
+    if len(set(refs)) - (None in refs) != len(refs) - refs.count(None):
         raise ValueError("duplicate refs in index input")
     if state is not None and state.refs is not None:
-        return state.update(docs, refs)
+        return state.update(docs, refs, groups)
     parallel = len(docs) > PARALLEL_DOCS
     memo = WordMemo()   # this index's words, analysed once each (workers fork a copy)
     post, totals, lens = _all_postings(docs, parallel, memo)
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
-    files = layout(docs, refs, totals, lens, weights, memo)
+    files = layout(docs, refs, groups, totals, lens, weights, memo)
     names_ = sorted(files)
     stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
     if state is not None:

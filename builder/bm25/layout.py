@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from operator import itemgetter
+from itertools import groupby
+from operator import itemgetter, methodcaller
 
 from .pipeline import WordMemo, name_key
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
@@ -32,30 +33,36 @@ def room(n: int) -> int:
     return -(-want // q) * q
 
 
-def arrange(docs) -> list:
-    """The documents (any order) by doc id, None at an unused id (FORMAT.md, Documents): group
-    "" (notes and sections) first, then each group by name; in a group, ref order; group k
-    starts where group k-1 did plus room(its count), so a document added at the end of its
-    group, or any change in a later one, moves no id of another group."""
-    groups: dict[str, list] = {}
-    for doc in docs:
-        groups.setdefault(str(doc.get("group") or ""), []).append(doc)
+def arrange(docs) -> tuple[list, list, list]:
+    """The documents (any order) by doc id, None at an unused id (FORMAT.md, Documents); their
+    refs likewise; and the group spans [[group, first doc id, count], ...]. Group "" (notes and
+    sections) first, then each group by name; in a group, ref order; group k starts where
+    group k-1 did plus room(its count), so a document added at the end of its group, or any
+    change in a later one, moves no id of another group. (Keys made and sorted at C speed: it
+    runs on every build.)"""
+    groups = [str(g) if g else "" for g in map(methodcaller("get", "group"), docs)]
+    keys = list(zip(groups, map(str, map(itemgetter("ref"), docs))))
     slots: list = []
-    for name in sorted(groups):
-        if slots:
-            slots += [None] * (room(count) - count)
-        members = sorted(groups[name], key=itemgetter("ref"))
-        slots += members
-        count = len(members)
-    return slots
+    refs: list = []
+    spans: list[list] = []
+    for group, ids in groupby(sorted(range(len(docs)), key=keys.__getitem__), key=groups.__getitem__):
+        ids = list(ids)
+        if spans:
+            pad = [None] * (room(spans[-1][2]) - spans[-1][2])
+            slots += pad
+            refs += pad
+        spans.append([group, len(slots), len(ids)])
+        slots += map(docs.__getitem__, ids)
+        refs += (keys[i][1] for i in ids)
+    return slots, refs, spans
 
 
-def layout(docs, refs, totals, lens, weights, memo: WordMemo) -> dict[str, object]:
+def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo) -> dict[str, object]:
     """{relative path: JSON value} of the index whose term entries are `weights` (term →
     _term_entry, in term order) and docs' lengths `lens`; `memo`: the index's analysed words."""
     plan = term_plan(weights)
     files = term_files(weights, *plan)
-    per_doc, groups = doc_files(docs, refs, lens, memo)
+    per_doc = doc_files(docs, refs, lens, memo)
     files.update(per_doc)
     files["meta.json"] = meta(refs, totals, weights, plan, files, groups)
     return files
@@ -92,9 +99,9 @@ PER_DOC_DIRS = ("n/", "r/", "c/", "o/", "l/")
 
 
 def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None,
-              since: tuple | None = None) -> tuple[dict[str, object], list]:
+              since: tuple | None = None) -> dict[str, object]:
     """The n/, r/, c/, o/ and l/ files (what the index holds per document beside its postings)
-    and the group spans, of `docs` by doc id (arrange: None at an unused id, likewise in `refs`
+    of `docs` by doc id (arrange: None at an unused id, likewise in `refs`
     and `lens`); `keys` as for _names. A chunk of unused ids only is no file: no posting reaches
     it. `since`: (the last index's files, the ids whose document changed, whether a name may
     have) when no other document's id moved: the other chunks are the last index's."""
@@ -125,7 +132,7 @@ def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = No
                 files[rel] = make(i)
             else:
                 files.pop(rel, None)
-    return files, _group_spans(docs)
+    return files
 
 
 def length_file(d: int) -> str:
@@ -194,21 +201,6 @@ def _owner_offsets(docs, refs: list, first: int, notes: int) -> list[int]:
         at = bisect_left(refs, note, 0, notes) if note != ref else notes
         out.append(d - at if at < notes and refs[at] == note else 0)
     return out
-
-
-def _group_spans(docs) -> list[list]:
-    """[[group, first doc id, count], ...] of `docs` by doc id (arrange: each group's ids are
-    contiguous)."""
-    spans: list[list] = []
-    for d, doc in enumerate(docs):
-        if doc is None:
-            continue
-        g = str(doc.get("group") or "")
-        if spans and spans[-1][0] == g:
-            spans[-1][2] += 1
-        else:
-            spans.append([g, d, 1])
-    return spans
 
 
 def _shards_for(est: int) -> int:

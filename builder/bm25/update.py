@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from concurrent.futures import ThreadPoolExecutor
+from itertools import compress
+from operator import ne
 
 from ..kernel.packs import pack
 from ..kernel.parallel import cores, fork_each
@@ -42,17 +44,16 @@ class IndexState:
         self.plan = term_plan(weights)
         self.json: dict[str, bytes] = {}      # term -> its `"term":value` in its shard's JSON
         self.keys: dict[str, str] = {}        # name -> its name key (index._names)
-        self.groups = files["meta.json"]["groups"]
 
-    def update(self, docs, refs: list) -> dict[str, bytes]:
-        """The index of `docs` (by doc id: layout.arrange; `refs` their refs, None at an unused id)."""
+    def update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
+        """The index of `docs` (by doc id, `refs` theirs and `groups` their spans: layout.arrange)."""
         try:
-            return self._update(docs, refs)
+            return self._update(docs, refs, groups)
         except BaseException:   # half patched: the next build indexes from scratch
             self.refs = None
             raise
 
-    def _update(self, docs, refs: list[str]) -> dict[str, bytes]:
+    def _update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
         touched: set[str] = set()
         moved = refs != self.refs
         shifted: dict[str, list] = {}   # term -> where its entries moved (_realign)
@@ -96,13 +97,12 @@ class IndexState:
                 files[rel] = length_chunk(self.lens, int(rel[2:-5]))
             todo |= measured
         else:
-            made, self.groups = doc_files(docs, refs, self.lens, self.memo, self.keys,
-                                          None if shift else (self.files, changed, named))
+            made = doc_files(docs, refs, self.lens, self.memo, self.keys, None if shift else (self.files, changed, named))
             for rel in [rel for rel in files if rel[:2] in PER_DOC_DIRS and rel not in made]:
                 del files[rel]
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
             files.update(made)
-        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, self.groups)
+        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups)
         todo.add("meta.json")
         rels = sorted(todo)
         dumped = dict(zip(rels, self._dump(files, rels)))
@@ -175,7 +175,7 @@ class IndexState:
         with [(field, first, end position, shift), ...]."""
         size = max(len(refs), len(self.refs))
         was, now = self.refs + [None] * (size - len(self.refs)), refs + [None] * (size - len(refs))
-        diff = [d for d, (a, b) in enumerate(zip(was, now)) if a != b]
+        diff = list(compress(range(size), map(ne, was, now)))
         came = {now[d] for d in diff} - {None}
         if all(was[d] is None or was[d] not in came for d in diff):   # documents came or went, none moved
             gone = {d: self.docs[d] for d in diff if was[d] is not None}

@@ -163,13 +163,12 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     layout, buckets and related notes of the last build (vectors/buckets.py, vectors/related.py)."""
     base, owner, dims = brain_dir(brain), f"vectors:{brain}", vectors.meta()["dims"]
     kept = {} if kept is None else kept
-    slots = arrange(docs)   # the lunr index's doc ids: None at an unused id
+    slots, id_refs, _ = arrange(docs)   # the lunr index's doc ids: None at an unused id
     docs = [doc for doc in slots if doc is not None]
     refs = [doc["ref"] for doc in docs]
     rows, mean = doc_rows(docs, refs, dims, known)
     by_id = iter(rows)
     id_rows = [next(by_id) if doc is not None else None for doc in slots]
-    id_refs = [doc["ref"] if doc is not None else None for doc in slots]
     files, sections = _layout(slots, id_refs, kept)
     groups, fixed = _write_groups(writer, base, owner, id_refs, id_rows, files, sections, mean,
                                   kept.setdefault("buckets", {}))

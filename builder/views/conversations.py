@@ -17,6 +17,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from ..kernel.model import Brain, Record
+from .memo import changed_keys
 
 _LAST = datetime.max.replace(tzinfo=ZoneInfo("UTC"))
 
@@ -43,6 +44,7 @@ class Neighbourhood:
         self.keys: dict[str, tuple] = {}               # record ref -> its conversation's key
         self.members: dict[tuple, list[Record]] = {}   # key -> its records, in conversation order
         self.numbers: dict[tuple, int] = {}
+        self.first: dict[tuple, str] = {}              # key -> its first record's ref (numbering)
         self.out: dict[str, tuple[int, list[list[str]]]] = {}
 
     def update(self, brain: Brain) -> dict[str, tuple[int, list[list[str]]]]:
@@ -50,10 +52,9 @@ class Neighbourhood:
         if brain.config.timezone != self.zone:   # every day moves: start again
             self.__init__(self.window)
             self.zone = brain.config.timezone
-        zone, old, new = ZoneInfo(self.zone), self.records, brain.records
-        changed = [ref for ref, rec in new.items() if old.get(ref) is not rec]
-        changed += [ref for ref in old if ref not in new]
+        zone, new = ZoneInfo(self.zone), brain.records
         touched: set[tuple] = set()
+        changed = changed_keys(new, self.records)
         for ref in changed:
             key = self.keys.pop(ref, None)
             if key is not None:
@@ -70,9 +71,10 @@ class Neighbourhood:
         for key in touched:
             recs = self.members[key]
             if not recs:
-                del self.members[key], self.numbers[key]
+                del self.members[key], self.numbers[key], self.first[key]
             else:
                 recs.sort(key=_order)
+                self.first[key] = min(r.ref for r in recs)
         redo = {key for key in touched if key in self.members}
         for source in {key[0] for key in touched}:
             redo |= self._renumber(source)
@@ -85,7 +87,7 @@ class Neighbourhood:
 
     def _renumber(self, source: str) -> set[tuple]:
         """Number `source`'s conversations; the keys whose number changed."""
-        mine = sorted((min(r.ref for r in recs), key) for key, recs in self.members.items() if key[0] == source)
+        mine = sorted((first, key) for key, first in self.first.items() if key[0] == source)
         moved = set()
         for number, (_, key) in enumerate(mine, 1):
             if self.numbers.get(key) != number:

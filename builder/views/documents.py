@@ -159,11 +159,16 @@ def _record_metas(brain: Brain, links_by_source: dict, last, links: tuple) -> tu
                 "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
                 "entities": _entities(brain, ref, (), links_by_source),
             }))
-    redo = {m[ref][0][0].source for m in (metas, old_metas) for ref in todo if ref in m}
+    redo: dict[str, set] = {}   # source -> its refs that changed, came or went
+    for m in (metas, old_metas):
+        for ref in todo & m.keys():
+            redo.setdefault(m[ref][0][0].source, set()).add(ref)
     records: dict[str, dict] = {name: {} for name in brain.sources}
     records.update((name, metas_) for name, metas_ in old_records.items() if name not in redo)
-    for ref in sorted(ref for ref, rec in brain.records.items() if rec.source in redo):
-        records.setdefault(brain.records[ref].source, {})[ref] = metas[ref][1]
+    for source, refs in redo.items():
+        mine = sorted((old_records.get(source, {}).keys() | refs) & metas.keys())
+        if mine or source in records:
+            records[source] = {ref: metas[ref][1] for ref in mine}
     return metas, records
 
 
