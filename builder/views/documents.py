@@ -22,6 +22,10 @@ with one space, empty ones skipped (`builder.kernel.text.join_pieces`, shared wi
 """
 from __future__ import annotations
 
+from functools import cache
+from itertools import compress
+from operator import attrgetter
+
 from ..bm25.scoring import PARAMS
 from ..kernel.model import Brain, Note, Record
 from ..kernel.parallel import fork_each
@@ -137,7 +141,7 @@ def _record_document(rec: Record, around: tuple[int, list]) -> dict:
 def _record_metas(brain: Brain, links_by_source: dict, last, links: tuple) -> tuple[dict, dict]:
     """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
     `last`: the last store's ((records, their links), these), whose entries an unchanged record
-    with unchanged links keeps; `links`: the records' links (_record_links). When none of those
+    with unchanged links keeps; `links`: the records' links (_links_of). When none of those
     changed, only the records that changed are looked at, and only their sources' dicts are
     made again."""
     old_metas, old_records = last[1] if last else ({}, {})
@@ -172,20 +176,21 @@ def _record_metas(brain: Brain, links_by_source: dict, last, links: tuple) -> tu
     return metas, records
 
 
-def _record_links(brain: Brain) -> tuple:
-    return tuple(link for link in brain.links if link.source in brain.records)
+def _links_of(brain: Brain, items: dict) -> tuple:
+    """The brain's links held by `items` (its notes, or its records), picked at C speed: a stamp."""
+    return tuple(compress(brain.links, map(items.__contains__, map(attrgetter("source"), brain.links))))
 
 
-def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
-    """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
-        "records": {source: {ref: meta}},
-        "sources": {source: coverage}, "types": {type: count}}
-    `pieces_of`: {note ref: its pieces} (index_input's) when the caller has them; `memos`: what the last store in this process made (memo.py):
-    an item's entries are the same objects while what they are made of is unchanged."""
-    memos = memos or Memos(None, ())
-    links_by_source: dict = {}
+def _by_source(brain: Brain) -> dict:
+    """Link source ref → its links."""
+    out: dict = {}
     for link in brain.links:
-        links_by_source.setdefault(link.source, []).append(link)
+        out.setdefault(link.source, []).append(link)
+    return out
+
+
+def _note_entries(brain: Brain, pieces_of: dict | None, memos: Memos, links_by_source: dict) -> tuple:
+    """(notes' meta, their text, {type: count}), each note's entries kept while unchanged."""
     notes, note_text, types = {}, {}, {}
     for ref in sorted(brain.notes):
         note = brain.notes[ref]
@@ -201,12 +206,30 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
         }))
         pieces = pieces_of[ref] if pieces_of is not None else note_pieces(note)
         note_text[ref] = memos["note text"](ref, (note, pieces), lambda: _compact({"summary": note.summary, "pieces": pieces}))
+    return notes, note_text, dict(sorted(types.items()))
+
+
+def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
+    """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
+        "records": {source: {ref: meta}},
+        "sources": {source: coverage}, "types": {type: count}}
+    `pieces_of`: {note ref: its pieces} (index_input's) when the caller has them; `memos`: what the last store in this process made (memo.py):
+    an item's entries are the same objects while what they are made of is unchanged."""
+    memos = memos or Memos(None, ())
+    links_by_source = cache(lambda: _by_source(brain))   # only when an entry is made again
+    # every note's entries at once while no note, time, note link or pieces changed (a new record)
+    family = memos["notes"]
+    stamp = (dict(brain.notes), dict(brain.modified), _links_of(brain, brain.notes), pieces_of and dict(pieces_of))
+    if family.last.get("all", (None,))[0] == stamp:
+        memos["note meta"].carry(())
+        memos["note text"].carry(())
+    notes, note_text, types = family("all", stamp, lambda: _note_entries(brain, pieces_of, memos, links_by_source()))
     # every record's meta at once while no record and no record's link changed (most edits)
     family, recs = memos["records"], dict(brain.records)
-    stamp = (recs, _record_links(brain))
+    stamp = (recs, _links_of(brain, brain.records))
     last = family.last.get("all")
-    records = family("all", stamp, lambda: _record_metas(brain, links_by_source, last, stamp[1]))[1]
+    records = family("all", stamp, lambda: _record_metas(brain, links_by_source(), last, stamp[1]))[1]
     coverage = memos["coverage"]("all", (as_of, recs, tuple(sorted(brain.sources.items()))),
                                  lambda: all_coverage(brain, parse_instant(as_of)))
     return {"notes": notes, "note_text": note_text, "records": records,
-            "sources": coverage, "types": dict(sorted(types.items()))}
+            "sources": coverage, "types": types}
