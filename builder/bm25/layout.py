@@ -40,7 +40,7 @@ def arrange(docs) -> tuple[list, list, list]:
     group k-1 did plus room(its count), so a document added at the end of its group, or any
     change in a later one, moves no id of another group. (Keys made and sorted at C speed: it
     runs on every build.)"""
-    groups = [str(g) if g else "" for g in map(methodcaller("get", "group"), docs)]
+    groups = list(map(methodcaller("get", "group", ""), docs))   # a string (FORMAT.md)
     keys = list(zip(groups, map(str, map(itemgetter("ref"), docs))))
     slots: list = []
     refs: list = []
@@ -53,7 +53,7 @@ def arrange(docs) -> tuple[list, list, list]:
             refs += pad
         spans.append([group, len(slots), len(ids)])
         slots += map(docs.__getitem__, ids)
-        refs += (keys[i][1] for i in ids)
+        refs += map(itemgetter(1), map(keys.__getitem__, ids))
     return slots, refs, spans
 
 

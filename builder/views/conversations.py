@@ -46,6 +46,7 @@ class Neighbourhood:
         self.numbers: dict[tuple, int] = {}
         self.first: dict[tuple, str] = {}              # key -> its first record's ref (numbering)
         self.out: dict[str, tuple[int, list[list[str]]]] = {}
+        self.redone: set[str] = set()                  # refs whose entry the last update made or dropped
 
     def update(self, brain: Brain) -> dict[str, tuple[int, list[list[str]]]]:
         """The neighbourhood of `brain`'s records (the same dict, updated in place)."""
@@ -55,6 +56,7 @@ class Neighbourhood:
         zone, new = ZoneInfo(self.zone), brain.records
         touched: set[tuple] = set()
         changed = changed_keys(new, self.records)
+        self.redone = set(changed)
         for ref in changed:
             key = self.keys.pop(ref, None)
             if key is not None:
@@ -81,6 +83,7 @@ class Neighbourhood:
         for key in redo:
             number, recs = self.numbers[key], self.members[key]
             for i, rec in enumerate(recs):
+                self.redone.add(rec.ref)
                 self.out[rec.ref] = (number, [[recs[j].text for j in (i - k, i + k) if 0 <= j < len(recs)]
                                               for k in range(1, self.window + 1)])
         return self.out

@@ -23,8 +23,8 @@ with one space, empty ones skipped (`builder.kernel.text.join_pieces`, shared wi
 from __future__ import annotations
 
 from functools import cache
-from itertools import compress
-from operator import attrgetter
+from itertools import chain, compress
+from operator import attrgetter, itemgetter
 
 from ..bm25.scoring import PARAMS
 from ..kernel.model import Brain, Note, Record
@@ -89,23 +89,34 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     store and the vectors. `known`: what the last build of this brain in this process made, left
     holding this build's: a note object unchanged since keeps its pieces and documents, a record
     object whose neighbourhood is unchanged its document (the same dict: the index and the
-    vectors pass it by identity)."""
+    vectors pass it by identity); only the notes and records that changed, and the records
+    whose neighbourhood was made again, are looked at."""
     known = {} if known is None else known
     notes = known.get("notes", {})   # note ref → (note, its pieces, its documents)
-    todo = [ref for ref, note in brain.notes.items() if notes.get(ref, (None,))[0] is not note]
+    changed = changed_keys(brain.notes, known.get("note_objects", {}))
+    todo = [ref for ref in sorted(changed) if ref in brain.notes]
     cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
-    made = {ref: (note, cut[ref], _note_documents(note, cut[ref])) if ref in cut else notes[ref]
-            for ref, note in brain.notes.items()}
+    made = dict(notes)
+    for ref in changed:
+        note = brain.notes.get(ref)
+        if note is None:
+            made.pop(ref, None)
+        else:
+            made[ref] = (note, cut[ref], _note_documents(note, cut[ref]))
     around = _neighbourhood(brain, known)
     records = known.get("records", {})   # record ref → (record, its neighbourhood, its document)
-    kept = {}
-    for ref, rec in brain.records.items():
+    kept = dict(records)
+    for ref in changed_keys(brain.records, known.get("record_objects", {})) | known["around"].redone:
+        rec = brain.records.get(ref)
+        if rec is None:
+            kept.pop(ref, None)
+            continue
         near, old = around[ref], records.get(ref)
         kept[ref] = old if old is not None and old[0] is rec and old[1] == near else (rec, near, _record_document(rec, near))
-    known.update(notes=made, records=kept)
-    docs = [doc for _, _, docs in made.values() for doc in docs]
-    docs += [doc for _, _, doc in kept.values()]
-    return {ref: pieces for ref, (_, pieces, _) in made.items()}, docs
+    known.update(notes=made, records=kept, note_objects=dict(brain.notes), record_objects=dict(brain.records))
+    docs = list(chain.from_iterable(map(itemgetter(2), made.values())))
+    docs += map(itemgetter(2), kept.values())
+    return dict(zip(made, map(itemgetter(1), made.values()))), docs
 
 
 def _neighbourhood(brain: Brain, known: dict) -> dict:
@@ -138,7 +149,7 @@ def _record_document(rec: Record, around: tuple[int, list]) -> dict:
             "group": rec.source, "neighbours": near, "conversation": number}
 
 
-def _record_metas(brain: Brain, links_by_source: dict, last, links: tuple) -> tuple[dict, dict]:
+def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
     """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
     `last`: the last store's ((records, their links), these), whose entries an unchanged record
     with unchanged links keeps; `links`: the records' links (_links_of). When none of those
@@ -149,6 +160,7 @@ def _record_metas(brain: Brain, links_by_source: dict, last, links: tuple) -> tu
         todo = changed_keys(brain.records, last[0][0])
     else:
         todo = set(brain.records) | old_metas.keys()
+    links_by_source = _by_source(compress(brain.links, map(todo.__contains__, map(attrgetter("source"), brain.links))))
     metas = dict(old_metas)
     for ref in todo:
         rec = brain.records.get(ref)
@@ -181,10 +193,10 @@ def _links_of(brain: Brain, items: dict) -> tuple:
     return tuple(compress(brain.links, map(items.__contains__, map(attrgetter("source"), brain.links))))
 
 
-def _by_source(brain: Brain) -> dict:
+def _by_source(links) -> dict:
     """Link source ref → its links."""
     out: dict = {}
-    for link in brain.links:
+    for link in links:
         out.setdefault(link.source, []).append(link)
     return out
 
@@ -216,7 +228,7 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
     `pieces_of`: {note ref: its pieces} (index_input's) when the caller has them; `memos`: what the last store in this process made (memo.py):
     an item's entries are the same objects while what they are made of is unchanged."""
     memos = memos or Memos(None, ())
-    links_by_source = cache(lambda: _by_source(brain))   # only when an entry is made again
+    links_by_source = cache(lambda: _by_source(brain.links))   # only when a note's entry is made again
     # every note's entries at once while no note, time, note link or pieces changed (a new record)
     family = memos["notes"]
     stamp = (dict(brain.notes), dict(brain.modified), _links_of(brain, brain.notes), pieces_of and dict(pieces_of))
@@ -228,7 +240,7 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
     family, recs = memos["records"], dict(brain.records)
     stamp = (recs, _links_of(brain, brain.records))
     last = family.last.get("all")
-    records = family("all", stamp, lambda: _record_metas(brain, links_by_source(), last, stamp[1]))[1]
+    records = family("all", stamp, lambda: _record_metas(brain, last, stamp[1]))[1]
     coverage = memos["coverage"]("all", (as_of, recs, tuple(sorted(brain.sources.items()))),
                                  lambda: all_coverage(brain, parse_instant(as_of)))
     return {"notes": notes, "note_text": note_text, "records": records,
