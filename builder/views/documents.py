@@ -96,8 +96,8 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     changed = changed_keys(brain.notes, known.get("note_objects", {}))
     todo = [ref for ref in sorted(changed) if ref in brain.notes]
     cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
-    made = dict(notes)
-    for ref in changed:
+    made = dict(notes)   # in ref order but for the notes added since: the index sorts it (bm25 arrange) cheaply
+    for ref in sorted(changed):
         note = brain.notes.get(ref)
         if note is None:
             made.pop(ref, None)
@@ -106,7 +106,7 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     around = _neighbourhood(brain, known)
     records = known.get("records", {})   # record ref → (record, its neighbourhood, its document)
     kept = dict(records)
-    for ref in changed_keys(brain.records, known.get("record_objects", {})) | known["around"].redone:
+    for ref in sorted(changed_keys(brain.records, known.get("record_objects", {})) | known["around"].redone):
         rec = brain.records.get(ref)
         if rec is None:
             kept.pop(ref, None)
