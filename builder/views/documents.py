@@ -160,7 +160,7 @@ def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
         todo = changed_keys(brain.records, last[0][0])
     else:
         todo = set(brain.records) | old_metas.keys()
-    links_by_source = _by_source(compress(brain.links, map(todo.__contains__, map(attrgetter("source"), brain.links))))
+    links_by_source = _by_source(_links_of(brain, todo))
     metas = dict(old_metas)
     for ref in todo:
         rec = brain.records.get(ref)
@@ -188,8 +188,8 @@ def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
     return metas, records
 
 
-def _links_of(brain: Brain, items: dict) -> tuple:
-    """The brain's links held by `items` (its notes, or its records), picked at C speed: a stamp."""
+def _links_of(brain: Brain, items) -> tuple:
+    """The brain's links held by `items` (refs: its notes, its records…), picked at C speed."""
     return tuple(compress(brain.links, map(items.__contains__, map(attrgetter("source"), brain.links))))
 
 
