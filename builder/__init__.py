@@ -9,7 +9,8 @@ __version__ = "0.1.0"
 BUNDLE_VERSION = 7   # 2: compact data (docs/data.md); 3: its files and the search files are gzip packs (packs.py);
                      # 4: sections computed from their note's reply (query/sections.py); 5: fingerprints are packs
                      # 6: index lengths in l/ files (bf-lunr-6), card ids stable under insertion (bf-data-2)
-                     # 7: vector pages for lexical candidates, the vocabulary in shards (bf-vectors-4)
+                     # 7: vector pages for lexical candidates, the vocabulary in shards (bf-vectors-4),
+                     #    index doc ids by group with room, stable when a record is added (bf-lunr-7)
 MANIFEST = "_bf/manifest.json"
 MODES = ("hybrid", "lexical", "semantic")   # bf search --mode (SPEC §5); builder/query/vector.py
 

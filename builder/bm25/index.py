@@ -1,4 +1,4 @@
-"""Sharded BM25 index writer (format bf-lunr-6, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-7, see FORMAT.md; readers: reader.py here and
 site/engine/bm25/).
 
 Postings hold integers only — per field, doc id gaps and term frequencies — and the field
@@ -11,12 +11,11 @@ it changed, its l/ file and meta.json. Where each value goes: layout.py.
 from __future__ import annotations
 
 import json
-from operator import itemgetter
 from pathlib import Path
 
 from ..kernel.packs import pack, packed_name
 from ..kernel.parallel import cores, fork_each
-from .layout import _LONE_SURROGATE, layout
+from .layout import _LONE_SURROGATE, arrange, layout
 from .pipeline import WordMemo, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
@@ -51,12 +50,15 @@ def lengths(counts) -> tuple[int, ...]:
 
 
 def _postings(docs, first: int = 0, memo: WordMemo | None = None):
-    """Per field: term -> [doc << ID | tf, ...] (docs ascending, numbered from *first*); the
-    fields' total lengths; each doc's lengths()."""
+    """Per field: term -> [doc << ID | tf, ...] (docs ascending, numbered from *first*; None: an
+    unused id); the fields' total lengths; each doc's lengths() (None at an unused id)."""
     post = [dict() for _ in FIELDS]
     totals = [0] * len(FIELDS)
-    lens = []
+    lens: list = []
     for d, doc in enumerate(docs, first):
+        if doc is None:
+            lens.append(None)
+            continue
         counts = field_counts(doc, memo)
         lens.append(lengths(counts))
         at = d << ID
@@ -96,9 +98,10 @@ def _all_postings(docs, parallel: bool, memo: WordMemo):
     """_postings of all docs, the docs split into contiguous runs of about equal text over the
     cores; concatenating the runs' lists in order keeps every list ascending."""
     k = cores() if parallel else 1
-    cuts, size, total = [0], 0, sum(len(d.get("body") or "") + 64 for d in docs)
-    for i, doc in enumerate(docs):
-        size += len(doc.get("body") or "") + 64  # 64: a doc's other fields, roughly
+    sizes = [len(doc.get("body") or "") + 64 if doc is not None else 0 for doc in docs]  # 64: its other fields, roughly
+    cuts, size, total = [0], 0, sum(sizes)
+    for i, n in enumerate(sizes):
+        size += n
         if size * k >= total * len(cuts) and len(cuts) < k:
             cuts.append(i + 1)
     spans = list(zip(cuts, cuts[1:] + [len(docs)]))
@@ -138,19 +141,18 @@ def index_files(docs, state=None) -> dict[str, bytes]:
     neighbours — a list per distance of texts — and conversation, a number ≥ 1):
     {relative path: bytes}. Bytes depend only on docs. With a `state` (update.IndexState, the
     build state of a previous index), only what the changed documents touch is recomputed."""
-    docs = sorted(docs, key=itemgetter("ref"))
-    refs = [str(doc["ref"]) for doc in docs]
-    if len(set(refs)) != len(refs):
+    docs, refs, groups = arrange(docs)
+    if len(set(refs)) - (None in refs) != len(refs) - refs.count(None):
         raise ValueError("duplicate refs in index input")
     if state is not None and state.refs is not None:
-        return state.update(docs, refs)
+        return state.update(docs, refs, groups)
     parallel = len(docs) > PARALLEL_DOCS
     memo = WordMemo()   # this index's words, analysed once each (workers fork a copy)
     post, totals, lens = _all_postings(docs, parallel, memo)
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
-    files = layout(docs, refs, totals, lens, weights, memo)
+    files = layout(docs, refs, groups, totals, lens, weights, memo)
     names_ = sorted(files)
     stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
     if state is not None:

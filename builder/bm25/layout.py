@@ -1,11 +1,15 @@
-"""Where the index's values go (format bf-lunr-6, see FORMAT.md): each term's entry in its shard
-or its own b/ file, and what the index holds per document beside its postings — name keys,
-refs, conversation numbers, owner offsets, field lengths — in n/, r/, c/, o/ and l/ files, and
-meta.json. index.py lays out a whole index; update.py only the files an edit changes.
+"""Where the index's values go (format bf-lunr-7, see FORMAT.md): each document's id (arrange),
+each term's entry in its shard or its own b/ file, and what the index holds per document beside
+its postings — name keys, refs, conversation numbers, owner offsets, field lengths — in n/, r/,
+c/, o/ and l/ files, and meta.json. index.py lays out a whole index; update.py only the files an
+edit changes.
 """
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from itertools import groupby
+from operator import itemgetter, methodcaller
 
 from .pipeline import WordMemo, name_key
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
@@ -20,12 +24,45 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
 
 
-def layout(docs, refs, totals, lens, weights, memo: WordMemo) -> dict[str, object]:
+def room(n: int) -> int:
+    """The ids a group of `n` documents takes: n, an eighth more and 64, rounded up to a
+    sixteenth of that (at least 64). A function of n alone, so a full build numbers alike; it
+    steps only every ~n/18 documents added, so a group's growth seldom moves a later group."""
+    want = n + n // 8 + 64
+    q = 1 << max(6, want.bit_length() - 4)
+    return -(-want // q) * q
+
+
+def arrange(docs) -> tuple[list, list, list]:
+    """The documents (any order) by doc id, None at an unused id (FORMAT.md, Documents); their
+    refs likewise; and the group spans [[group, first doc id, count], ...]. Group "" (notes and
+    sections) first, then each group by name; in a group, ref order; group k starts where
+    group k-1 did plus room(its count), so a document added at the end of its group, or any
+    change in a later one, moves no id of another group. (Keys made and sorted at C speed: it
+    runs on every build.)"""
+    groups = list(map(methodcaller("get", "group", ""), docs))   # a string (FORMAT.md)
+    keys = list(zip(groups, map(str, map(itemgetter("ref"), docs))))
+    slots: list = []
+    refs: list = []
+    spans: list[list] = []
+    for group, ids in groupby(sorted(range(len(docs)), key=keys.__getitem__), key=groups.__getitem__):
+        ids = list(ids)
+        if spans:
+            pad = [None] * (room(spans[-1][2]) - spans[-1][2])
+            slots += pad
+            refs += pad
+        spans.append([group, len(slots), len(ids)])
+        slots += map(docs.__getitem__, ids)
+        refs += map(itemgetter(1), map(keys.__getitem__, ids))
+    return slots, refs, spans
+
+
+def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo) -> dict[str, object]:
     """{relative path: JSON value} of the index whose term entries are `weights` (term →
     _term_entry, in term order) and docs' lengths `lens`; `memo`: the index's analysed words."""
     plan = term_plan(weights)
     files = term_files(weights, *plan)
-    per_doc, groups = doc_files(docs, refs, lens, memo)
+    per_doc = doc_files(docs, refs, lens, memo)
     files.update(per_doc)
     files["meta.json"] = meta(refs, totals, weights, plan, files, groups)
     return files
@@ -58,27 +95,44 @@ def term_files(weights, shards: int, big: dict[str, int]) -> dict[str, object]:
     return files
 
 
-def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None) -> tuple[dict[str, object], list]:
+PER_DOC_DIRS = ("n/", "r/", "c/", "o/", "l/")
+
+
+def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None,
+              since: tuple | None = None) -> dict[str, object]:
     """The n/, r/, c/, o/ and l/ files (what the index holds per document beside its postings)
-    and the group runs; `keys` as for _names."""
-    files: dict[str, object] = {}
-    names = _names(docs, memo, keys)
-    nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
-    name_tables: list[dict] = [dict() for _ in range(nshards)]
-    for key, ids in names.items():
-        name_tables[fnv1a(key) & (nshards - 1)][key] = ids
-    for i, table in enumerate(name_tables):
-        files[f"n/{i}.json"] = table
-    for i in range(0, len(refs), REF_CHUNK):
-        files[f"r/{i // REF_CHUNK}.json"] = refs[i:i + REF_CHUNK]
-    convs = [int(doc.get("conversation") or 0) for doc in docs]
-    owners = _owner_offsets(docs, refs)
-    for i in range(0, len(convs), CONV_CHUNK):
-        files[f"c/{i // CONV_CHUNK}.json"] = convs[i:i + CONV_CHUNK]
-        files[f"o/{i // CONV_CHUNK}.json"] = owners[i:i + CONV_CHUNK]
-    for i in range(0, len(lens), LENGTH_CHUNK):
-        files[f"l/{i // LENGTH_CHUNK}.json"] = length_chunk(lens, i // LENGTH_CHUNK)
-    return files, _group_runs(docs)
+    of `docs` by doc id (arrange: None at an unused id, likewise in `refs`
+    and `lens`); `keys` as for _names. A chunk of unused ids only is no file: no posting reaches
+    it. `since`: (the last index's files, the ids whose document changed, whether a name may
+    have) when no other document's id moved: the other chunks are the last index's."""
+    if since is None:
+        files: dict[str, object] = {}
+    else:
+        old, changed, named = since
+        files = {rel: value for rel, value in old.items() if rel[:2] in PER_DOC_DIRS and (rel[0] != "n" or not named)}
+    if since is None or named:
+        names = _names(docs, memo, keys)
+        nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
+        name_tables: list[dict] = [dict() for _ in range(nshards)]
+        for key, ids in names.items():
+            name_tables[fnv1a(key) & (nshards - 1)][key] = ids
+        for i, table in enumerate(name_tables):
+            files[f"n/{i}.json"] = table
+    notes = _notes_end(docs)
+    for kind, size, make in (
+            ("r", REF_CHUNK, lambda i: refs[i:i + REF_CHUNK]),
+            ("c", CONV_CHUNK, lambda i: [int(doc.get("conversation") or 0) if doc is not None else 0
+                                         for doc in docs[i:i + CONV_CHUNK]]),
+            ("o", CONV_CHUNK, lambda i: _owner_offsets(docs, refs, i, notes)),
+            ("l", LENGTH_CHUNK, lambda i: length_chunk(lens, i // LENGTH_CHUNK))):
+        starts = range(0, len(refs), size) if since is None else sorted({d // size * size for d in changed})
+        for i in starts:
+            rel = f"{kind}/{i // size}.json"
+            if any(ref is not None for ref in refs[i:i + size]):
+                files[rel] = make(i)
+            else:
+                files.pop(rel, None)
+    return files
 
 
 def length_file(d: int) -> str:
@@ -87,22 +141,25 @@ def length_file(d: int) -> str:
 
 
 def length_chunk(lens, k: int) -> list[list[int]]:
-    """l/K.json: per field, the lengths of docs K * LENGTH_CHUNK …, [] for a field with b = 0."""
+    """l/K.json: per field, the lengths of docs K * LENGTH_CHUNK … (0 at an unused id), [] for a
+    field with b = 0."""
     part = lens[k * LENGTH_CHUNK:(k + 1) * LENGTH_CHUNK]
-    return [[row[fi] for row in part] if keep else [] for fi, keep in enumerate(KEEPS_LENGTH)]
+    return [[row[fi] if row is not None else 0 for row in part] if keep else []
+            for fi, keep in enumerate(KEEPS_LENGTH)]
 
 
 def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: list) -> dict:
     """meta.json of the index of `weights` laid out by `plan`, whose other `files` and `groups`
-    are made."""
+    are made; `refs` by doc id (None at an unused id)."""
+    ids = len(refs)
     return {
-        "format": FORMAT, "docs": len(refs), "fields": list(FIELDS),
+        "format": FORMAT, "docs": sum(count for _, _, count in groups), "ids": ids, "fields": list(FIELDS),
         "params": {f: PARAMS[f] for f in FIELDS}, "named": ["title", "aliases"],
         "lengths": dict(zip(FIELDS, totals)), "terms": len(weights),
         "postings": sum(count for count, _, _ in weights.values()), "shards": plan[0], "big": len(plan[1]),
         "names": sum(rel.startswith("n/") for rel in files), "refChunk": REF_CHUNK,
-        "refChunks": -(-len(refs) // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-len(refs) // CONV_CHUNK),
-        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-len(refs) // LENGTH_CHUNK), "groups": groups,
+        "refChunks": -(-ids // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-ids // CONV_CHUNK),
+        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups,
     }
 
 
@@ -112,7 +169,7 @@ def _names(docs, memo: WordMemo, keys: dict[str, str] | None = None) -> dict[str
     keys = {} if keys is None else keys
     out: dict[str, list[int]] = {}
     for d, doc in enumerate(docs):
-        names = doc.get("names")
+        names = doc.get("names") if doc is not None else None
         if not names:
             continue
         found = set()
@@ -127,29 +184,23 @@ def _names(docs, memo: WordMemo, keys: dict[str, str] | None = None) -> dict[str
     return out
 
 
-def _owner_offsets(docs, refs: list[str]) -> list[int]:
-    """Each doc id minus its owner's: a section (a doc of group "" whose ref holds "#") ranks as
-    its note, the doc of the ref before "#"; every other doc owns itself (0). Relative, so an
-    insertion elsewhere leaves them as they were."""
-    at = {ref: i for i, ref in enumerate(refs)}
-    out = [0] * len(refs)
-    for i, (doc, ref) in enumerate(zip(docs, refs)):
-        note = ref.partition("#")[0]
-        if note != ref and not doc.get("group") and note in at:
-            out[i] = i - at[note]
+def _notes_end(docs) -> int:
+    """The end of group "" (notes and sections): arrange puts it first."""
+    return next((d for d, doc in enumerate(docs) if doc is None or doc.get("group")), len(docs))
+
+
+def _owner_offsets(docs, refs: list, first: int, notes: int) -> list[int]:
+    """Each doc id of the chunk from `first` (CONV_CHUNK ids) minus its owner's: a section (a
+    doc of group "" whose ref holds "#") ranks as its note, the doc of the ref before "#",
+    found by bisection of group "" (ids 0 .. `notes`, in ref order); every other doc owns
+    itself (0). Relative, so an insertion elsewhere leaves them as they were."""
+    out = []
+    for d in range(first, min(first + CONV_CHUNK, len(refs))):
+        ref = refs[d]
+        note = ref.partition("#")[0] if d < notes else ref
+        at = bisect_left(refs, note, 0, notes) if note != ref else notes
+        out.append(d - at if at < notes and refs[at] == note else 0)
     return out
-
-
-def _group_runs(docs) -> list[list]:
-    """[[group, count], ...]: runs of equal `group` (default "") in doc id order."""
-    runs: list[list] = []
-    for doc in docs:
-        g = str(doc.get("group") or "")
-        if runs and runs[-1][0] == g:
-            runs[-1][1] += 1
-        else:
-            runs.append([g, 1])
-    return runs
 
 
 def _shards_for(est: int) -> int:

@@ -16,7 +16,8 @@ term in its own text (scoring.CONTEXT says why).
 evaluated in exactly that order in both runtimes (scoring.py says why that gives equal doubles).
 Each hit also has a *tier*: 0 when the query's name key (pipeline.name_key) names the document
 (n/K.json), 1 when every group occurs in the document's title or aliases, else 2.
-Hits are ordered by tier, score descending, doc id (= ref order).
+Hits are ordered by tier, score descending, doc id (layout.arrange: notes and sections, then
+each source's records; ref order within each).
 """
 from __future__ import annotations
 
@@ -73,13 +74,9 @@ class IndexReader:
         self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
-        self._group_starts, self._group_names, self._group_before, start, seen = [], [], [], 0, {}
-        for name, count in meta["groups"]:
-            self._group_starts.append(start)
-            self._group_names.append(name)
-            self._group_before.append(seen.get(name, 0))   # docs of the same group in earlier runs
-            seen[name] = seen.get(name, 0) + count
-            start += count
+        self._group_starts = [first for _, first, _ in meta["groups"]]
+        self._group_names = [name for name, _, _ in meta["groups"]]
+        self._spans = {name: (first, first + count) for name, first, count in meta["groups"]}
 
     def _load(self, rel):
         """meta.json, or the pack file (builder/kernel/packs.py) of any other index file."""
@@ -112,16 +109,21 @@ class IndexReader:
         return self._per_doc("r", self.meta["refChunk"], doc)
 
     def doc(self, ref: str) -> int | None:
-        """The doc id of `ref`, or None: ids follow ref (code point) order, so a bisection
-        (loading only the r/N.json chunks it probes)."""
-        lo, hi = 0, self.n
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if self.ref(mid) < ref:
-                lo = mid + 1
-            else:
-                hi = mid
-        return lo if lo < self.n and self.ref(lo) == ref else None
+        """The doc id of `ref`, or None: a note's or section's is in group "", a record's in its
+        source's (the text before its first colon), each in ref (code point) order, so a
+        bisection of those (loading only the r/N.json chunks it probes)."""
+        for group in dict.fromkeys(("", ref.partition(":")[0])):
+            lo, end = self._spans.get(group, (0, 0))
+            hi = end
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if self.ref(mid) < ref:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo < end and self.ref(lo) == ref:
+                return lo
+        return None
 
     def owner(self, doc: int) -> int:
         """The doc id doc `doc` ranks as: a section's note, else itself (FORMAT.md o/)."""
@@ -132,13 +134,12 @@ class IndexReader:
         return self._per_doc("c", self.meta["convChunk"], doc)
 
     def group(self, doc: int) -> str:
-        """The group of doc id `doc` (meta.json `groups` runs)."""
+        """The group of doc id `doc` (meta.json `groups` spans)."""
         return self._group_names[bisect_right(self._group_starts, doc) - 1]
 
     def position(self, doc: int) -> int:
         """Doc `doc`'s place among the docs of its group (a record's among its source's)."""
-        run = bisect_right(self._group_starts, doc) - 1
-        return self._group_before[run] + doc - self._group_starts[run]
+        return doc - self._group_starts[bisect_right(self._group_starts, doc) - 1]
 
     def _table(self, kind: str, key: str, count: int) -> dict:
         shard = fnv1a(key) & (count - 1)

@@ -1,26 +1,30 @@
 """Update an index in place when few documents changed (issue 15): the build state of one index.
 
-Doc ids are positions in ref order, and postings hold only doc ids and term frequencies
-(FORMAT.md; a document's lengths are in its l/ file), so an edit changes exactly the postings of
-the terms whose frequency in the changed documents changed: those are patched, their term
-entries re-encoded and put in their shards (or b/ files), and only the files they are in are
-dumped and packed again, from each shard term's JSON kept between updates. A document added or
-removed (a new record, a deleted or renamed note) also
-shifts the ids after it: the postings of removed documents are taken out first, then every later
-entry is moved by its run's shift (ids keep their order, so lists stay sorted), and the terms
-holding a moved entry are re-encoded too — cheaper than analysing every text again. The result
-is, by construction and by tests/bm25/test_index_update.py, the bytes index_files gives from
-scratch.
+Postings hold only doc ids and term frequencies (FORMAT.md; a document's lengths are in its l/
+file), so an edit changes exactly the postings of the terms whose frequency in the changed
+documents changed: those are patched, their term entries re-encoded and put in their shards (or
+b/ files), and only the files they are in are dumped and packed again, from each shard term's
+JSON kept between updates. Doc ids are layout.arrange's: by group, each group with room after
+it, ref order within. A record added at the end of its source's refs (a new chat message, named
+by its time) takes a free id and moves none. A document added or removed elsewhere in its group
+shifts the later ids of that group only (and, when a group outgrows its room, every later
+group): the postings of removed documents are taken out first, then every later entry is moved
+by its run's shift (ids keep their order, so lists stay sorted), and the terms holding a moved
+entry are re-encoded too — cheaper than analysing every text again. The result is, by
+construction and by tests/bm25/test_index_update.py, the bytes index_files gives from scratch.
 """
 from __future__ import annotations
 
 from bisect import bisect_left, insort
 from concurrent.futures import ThreadPoolExecutor
+from itertools import compress
+from operator import ne
 
 from ..kernel.packs import pack
 from ..kernel.parallel import cores, fork_each
 from .index import _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, field_counts, fnv1a, lengths, stored_name
-from .layout import _LONE_SURROGATE, doc_files, length_chunk, length_file, meta, term_files, term_plan
+from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, doc_files, length_chunk, length_file, meta, term_files,
+                     term_plan)
 from .pipeline import WordMemo
 from .scoring import FIELDS
 
@@ -40,33 +44,39 @@ class IndexState:
         self.plan = term_plan(weights)
         self.json: dict[str, bytes] = {}      # term -> its `"term":value` in its shard's JSON
         self.keys: dict[str, str] = {}        # name -> its name key (index._names)
-        self.groups = files["meta.json"]["groups"]
 
-    def update(self, docs, refs: list[str]) -> dict[str, bytes]:
-        """The index of `docs` (sorted by ref; `refs` their refs)."""
+    def update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
+        """The index of `docs` (by doc id, `refs` theirs and `groups` their spans: layout.arrange)."""
         try:
-            return self._update(docs, refs)
+            return self._update(docs, refs, groups)
         except BaseException:   # half patched: the next build indexes from scratch
             self.refs = None
             raise
 
-    def _update(self, docs, refs: list[str]) -> dict[str, bytes]:
+    def _update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
         touched: set[str] = set()
         moved = refs != self.refs
         shifted: dict[str, list] = {}   # term -> where its entries moved (_realign)
-        olds = self._realign(refs, touched, shifted) if moved else self.docs
+        olds, gone, shift = self._realign(docs, refs, touched, shifted) if moved else (self.docs, {}, False)
         per_doc = moved
         measured = set()   # l/ files holding a changed length
+        changed = set(gone)   # ids whose document changed, came or went
+        named = any("names" in doc for doc in gone.values())
         for d, (old, new) in enumerate(zip(olds, docs)):
             if old is new:
                 continue
             if old is None:
                 self._patch(d, None, new, touched)
+                changed.add(d)
+                named = named or "names" in new
             elif old != new:
                 if any(old.get(f) != new.get(f) for f in FIELDS):   # else its postings are unchanged
                     if self._patch(d, old, new, touched):
                         measured.add(length_file(d))
-                per_doc = per_doc or any(old.get(k) != new.get(k) for k in PER_DOC)
+                        changed.add(d)
+                if any(old.get(k) != new.get(k) for k in PER_DOC):
+                    per_doc, named = True, named or old.get("names") != new.get("names")
+                    changed.add(d)
         self.refs = refs
         added = False
         live = sorted(t for t in touched if not _LONE_SURROGATE.search(t) and any(t in pf for pf in self.post))
@@ -87,12 +97,12 @@ class IndexState:
                 files[rel] = length_chunk(self.lens, int(rel[2:-5]))
             todo |= measured
         else:
-            made, self.groups = doc_files(docs, refs, self.lens, self.memo, self.keys)
-            for rel in [rel for rel in files if rel[:2] in ("n/", "r/", "c/", "o/") and rel not in made]:
+            made = doc_files(docs, refs, self.lens, self.memo, self.keys, None if shift else (self.files, changed, named))
+            for rel in [rel for rel in files if rel[:2] in PER_DOC_DIRS and rel not in made]:
                 del files[rel]
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
             files.update(made)
-        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, self.groups)
+        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups)
         todo.add("meta.json")
         rels = sorted(todo)
         dumped = dict(zip(rels, self._dump(files, rels)))
@@ -156,15 +166,35 @@ class IndexState:
             parts.append(part)
         return b"{" + b",".join(parts) + b"}"
 
-    def _realign(self, refs: list[str], touched: set[str], shifted: dict[str, list]) -> list:
-        """Renumber the kept postings for `refs`: take out the documents no longer there, move
-        every later entry by its run's shift; returns the kept document (or None) at each new id.
+    def _realign(self, docs: list, refs: list, touched: set[str], shifted: dict[str, list]) -> tuple:
+        """Renumber the kept postings for `docs` (by id; `refs` theirs): take out the documents
+        no longer there or now in another group (put in again as new: the others keep their
+        order), move every later entry by its run's shift. Returns (the kept document, or None,
+        at each new id; {old id: document} of those taken out; whether any kept id moved).
         Terms whose entries went are added to `touched`, those whose entries moved to `shifted`
         with [(field, first, end position, shift), ...]."""
-        at = {ref: i for i, ref in enumerate(refs)}
-        for d in reversed(range(len(self.refs))):    # from the end: a removal moves no id before it
-            if self.refs[d] not in at:
-                self._patch(d, self.docs[d], None, touched)
+        size = max(len(refs), len(self.refs))
+        was, now = self.refs + [None] * (size - len(self.refs)), refs + [None] * (size - len(refs))
+        diff = list(compress(range(size), map(ne, was, now)))
+        came = {now[d] for d in diff} - {None}
+        if all(was[d] is None or was[d] not in came for d in diff):   # documents came or went, none moved
+            gone = {d: self.docs[d] for d in diff if was[d] is not None}
+            for d in reversed(diff):    # from the end: a removal moves no id before it
+                if d in gone:
+                    self._patch(d, gone[d], None, touched)
+            olds, lens = (self.docs + [None] * size)[:len(refs)], (self.lens + [None] * size)[:len(refs)]
+            for d in diff:
+                if d < len(refs):
+                    olds[d] = lens[d] = None
+            self.lens = lens   # a new doc's are put in by _patch; None at an unused id
+            return olds, gone, False
+        at = {ref: i for i, ref in enumerate(refs) if ref is not None}
+        for d, ref in enumerate(self.refs):
+            if ref in at and _group(docs[at[ref]]) != _group(self.docs[d]):
+                del at[ref]
+        gone = {d: doc for d, (doc, ref) in enumerate(zip(self.docs, self.refs)) if ref is not None and ref not in at}
+        for d in reversed(gone):    # from the end: a removal moves no id before it
+            self._patch(d, gone[d], None, touched)
         olds: list = [None] * len(refs)
         lens: list = [None] * len(refs)
         runs: list[list[int]] = []                    # [first old id, end, shift] of kept ids
@@ -177,7 +207,7 @@ class IndexState:
                 runs[-1][1] = d + 1
             else:
                 runs.append([d, d + 1, new - d])
-        self.lens = lens   # a new doc's are put in by _patch
+        self.lens = lens   # a new doc's are put in by _patch; None at an unused id
         moves = [(lo << ID, hi << ID, shift) for lo, hi, shift in runs if shift]
         if moves:
             first = moves[0][0]
@@ -191,7 +221,7 @@ class IndexState:
                         if i < j:
                             entries[i:j] = [e + (shift << ID) for e in entries[i:j]]
                             shifted.setdefault(term, []).append((fi, i, j, shift))
-        return olds
+        return olds, gone, bool(moves)
 
     def _patch(self, d: int, old, new, touched: set[str]) -> bool:
         """Move doc `d`'s postings from those of `old` to those of `new` (None: no document),
@@ -218,6 +248,10 @@ class IndexState:
             return True
         had, self.lens[d] = self.lens[d], lengths(after)
         return had != self.lens[d]
+
+
+def _group(doc) -> str:
+    return str(doc.get("group") or "")
 
 
 def _shifted(weight, spans):

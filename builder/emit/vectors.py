@@ -41,10 +41,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import groupby
-from operator import itemgetter
 
 from .. import vectors
+from ..bm25.layout import arrange
 from ..query.vectorstore import FORMAT
 from ..kernel.packs import packed_name
 from ..kernel.refs import escape_segment
@@ -133,21 +132,14 @@ def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], li
     return files
 
 
-def _layout(docs: list[dict], refs: list[str], kept: dict) -> tuple[list, list[bool]]:
-    """([[group, first doc id, count]…] of the runs of `docs` sorted by ref, whether each is a
-    section's); the last call's (in `kept`) while the refs and groups are the same."""
-    groups = [str(doc.get("group") or "") for doc in docs]
-    old = kept.get("layout")
-    if old is not None and old[0] == refs and old[1] == groups:
-        return old[2], old[3]
-    files, first = [], 0
-    for group, run in groupby(groups):
-        count = sum(1 for _ in run)
-        files.append([group, first, count])
-        first += count
-    sections = [not group and "#" in ref for ref, group in zip(refs, groups)]
-    kept["layout"] = (refs, groups, files, sections)
-    return files, sections
+def _sections(slots: list, refs: list, kept: dict) -> list[bool]:
+    """Whether each doc id of `slots` (bm25 arrange: None at an unused id) is a section's: a doc
+    of group "" whose ref holds "#"; the last call's (in `kept`) while the refs are the same."""
+    old = kept.get("sections")
+    if old is None or old[0] != refs:
+        old = kept["sections"] = (refs, [doc is not None and not doc.get("group") and "#" in ref
+                                         for doc, ref in zip(slots, refs)])
+    return old[1]
 
 
 def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: list[bytes], files: list,
@@ -209,12 +201,14 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     layout, buckets and related notes of the last build (vectors/buckets.py, vectors/related.py)."""
     base, owner, dims = brain_dir(brain), f"vectors:{brain}", vectors.meta()["dims"]
     kept = {} if kept is None else kept
-    docs = sorted(docs, key=itemgetter("ref"))
+    slots, id_refs, files = arrange(docs)   # the lunr index's doc ids: None at an unused id
+    docs = [doc for doc in slots if doc is not None]
     refs = [doc["ref"] for doc in docs]
-    files, sections = _layout(docs, refs, kept)
     rows, mean = doc_rows(docs, refs, dims, known)
-    groups, fixed = _write_groups(writer, base, owner, refs, rows, files, sections, mean,
-                                  kept.setdefault("buckets", {}))
+    by_id = iter(rows)
+    id_rows = [next(by_id) if doc is not None else None for doc in slots]
+    groups, fixed = _write_groups(writer, base, owner, id_refs, id_rows, files, _sections(slots, id_refs, kept),
+                                  mean, kept.setdefault("buckets", {}))
     notes = [i for i, doc in enumerate(docs) if "names" in doc]     # only notes have names
     note_refs = [refs[i] for i in notes]
     near = related(note_refs, [rows[i] for i in notes], dims, kept)

@@ -187,7 +187,8 @@ def _ranked(stores, words, phrases, scope, type_, path, required, as_of, limit) 
     def conversation(cand: tuple) -> tuple:
         entry = cand[0]
         if entry.kind == "record":
-            return (entry.brain, "record", stores[entry.brain].reader.conversation(entry.doc))
+            # numbered per source (views/conversations.py)
+            return (entry.brain, "record", entry.source, stores[entry.brain].reader.conversation(entry.doc))
         return (entry.brain, "note", entry.note)
     return spread(ranked, conversation, lambda cand: _order(cand)[:3])[:limit], total, narrowed
 

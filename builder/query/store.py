@@ -182,7 +182,10 @@ class BrainStore:
     def groups(self) -> list[str]:
         """Doc id -> its index group (a record's source, "" for notes and sections)."""
         if self._groups is None:
-            self._groups = [name for name, count in self.reader.meta["groups"] for _ in range(count)]
+            groups: list = [None] * self.reader.meta["ids"]   # None: an unused id (FORMAT.md Documents)
+            for name, first, count in self.reader.meta["groups"]:
+                groups[first:first + count] = [name] * count
+            self._groups = groups
         return self._groups
 
     def owners(self) -> "_Owners":

@@ -10,8 +10,9 @@ Why it is the same:
   once per note (a record stands for itself).
 - Hits come in (tier, more terms, higher score, doc id) order: search_ids sorts by tier, score,
   then id, and a stable sort by (tier, term count) keeps that within equal counts. The best
-  item of a note is its first hit in that order: the note's ref is a prefix of its sections'
-  refs, so its id is smaller, which is `_within`'s "note before section, then ref".
+  item of a note is its first hit in that order: notes and sections are numbered in ref order
+  (bm25/layout.arrange: group "") and the note's ref is a prefix of its sections' refs, so its
+  id is smaller, which is `_within`'s "note before section, then ref".
 - Items are ordered non-deprecated first, then by that order (brain and id break ties), so
   past `limit` non-deprecated items a brain's walk only counts notes for `total`.
 """
@@ -49,7 +50,11 @@ def keep_groups(scope: Scope, store: BrainStore, type_, path) -> set[str] | None
 
 def _mask(store: BrainStore, keep: set[str]) -> bytes:
     """1 at the doc ids of the kept groups, else 0."""
-    return b"".join((b"\1" if name in keep else b"\0") * count for name, count in store.reader.meta["groups"])
+    mask = bytearray(store.reader.meta["ids"])
+    for name, first, count in store.reader.meta["groups"]:
+        if name in keep:
+            mask[first:first + count] = b"\1" * count
+    return bytes(mask)
 
 
 def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, type_, path, required: bool,

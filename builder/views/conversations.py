@@ -6,8 +6,10 @@ A record with neither a thread nor a placement time is a conversation of its own
 of a conversation are ordered by placement time (undated last), then ref; a record's
 neighbours at distance k are the records k places before and after it.
 
-Conversations are numbered from 1 in the order of their first record by ref (the index's doc
-order), so the index can tell the query engine each record's conversation in a small integer.
+A source's conversations are numbered from 1 in the order of their first record by ref (the
+index's doc order within the source's group), so the index can tell the query engine each
+record's conversation in a small integer: with its source, it names the conversation. Per
+source, so a conversation added to one source renumbers no other source's.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from ..kernel.model import Brain, Record
+from .memo import changed_keys
 
 _LAST = datetime.max.replace(tzinfo=ZoneInfo("UTC"))
 
@@ -27,21 +30,70 @@ def _key(rec: Record, zone: ZoneInfo) -> tuple:
     return (rec.source, "ref", rec.ref)
 
 
-def conversations(brain: Brain) -> list[list[Record]]:
-    """The brain's conversations, numbered by position + 1, each in conversation order."""
-    zone = ZoneInfo(brain.config.timezone)
-    groups: dict[tuple, list[Record]] = {}
-    for ref in sorted(brain.records):
-        rec = brain.records[ref]
-        groups.setdefault(_key(rec, zone), []).append(rec)
-    return [sorted(recs, key=lambda r: (r.placed or _LAST, r.ref)) for recs in groups.values()]
+def _order(rec: Record) -> tuple:
+    return (rec.placed or _LAST, rec.ref)
 
 
-def neighbourhood(brain: Brain, window: int) -> dict[str, tuple[int, list[list[str]]]]:
-    """{record ref: (conversation number, [texts at distance 1, …, window])}."""
-    out = {}
-    for number, recs in enumerate(conversations(brain), 1):
-        for i, rec in enumerate(recs):
-            near = [[recs[j].text for j in (i - k, i + k) if 0 <= j < len(recs)] for k in range(1, window + 1)]
-            out[rec.ref] = (number, near)
-    return out
+class Neighbourhood:
+    """{record ref: (its conversation's number in its source, [texts at distance 1, …, window])}
+    of one brain, kept between builds: `update` redoes only the conversations a changed,
+    added or removed record is or was in, and renumbers only their sources."""
+
+    def __init__(self, window: int):
+        self.window, self.zone, self.records = window, None, {}
+        self.keys: dict[str, tuple] = {}               # record ref -> its conversation's key
+        self.members: dict[tuple, list[Record]] = {}   # key -> its records, in conversation order
+        self.numbers: dict[tuple, int] = {}
+        self.first: dict[tuple, str] = {}              # key -> its first record's ref (numbering)
+        self.out: dict[str, tuple[int, list[list[str]]]] = {}
+        self.redone: set[str] = set()                  # refs whose entry the last update made or dropped
+
+    def update(self, brain: Brain) -> dict[str, tuple[int, list[list[str]]]]:
+        """The neighbourhood of `brain`'s records (the same dict, updated in place)."""
+        if brain.config.timezone != self.zone:   # every day moves: start again
+            self.__init__(self.window)
+            self.zone = brain.config.timezone
+        zone, new = ZoneInfo(self.zone), brain.records
+        touched: set[tuple] = set()
+        changed = changed_keys(new, self.records)
+        self.redone = set(changed)
+        for ref in changed:
+            key = self.keys.pop(ref, None)
+            if key is not None:
+                self.members[key] = [r for r in self.members[key] if r.ref != ref]
+                touched.add(key)
+            rec = new.get(ref)
+            if rec is not None:
+                key = self.keys[ref] = _key(rec, zone)
+                self.members.setdefault(key, []).append(rec)
+                touched.add(key)
+            else:
+                self.out.pop(ref, None)
+        self.records = dict(new)
+        for key in touched:
+            recs = self.members[key]
+            if not recs:
+                del self.members[key], self.numbers[key], self.first[key]
+            else:
+                recs.sort(key=_order)
+                self.first[key] = min(r.ref for r in recs)
+        redo = {key for key in touched if key in self.members}
+        for source in {key[0] for key in touched}:
+            redo |= self._renumber(source)
+        for key in redo:
+            number, recs = self.numbers[key], self.members[key]
+            for i, rec in enumerate(recs):
+                self.redone.add(rec.ref)
+                self.out[rec.ref] = (number, [[recs[j].text for j in (i - k, i + k) if 0 <= j < len(recs)]
+                                              for k in range(1, self.window + 1)])
+        return self.out
+
+    def _renumber(self, source: str) -> set[tuple]:
+        """Number `source`'s conversations; the keys whose number changed."""
+        mine = sorted((first, key) for key, first in self.first.items() if key[0] == source)
+        moved = set()
+        for number, (_, key) in enumerate(mine, 1):
+            if self.numbers.get(key) != number:
+                self.numbers[key] = number
+                moved.add(key)
+        return moved

@@ -22,14 +22,18 @@ with one space, empty ones skipped (`builder.kernel.text.join_pieces`, shared wi
 """
 from __future__ import annotations
 
+from functools import cache
+from itertools import chain, compress
+from operator import attrgetter, itemgetter
+
 from ..bm25.scoring import PARAMS
 from ..kernel.model import Brain, Note, Record
 from ..kernel.parallel import fork_each
-from .conversations import neighbourhood
+from .conversations import Neighbourhood
 from ..kernel.times import parse_instant, rfc3339
 from .coverage import all_coverage
 from .lists import placed
-from .memo import Memos
+from .memo import Memos, changed_keys
 from ..kernel.text import join_pieces, plain, preview_title
 
 
@@ -85,32 +89,42 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     store and the vectors. `known`: what the last build of this brain in this process made, left
     holding this build's: a note object unchanged since keeps its pieces and documents, a record
     object whose neighbourhood is unchanged its document (the same dict: the index and the
-    vectors pass it by identity)."""
+    vectors pass it by identity); only the notes and records that changed, and the records
+    whose neighbourhood was made again, are looked at."""
     known = {} if known is None else known
     notes = known.get("notes", {})   # note ref → (note, its pieces, its documents)
-    todo = [ref for ref, note in brain.notes.items() if notes.get(ref, (None,))[0] is not note]
+    changed = changed_keys(brain.notes, known.get("note_objects", {}))
+    todo = [ref for ref in sorted(changed) if ref in brain.notes]
     cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
-    made = {ref: (note, cut[ref], _note_documents(note, cut[ref])) if ref in cut else notes[ref]
-            for ref, note in brain.notes.items()}
+    made = dict(notes)   # in ref order but for the notes added since: the index sorts it (bm25 arrange) cheaply
+    for ref in sorted(changed):
+        note = brain.notes.get(ref)
+        if note is None:
+            made.pop(ref, None)
+        else:
+            made[ref] = (note, cut[ref], _note_documents(note, cut[ref]))
     around = _neighbourhood(brain, known)
     records = known.get("records", {})   # record ref → (record, its neighbourhood, its document)
-    kept = {}
-    for ref, rec in brain.records.items():
+    kept = dict(records)
+    for ref in sorted(changed_keys(brain.records, known.get("record_objects", {})) | known["around"].redone):
+        rec = brain.records.get(ref)
+        if rec is None:
+            kept.pop(ref, None)
+            continue
         near, old = around[ref], records.get(ref)
         kept[ref] = old if old is not None and old[0] is rec and old[1] == near else (rec, near, _record_document(rec, near))
-    known.update(notes=made, records=kept)
-    docs = [doc for _, _, docs in made.values() for doc in docs]
-    docs += [doc for _, _, doc in kept.values()]
-    return {ref: pieces for ref, (_, pieces, _) in made.items()}, docs
+    known.update(notes=made, records=kept, note_objects=dict(brain.notes), record_objects=dict(brain.records))
+    docs = list(chain.from_iterable(map(itemgetter(2), made.values())))
+    docs += map(itemgetter(2), kept.values())
+    return dict(zip(made, map(itemgetter(1), made.values()))), docs
 
 
 def _neighbourhood(brain: Brain, known: dict) -> dict:
-    """conversations.neighbourhood, kept in `known` while the records and timezone are equal."""
-    stamp = (brain.config.timezone, dict(brain.records))
-    last = known.get("around")
-    if last is None or last[0] != stamp:
-        last = known["around"] = (stamp, neighbourhood(brain, len(PARAMS["neighbours"]["weights"])))
-    return last[1]
+    """The records' conversations.Neighbourhood, kept in `known`: only what a changed record
+    reaches is made again."""
+    if "around" not in known:
+        known["around"] = Neighbourhood(len(PARAMS["neighbours"]["weights"]))
+    return known["around"].update(brain)
 
 
 def _note_documents(note: Note, pieces: list[str]) -> list[dict]:
@@ -135,34 +149,60 @@ def _record_document(rec: Record, around: tuple[int, list]) -> dict:
             "group": rec.source, "neighbours": near, "conversation": number}
 
 
-def _record_metas(brain: Brain, links_by_source: dict, last: dict) -> tuple[dict, dict]:
+def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
     """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
-    `last`: the first of the last store's (a record and links unchanged keep their meta)."""
-    metas = {}
-    for ref, rec in brain.records.items():
-        links = tuple(links_by_source.get(ref, ()))
-        old = last.get(ref)
-        metas[ref] = old if old is not None and old[0] == (rec, links) else ((rec, links), _compact({
-            "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
-            "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
-            "entities": _entities(brain, ref, (), links_by_source),
-        }))
+    `last`: the last store's ((records, their links), these), whose entries an unchanged record
+    with unchanged links keeps; `links`: the records' links (_links_of). When none of those
+    changed, only the records that changed are looked at, and only their sources' dicts are
+    made again."""
+    old_metas, old_records = last[1] if last else ({}, {})
+    if last is not None and last[0][1] == links:
+        todo = changed_keys(brain.records, last[0][0])
+    else:
+        todo = set(brain.records) | old_metas.keys()
+    links_by_source = _by_source(_links_of(brain, todo))
+    metas = dict(old_metas)
+    for ref in todo:
+        rec = brain.records.get(ref)
+        if rec is None:
+            metas.pop(ref, None)
+            continue
+        own = tuple(links_by_source.get(ref, ()))
+        old = metas.get(ref)
+        if old is None or old[0] != (rec, own):
+            metas[ref] = ((rec, own), _compact({
+                "id": rec.id, "title": preview_title(rec.title), "time": rfc3339(rec.time),
+                "observed": rfc3339(rec.observed), "modified": rfc3339(rec.modified), "placed": rfc3339(rec.placed),
+                "entities": _entities(brain, ref, (), links_by_source),
+            }))
+    redo: dict[str, set] = {}   # source -> its refs that changed, came or went
+    for m in (metas, old_metas):
+        for ref in todo & m.keys():
+            redo.setdefault(m[ref][0][0].source, set()).add(ref)
     records: dict[str, dict] = {name: {} for name in brain.sources}
-    for ref in sorted(brain.records):
-        records.setdefault(brain.records[ref].source, {})[ref] = metas[ref][1]
+    records.update((name, metas_) for name, metas_ in old_records.items() if name not in redo)
+    for source, refs in redo.items():
+        mine = sorted((old_records.get(source, {}).keys() | refs) & metas.keys())
+        if mine or source in records:
+            records[source] = {ref: metas[ref][1] for ref in mine}
     return metas, records
 
 
-def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
-    """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
-        "records": {source: {ref: meta}},
-        "sources": {source: coverage}, "types": {type: count}}
-    `pieces_of`: {note ref: its pieces} (index_input's) when the caller has them; `memos`: what the last store in this process made (memo.py):
-    an item's entries are the same objects while what they are made of is unchanged."""
-    memos = memos or Memos(None, ())
-    links_by_source: dict = {}
-    for link in brain.links:
-        links_by_source.setdefault(link.source, []).append(link)
+def _links_of(brain: Brain, items) -> tuple:
+    """The brain's links held by `items` (refs: its notes, its records…), picked at C speed."""
+    return tuple(compress(brain.links, map(items.__contains__, map(attrgetter("source"), brain.links))))
+
+
+def _by_source(links) -> dict:
+    """Link source ref → its links."""
+    out: dict = {}
+    for link in links:
+        out.setdefault(link.source, []).append(link)
+    return out
+
+
+def _note_entries(brain: Brain, pieces_of: dict | None, memos: Memos, links_by_source: dict) -> tuple:
+    """(notes' meta, their text, {type: count}), each note's entries kept while unchanged."""
     notes, note_text, types = {}, {}, {}
     for ref in sorted(brain.notes):
         note = brain.notes[ref]
@@ -178,12 +218,30 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
         }))
         pieces = pieces_of[ref] if pieces_of is not None else note_pieces(note)
         note_text[ref] = memos["note text"](ref, (note, pieces), lambda: _compact({"summary": note.summary, "pieces": pieces}))
+    return notes, note_text, dict(sorted(types.items()))
+
+
+def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
+    """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
+        "records": {source: {ref: meta}},
+        "sources": {source: coverage}, "types": {type: count}}
+    `pieces_of`: {note ref: its pieces} (index_input's) when the caller has them; `memos`: what the last store in this process made (memo.py):
+    an item's entries are the same objects while what they are made of is unchanged."""
+    memos = memos or Memos(None, ())
+    links_by_source = cache(lambda: _by_source(brain.links))   # only when a note's entry is made again
+    # every note's entries at once while no note, time, note link or pieces changed (a new record)
+    family = memos["notes"]
+    stamp = (dict(brain.notes), dict(brain.modified), _links_of(brain, brain.notes), pieces_of and dict(pieces_of))
+    if family.last.get("all", (None,))[0] == stamp:
+        memos["note meta"].carry(())
+        memos["note text"].carry(())
+    notes, note_text, types = family("all", stamp, lambda: _note_entries(brain, pieces_of, memos, links_by_source()))
     # every record's meta at once while no record and no record's link changed (most edits)
     family, recs = memos["records"], dict(brain.records)
-    stamp = (recs, tuple(link for link in brain.links if link.source in brain.records))
+    stamp = (recs, _links_of(brain, brain.records))
     last = family.last.get("all")
-    records = family("all", stamp, lambda: _record_metas(brain, links_by_source, last[1][0] if last else {}))[1]
+    records = family("all", stamp, lambda: _record_metas(brain, last, stamp[1]))[1]
     coverage = memos["coverage"]("all", (as_of, recs, tuple(sorted(brain.sources.items()))),
                                  lambda: all_coverage(brain, parse_instant(as_of)))
     return {"notes": notes, "note_text": note_text, "records": records,
-            "sources": coverage, "types": dict(sorted(types.items()))}
+            "sources": coverage, "types": types}

@@ -147,15 +147,15 @@ function bestPerNote (kept) {
   return sortedBy([...best.values()], order)
 }
 
-// The ranking spread across conversations (spread.js): a record's conversation is its number
-// in the index (c/N.json), a note's (or section's) its note.
+// The ranking spread across conversations (spread.js): a record's conversation is its source
+// and its number there in the index (c/N.json), a note's (or section's) its note.
 async function spreadRanked (stores, ranked) {
   const pool = ranked.slice(0, POOL)
   const keys = pool.map(([entry]) => JSON.stringify([entry.brain, 'note', entry.note]))
   for (const [name, store] of stores) {
     const at = pool.flatMap(([entry], i) => (entry.kind === 'record' && entry.brain === name ? [i] : []))
     const numbers = await store.reader.conversations(at.map((i) => pool[i][0].id))
-    at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', numbers[k]]) })
+    at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', pool[i][0].source, numbers[k]]) })
   }
   return spread(ranked, keys, (cand) => order(cand).slice(0, 3))
 }

@@ -18,7 +18,7 @@ from builder.kernel.packs import unpack
 from builder.query import spread as spread_mod
 from builder.query.search import search
 from builder.query.site import open_site
-from builder.views.conversations import conversations
+from builder.views.conversations import Neighbourhood
 from builder.brain import load as load_brain
 from test_multilingual import python_replies
 
@@ -54,8 +54,46 @@ def test_conversations_by_thread_else_local_day(tmp_path):
         "mail:m": {"text": "m", "time": "2026-03-02T21:05:00Z"},   # another source
     })
     brain = load_brain(root)
-    got = sorted([r.ref for r in conv] for conv in conversations(brain))
+    around = Neighbourhood(2)
+    numbers = {ref: number for ref, (number, _) in around.update(brain).items()}
+    got = sorted([r.ref for r in conv] for conv in around.members.values())
     assert got == [["chat:b"], ["chat:c", "chat:a"], ["chat:t2", "chat:t1"], ["chat:u"], ["mail:m"]]
+    # numbered per source, by each conversation's first ref
+    assert numbers == {"chat:a": 1, "chat:c": 1, "chat:b": 2, "chat:t1": 3, "chat:t2": 3, "chat:u": 4, "mail:m": 1}
+
+
+def test_a_kept_neighbourhood_equals_a_fresh_one(tmp_path):
+    """Neighbourhood.update after records came, went or changed (text, day, thread) gives what a
+    new one gives, and redoes nothing for the same records."""
+    from types import SimpleNamespace
+    rng = random.Random(5)
+    recs = {f"{rng.choice('ab')}:{i:03d}": {"text": f"t{i}", "time": f"2026-03-0{rng.randint(1, 4)}T09:00:00Z"}
+            for i in range(40)}
+    root = _brain(tmp_path / "brain", recs)
+    brain = load_brain(root)
+    kept = Neighbourhood(2)
+    kept.update(brain)
+    for step in range(16):
+        ref = rng.choice(sorted(recs))
+        source, rid = ref.split(":")
+        path = root / "memories" / source / f"{rid}.json"
+        if step % 4 == 0:
+            path.unlink()
+            del recs[ref]
+        else:
+            rec = {"text": f"new {step}", "time": f"2026-03-0{rng.randint(1, 5)}T0{step % 10}:00:00Z"}
+            if step % 4 == 1:
+                rec["thread"] = "x"
+            if step % 4 == 3:
+                ref, path = f"{source}:z{step:02d}", root / "memories" / source / f"z{step:02d}.json"
+            recs[ref] = rec
+            path.write_text(json.dumps(rec), "utf-8")
+        fresh = load_brain(root)   # unchanged records keep their objects, as in a watch build
+        brain = SimpleNamespace(config=fresh.config, records={
+            r: brain.records[r] if r != ref and r in brain.records else rec for r, rec in fresh.records.items()})
+        got = dict(kept.update(brain))
+        assert got == Neighbourhood(2).update(brain), step
+        assert all(kept.update(brain)[r] is got[r] for r in got)   # the same records: nothing redone
 
 
 def _chat_site(tmp_path) -> Path:

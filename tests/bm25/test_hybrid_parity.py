@@ -161,7 +161,7 @@ def test_the_arm_reads_only_the_buckets_it_probes(sites):
     probed = vectors.nearest(q, qq, None, 20, PROBE)
     assert len(vectors.blocks) == PROBE and not vectors.pages   # no page read: no lexical candidate
     seen = {int(d) for _, _, ids in vectors.blocks.values() for d in ids}
-    every = sorted(((vectors.similarity(q, qq, d), d) for d in range(sum(g[2] for g in vectors.meta["groups"]))
-                    if vectors.addable(d)), key=lambda sd: (-sd[0], sd[1]))
+    every = sorted(((vectors.similarity(q, qq, d), d) for _, first, count, *_ in vectors.meta["groups"]
+                    for d in range(first, first + count) if vectors.addable(d)), key=lambda sd: (-sd[0], sd[1]))
     assert probed == [sd for sd in every if sd[1] in seen][:20]
     assert vectors.nearest(q, qq, None, 20) == every[:20]

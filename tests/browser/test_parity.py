@@ -283,7 +283,7 @@ def test_similar_equals_python_in_chromium(example_site, bf_page):
     record of the example, some scoped or limited, and its errors, equal Python's."""
     from builder.query.store import open_store
     reader = open_store(open_site(example_site), "brain").reader
-    every = [reader.ref(d) for d in range(reader.n)]
+    every = [reader.ref(d) for _, first, count in reader.meta["groups"] for d in range(first, first + count)]
     scopes = [None, "projects", "memories", "memories/chat", "tags/website", "30d", "person:alice", "memories/breif"]
     calls = [(ref, {"limit": (10, 3, 50)[k % 3]} | ({"scope": scopes[k % len(scopes)]} if k % 2 else {}))
              for k, ref in enumerate(every)]

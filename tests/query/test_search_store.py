@@ -65,11 +65,9 @@ def test_build_writes_search_files():
     assert notes["projects/brand-refresh.md"]["deprecated"] is True
     assert (base / "index" / "meta.json").is_file()
     refs = unpacked(base / "index" / "r" / "0.json")
-    assert not any(r.isdigit() for r in refs)                   # never integer-like
+    assert not any(r.isdigit() for r in refs if r is not None)  # never integer-like (None: an unused id)
     index_meta = json.loads((base / "index" / "meta.json").read_text("utf-8"))
-    groups = dict((g, 0) for g, _ in index_meta["groups"])
-    for g, n in index_meta["groups"]:
-        groups[g] += n
+    groups = {g: n for g, _, n in index_meta["groups"]}         # one span a group
     assert {g: n for g, n in groups.items() if g} == {s: n for s, n in meta["records"].items() if n}  # group: source
     chat = unpacked(base / "records" / "chat" / "m" / "0.json")
     assert meta["record_chunks"]["chat"] == [min(chat)]
@@ -118,7 +116,7 @@ def test_note_meta_chunks_answer_every_note_and_folder(tmp_path, monkeypatch):
     build([ROOT / "examples" / "brain"], tmp_path / "site", now="2026-12-02T12:00:00Z", pagefind=False, embeddings=False)
     store = open_store(open_site(tmp_path / "site"), "brain")
     assert len(store.meta["note_chunks"]) == 13
-    refs = [store.reader.ref(d) for d in range(store.reader.n)]
+    refs = [store.reader.ref(d) for _, first, count in store.reader.meta["groups"] for d in range(first, first + count)]
     notes = [r for r in refs if ":" not in r and "#" not in r]
     assert all(store.note_entry(r) is not None for r in refs if ":" not in r)
     assert store.note_entry("nope.md") is None and store.note_entry(notes[0] + "#nope") is None

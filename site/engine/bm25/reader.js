@@ -104,23 +104,13 @@ export class IndexReader {
   }
 
   // A function doc id -> [group, position among the group's docs] (meta.json `groups`
-  // runs), without any ref file.
+  // spans), without any ref file.
   async grouper () {
     const m = await this.meta()
-    const starts = []
-    const before = [] // docs of the same group in earlier runs
-    const seen = new Map()
-    let start = 0
-    for (const [name, count] of m.groups) {
-      starts.push(start)
-      before.push(seen.get(name) || 0)
-      seen.set(name, (seen.get(name) || 0) + count)
-      start += count
-    }
     return (d) => {
-      let lo = 0; let hi = starts.length
-      while (lo < hi) { const mid = (lo + hi) >> 1; if (starts[mid] <= d) lo = mid + 1; else hi = mid }
-      return [m.groups[lo - 1][0], before[lo - 1] + d - starts[lo - 1]]
+      let lo = 0; let hi = m.groups.length
+      while (lo < hi) { const mid = (lo + hi) >> 1; if (m.groups[mid][1] <= d) lo = mid + 1; else hi = mid }
+      return [m.groups[lo - 1][0], d - m.groups[lo - 1][1]]
     }
   }
 
@@ -177,17 +167,24 @@ export class IndexReader {
     return this.perDoc('r', (await this.meta()).refChunk, ids)
   }
 
-  // The doc id of `ref`, or null: ids follow ref (code point) order, so a bisection (as
-  // reader.IndexReader.doc).
+  // The doc id of `ref`, or null: a bisection of group '' (notes, sections), then of the group
+  // of the source before its first colon, each in ref (code point) order (reader.IndexReader.doc).
   async doc (ref) {
-    const n = (await this.meta()).docs
-    let lo = 0; let hi = n
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (cmp((await this.refs([mid]))[0], ref) < 0) lo = mid + 1
-      else hi = mid
+    const groups = (await this.meta()).groups
+    const colon = ref.indexOf(':')
+    for (const name of new Set(['', colon < 0 ? ref : ref.slice(0, colon)])) {
+      const span = groups.find((g) => g[0] === name)
+      if (!span) continue
+      const end = span[1] + span[2]
+      let lo = span[1]; let hi = end
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1
+        if (cmp((await this.refs([mid]))[0], ref) < 0) lo = mid + 1
+        else hi = mid
+      }
+      if (lo < end && (await this.refs([lo]))[0] === ref) return lo
     }
-    return lo < n && (await this.refs([lo]))[0] === ref ? lo : null
+    return null
   }
 
   // The doc ids doc ids rank as: a section's note, else itself (o/N.json, reader.py owner).
@@ -201,7 +198,7 @@ export class IndexReader {
     return this.perDoc('c', (await this.meta()).convChunk, ids)
   }
 
-  // [{id, score, matched: [folded terms, sorted], tier}]: tier, then score desc, then id (= ref)
+  // [{id, score, matched: [folded terms, sorted], tier}]: tier, then score desc, then id
   // asc — reader.IndexReader.search_ids.
   async searchIds (terms, required, limit) {
     const pairs = asPairs(terms)
@@ -237,11 +234,11 @@ export class IndexReader {
     }
     const whole = present.length === groups.size
     // Dense per-doc accumulators, added to in group order, then bonus order (as Python).
-    const sums = new Float64Array(m.docs)
-    const hits = new Uint16Array(m.docs)
-    const nameds = new Uint16Array(m.docs)
-    const owns = new Uint16Array(m.docs) // groups held in the doc's own text (all-words rule)
-    const masks = new Int32Array(m.docs) // bit per term, first 31 terms
+    const sums = new Float64Array(m.ids) // by doc id: ids leave room (FORMAT.md Documents)
+    const hits = new Uint16Array(m.ids)
+    const nameds = new Uint16Array(m.ids)
+    const owns = new Uint16Array(m.ids) // groups held in the doc's own text (all-words rule)
+    const masks = new Int32Array(m.ids) // bit per term, first 31 terms
     let ids = []
     for (let bit = 0; bit < present.length; bit++) {
       const { c, p } = present[bit]; const b = bit < 31 ? 1 << bit : 0
