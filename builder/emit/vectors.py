@@ -28,7 +28,7 @@ A group is a run of an index group's docs (records: their source), so a search s
 source reads only that source's files; `listable` counts its docs the arm may list (a non-zero
 vector, not a section); `mean` is the integer mean the buckets are centred on; `fixed` is the
 packed bytes of every c file, which a search adding the arm's own candidates unscoped reads
-before any bucket. A search reads the pages of its lexical candidates (~1 KB each) and,
+before any bucket. A search reads the pages of its lexical candidates (~4 KB each) and,
 when the arm adds its own, the PROBE buckets nearest its query (query/vectorstore.py): ~5 KB
 each, so its first download stays small at 60,000 docs instead of every vector. Every .bin
 file is a pack (kernel/packs.py: gzip, which the browser inflates), as the rows compress to
@@ -55,8 +55,8 @@ from ..vectors.wordpiece import CONTINUING, INITIAL, shard_of
 from .hashpacks import HashedPacks
 from .writer import Writer, canonical_json
 
-SHARD = 16   # rows per table file: a query reads one per token, ~1.5 KB packed
-PAGE = 16    # docs per page: a lexical candidate's vector costs a read of ~1 KB
+SHARD = 64   # rows per table file: a query reads one per token, ~6 KB packed
+PAGE = 64    # docs per page: a lexical candidate's vector costs a read of ~6 KB
 
 
 def table_dir() -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import zlib
 
-RATE = 64    # docs per bucket, on average: a bucket file is ~5 KB packed at 128 dims
+RATE = 128   # docs per bucket, on average: a bucket file is ~10 KB packed at 128 dims
 SPREAD = 8   # sample docs per seed: k-means over 1/8 of the docs (docs/decisions.md, "Buckets")
 BLOCK = 4096
 ITERATIONS = 2

@@ -24,7 +24,7 @@ import unicodedata
 from functools import lru_cache
 
 MAX_WORD = 100
-INITIAL, CONTINUING = 256, 64   # vocabulary shards of initial and of continuation (##) pieces
+INITIAL, CONTINUING = 64, 32   # vocabulary shards of initial and of continuation (##) pieces
 OTHER = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
 CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
        (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))

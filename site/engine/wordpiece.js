@@ -1,8 +1,8 @@
 // The teacher's tokenizer for the vector arm: twin of builder/vectors/wordpiece.py (read its
 // docstring for the steps). Strings are handled as arrays of code points, as Python does.
 const MAX_WORD = 100
-const INITIAL = 256 // wordpiece.py INITIAL, CONTINUING: vocabulary shards of initial and ## pieces
-const CONTINUING = 64
+const INITIAL = 64 // wordpiece.py INITIAL, CONTINUING: vocabulary shards of initial and ## pieces
+const CONTINUING = 32
 const OTHER = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]$/u
 const SPACE = /^[\t\n\r\p{Zs}]$/u
 const MARK = /\p{Mn}/gu

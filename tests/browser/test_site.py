@@ -129,7 +129,7 @@ def test_full_text_result_cards_read_as_text(page, base):
 
 
 def test_search_page_asks_before_downloading_many_vectors(page, base):
-    """The vector arm first reads every group's centres and bucket map: where those pass 1 MB as
+    """The vector arm first reads every group's centres: where those pass 1 MB as
     stored (here: the vectors meta made to claim 2.5 MB) the page searches by words and offers the
     semantic arm by name and size; choosing it runs hybrid search for real."""
     def big(route):
