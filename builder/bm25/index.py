@@ -141,7 +141,7 @@ def index_files(docs, state=None) -> dict[str, bytes]:
     neighbours — a list per distance of texts — and conversation, a number ≥ 1):
     {relative path: bytes}. Bytes depend only on docs. With a `state` (update.IndexState, the
     build state of a previous index), only what the changed documents touch is recomputed."""
-    docs, refs, groups = arrange(docs)
+    docs, refs, groups = arrange(docs, state.arranged if state is not None else None)
     if len(set(refs)) - (None in refs) != len(refs) - refs.count(None):
         raise ValueError("duplicate refs in index input")
     if state is not None and state.refs is not None:

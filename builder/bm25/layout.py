@@ -33,28 +33,32 @@ def room(n: int) -> int:
     return -(-want // q) * q
 
 
-def arrange(docs) -> tuple[list, list, list]:
+def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
     """The documents (any order) by doc id, None at an unused id (FORMAT.md, Documents); their
     refs likewise; and the group spans [[group, first doc id, count], ...]. Group "" (notes and
     sections) first, then each group by name; in a group, ref order; group k starts where
     group k-1 did plus room(its count), so a document added at the end of its group, or any
     change in a later one, moves no id of another group. (Keys made and sorted at C speed: it
-    runs on every build.)"""
+    runs on every build.) `kept`: the last call's order (a watch build's state), reused while
+    the documents' (group, ref) keys are the same, as after a body edit: no sort (0.1 s at 60k)."""
     groups = list(map(methodcaller("get", "group", ""), docs))   # a string (FORMAT.md)
     keys = list(zip(groups, map(str, map(itemgetter("ref"), docs))))
-    slots: list = []
-    refs: list = []
-    spans: list[list] = []
-    for group, ids in groupby(sorted(range(len(docs)), key=keys.__getitem__), key=groups.__getitem__):
-        ids = list(ids)
-        if spans:
-            pad = [None] * (room(spans[-1][2]) - spans[-1][2])
-            slots += pad
-            refs += pad
-        spans.append([group, len(slots), len(ids)])
-        slots += map(docs.__getitem__, ids)
-        refs += map(itemgetter(1), map(keys.__getitem__, ids))
-    return slots, refs, spans
+    if kept is not None and kept.get("keys") == keys:
+        order, refs, spans = kept["order"], kept["refs"], kept["spans"]
+    else:
+        order, refs, spans = [], [], []   # order: each id's index in docs (None: unused)
+        for group, ids in groupby(sorted(range(len(docs)), key=keys.__getitem__), key=groups.__getitem__):
+            ids = list(ids)
+            if spans:
+                pad = [None] * (room(spans[-1][2]) - spans[-1][2])
+                order += pad
+                refs += pad
+            spans.append([group, len(order), len(ids)])
+            order += ids
+            refs += map(itemgetter(1), map(keys.__getitem__, ids))
+        if kept is not None:
+            kept.update(keys=keys, order=order, refs=refs, spans=spans)
+    return [None if i is None else docs[i] for i in order], list(refs), [list(span) for span in spans]
 
 
 def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo) -> dict[str, object]:

@@ -37,6 +37,7 @@ class IndexState:
 
     def __init__(self):
         self.refs: list[str] | None = None
+        self.arranged: dict = {}   # layout.arrange's last order
 
     def keep(self, docs, refs, post, totals, lens, weights, files, stored, memo: WordMemo) -> None:
         self.docs, self.refs, self.post, self.totals, self.lens = docs, refs, post, list(totals), lens

@@ -201,7 +201,7 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     layout, buckets and related notes of the last build (vectors/buckets.py, vectors/related.py)."""
     base, owner, dims = brain_dir(brain), f"vectors:{brain}", vectors.meta()["dims"]
     kept = {} if kept is None else kept
-    slots, id_refs, files = arrange(docs)   # the lunr index's doc ids: None at an unused id
+    slots, id_refs, files = arrange(docs, kept.setdefault("arranged", {}))   # the index's ids (None: unused)
     docs = [doc for doc in slots if doc is not None]
     refs = [doc["ref"] for doc in docs]
     rows, mean = doc_rows(docs, refs, dims, known)
