@@ -22,7 +22,6 @@ with one space, empty ones skipped (`builder.kernel.text.join_pieces`, shared wi
 """
 from __future__ import annotations
 
-from functools import cache
 from itertools import chain, compress
 from operator import attrgetter, itemgetter
 
@@ -228,14 +227,14 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
     `pieces_of`: {note ref: its pieces} (index_input's) when the caller has them; `memos`: what the last store in this process made (memo.py):
     an item's entries are the same objects while what they are made of is unchanged."""
     memos = memos or Memos(None, ())
-    links_by_source = cache(lambda: _by_source(brain.links))   # only when a note's entry is made again
     # every note's entries at once while no note, time, note link or pieces changed (a new record)
     family = memos["notes"]
     stamp = (dict(brain.notes), dict(brain.modified), _links_of(brain, brain.notes), pieces_of and dict(pieces_of))
     if family.last.get("all", (None,))[0] == stamp:
         memos["note meta"].carry(())
         memos["note text"].carry(())
-    notes, note_text, types = family("all", stamp, lambda: _note_entries(brain, pieces_of, memos, links_by_source()))
+    # a note's entries read only its own links: the notes' links, grouped when one is made again
+    notes, note_text, types = family("all", stamp, lambda: _note_entries(brain, pieces_of, memos, _by_source(stamp[2])))
     # every record's meta at once while no record and no record's link changed (most edits)
     family, recs = memos["records"], dict(brain.records)
     stamp = (recs, _links_of(brain, brain.records))
