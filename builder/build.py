@@ -13,6 +13,7 @@ import threading
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
+from functools import partial
 from functools import wraps
 from datetime import datetime, timezone
 from pathlib import Path
@@ -162,7 +163,10 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     report.brains = names
     report.files = len(writer.written)
     report.reused = writer.reused
-    parsecache.save(cache_file, cache)
+    if state is not None:   # saved by BuildState.settle, once the page is told
+        state.unsaved = partial(parsecache.save, cache_file, cache)
+    else:
+        parsecache.save(cache_file, cache)
     return report
 
 
