@@ -145,18 +145,16 @@ def _sections(slots: list, refs: list, kept: dict) -> list[bool]:
 def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: list[bytes], files: list,
                   sections: list[bool], mean: list[int], kept: dict) -> tuple[list, int]:
     """Write each group's centres, buckets and pages; ([[group, first, count, buckets,
-    listable]…], the packed bytes of the centres). `kept`: each group's files by its
-    group and how many runs of that group came before, from the last build in this process,
-    left holding this one's; a group whose refs, vectors and mean are the same keeps them (its
+    listable]…], the packed bytes of the centres). `kept`: each group's files by its name
+    (a group is one span of ids: bm25 arrange), from the last build in this process, left
+    holding this one's; a group whose refs, vectors and mean are the same keeps them (its
     buckets are a function of those), another gives buckets() what they were made of, and
     each group's files are written by _write_files."""
     dims = len(mean)
-    zero, fixed, groups, memo, seen = bytes(dims), 0, [], {}, {}
+    zero, fixed, groups, memo = bytes(dims), 0, [], {}
     for n, (group, first, count) in enumerate(files):
         mine, names = rows[first:first + count], refs[first:first + count]
-        key = (group, seen.setdefault(group, 0))
-        seen[group] += 1
-        old = kept.get(key)
+        old = kept.get(group)
         if old is None or old[0] != names or old[1] != mine or old[2] != mean:
             listed = [not flag and row != zero for flag, row in zip(sections[first:first + count], mine)]
             mine_kept = old[7] if old is not None else {}   # {"buckets": buckets()' memo, "digests": _write_files'}
@@ -166,7 +164,7 @@ def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: 
         paths = _write_files(writer, [(f"{base}/{n}/{name}.bin", data) for name, data in old[3]], owner,
                              old[7].setdefault("digests", {}))
         size = old[6] if old[6] is not None else writer.staged_size(paths[0])
-        memo[key] = old[:6] + (size, old[7])
+        memo[group] = old[:6] + (size, old[7])
         fixed += size
         groups.append([group, first, count, old[4], old[5]])
     kept.clear()
