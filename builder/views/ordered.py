@@ -2,17 +2,12 @@
 moves an entry in place instead of sorting the list again."""
 from __future__ import annotations
 
+from bisect import bisect_left
+
 
 def prefix(entries: list, newer) -> int:
     """How many of `entries` (newest first) from the head on `newer(entry)` holds for."""
-    lo, hi = 0, len(entries)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if newer(entries[mid]):
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    return bisect_left(entries, True, key=lambda entry: not newer(entry))
 
 
 def item_at(items: list[dict], it: dict) -> int:
