@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from . import __version__
 from .kernel.model import Note, RawLink, Section, Task
+from .kernel.owned import ours
 
 FORMAT = 1
 CLASSES = {cls.__name__: cls for cls in (Note, Section, RawLink, Task)}
@@ -125,7 +126,7 @@ def load(path: Path) -> Cache:
     cache = Cache()
     try:
         st = os.stat(path)
-        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+        if not ours(st):
             return cache
         with path.open("r", encoding="ascii") as fh:
             if json.loads(fh.readline()) != version():

@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..kernel.owned import ours
+
 INDEX_VERSION = 1
 
 
@@ -35,7 +37,7 @@ def load_index(file: Path | None, saved: Saved | None = None) -> dict:
         return saved.index
     try:
         st = file.stat()
-        if (hasattr(os, "getuid") and st.st_uid != os.getuid()) or st.st_mode & 0o022:
+        if not ours(st):
             return {}
         data = json.loads(file.read_bytes())
         if data.get("version") != INDEX_VERSION:
