@@ -112,7 +112,8 @@ EMITTERS = (
         c.writer, c.brain.name, c.docs, c.state and c.state.index_of(c.brain.name)))),
     Emitter("document vectors", "brain", "vectors", _paths(lambda c: emit_doc_vectors(
         c.writer, c.brain.name, c.docs, c.state and c.state.vectors.setdefault(c.brain.name, {}),
-        c.state and c.state.related.setdefault(c.brain.name, {}))),
+        c.state and c.state.related.setdefault(c.brain.name, {}),
+        c.state and c.state.index_of(c.brain.name).arranged)),   # the index's doc ids: arranged once
             lambda c: c.embeddings),
     Emitter("search store", "brain", "lunr", _paths(lambda c: emit_store(
         c.writer, c.brain, c.as_of, c.pieces, c.state and c.state.store.setdefault(c.brain.name, {})))),

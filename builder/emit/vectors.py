@@ -192,14 +192,15 @@ def _related_packs(near: dict[str, list[str]], titles: dict[str, str], kept: dic
 
 
 def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict | None = None,
-                     kept: dict | None = None) -> None:
+                     kept: dict | None = None, arranged: dict | None = None) -> None:
     """`docs`: the brain's index documents (views/documents.documents), in any order. `known`:
     each doc's vector and the brain's mean from the last build (vectors/rows.py); only docs
     whose fields changed are embedded again, and it is left holding this build's. `kept`: the
-    layout, buckets and related notes of the last build (vectors/buckets.py, vectors/related.py)."""
+    buckets and related notes of the last build (vectors/buckets.py, vectors/related.py);
+    `arranged`: the search index's bm25 arrange memo (the same docs, so the same ids)."""
     base, owner, dims = brain_dir(brain), f"vectors:{brain}", vectors.meta()["dims"]
     kept = {} if kept is None else kept
-    slots, id_refs, files = arrange(docs, kept.setdefault("arranged", {}))   # the index's ids (None: unused)
+    slots, id_refs, files = arrange(docs, arranged)   # the index's ids (None: unused)
     docs = [doc for doc in slots if doc is not None]
     refs = [doc["ref"] for doc in docs]
     rows, mean = doc_rows(docs, refs, dims, known)

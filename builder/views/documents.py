@@ -32,7 +32,7 @@ from .conversations import Neighbourhood
 from ..kernel.times import parse_instant, rfc3339
 from .coverage import all_coverage
 from .lists import placed
-from .memo import Memos, changed_keys
+from .memo import Memos, changed_keys, differing
 from ..kernel.text import join_pieces, plain, preview_title
 
 
@@ -151,14 +151,17 @@ def _record_document(rec: Record, around: tuple[int, list]) -> dict:
 def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
     """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
     `last`: the last store's ((records, their links), these), whose entries an unchanged record
-    with unchanged links keeps; `links`: the records' links (_links_of). When none of those
-    changed, only the records that changed are looked at, and only their sources' dicts are
-    made again."""
+    with unchanged links keeps; `links`: the records' links (_links_of), in brain.links' order.
+    Only the records that changed or whose links changed (the stretch of `links` that differs
+    by identity) are looked at, and only their sources' dicts are made again."""
     old_metas, old_records = last[1] if last else ({}, {})
-    if last is not None and last[0][1] == links:
+    if last is not None:   # the records that changed, and those whose links did
         todo = changed_keys(brain.records, last[0][0])
+        head, new_end, old_end = differing(links, last[0][1])
+        todo.update(link.source for link in links[head:new_end])
+        todo.update(link.source for link in last[0][1][head:old_end])
     else:
-        todo = set(brain.records) | old_metas.keys()
+        todo = set(brain.records)
     links_by_source = _by_source(_links_of(brain, todo))
     metas = dict(old_metas)
     for ref in todo:

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress, count, groupby
-from operator import attrgetter, is_not
+from itertools import count, groupby
+from operator import attrgetter
 
 from ..kernel.model import Brain, Link
 from ..kernel.text import cut, plain
-from .memo import changed_keys
+from .memo import changed_keys, differing
 
 
 @dataclass(frozen=True)
@@ -61,19 +61,18 @@ def _group(links: tuple[Link, ...]) -> dict[str, tuple[Link, ...]]:
 def _regroup(new: tuple[Link, ...], old: tuple[Link, ...], old_out: dict) -> dict | None:
     """The last outgoing links with only the sources regrouped whose links lie in the stretch of
     brain.links that differs from the last (by identity: the parse keeps an unchanged item's
-    links); None when that stretch brings a source in or one source's links are split."""
-    least = min(len(new), len(old))
-    head = next(compress(count(), map(is_not, new, old)), least)
-    tail = min(next(compress(count(), map(is_not, reversed(new), reversed(old))), least), least - head)
-    sources = {link.source for link in new[head:len(new) - tail]} | {link.source for link in old[head:len(old) - tail]}
-    lo, hi = head, len(new) - tail
+    links); None when one source's links are split. A source the stretch brings in takes its
+    place in brain.links' order (a new record's links lie between other sources')."""
+    head, new_end, old_end = differing(new, old)
+    sources = {link.source for link in new[head:new_end]} | {link.source for link in old[head:old_end]}
+    lo, hi = head, new_end
     while lo > 0 and new[lo - 1].source in sources:       # whole runs of those sources
         lo -= 1
     while hi < len(new) and new[hi].source in sources:
         hi += 1
     runs = [(source, tuple(run)) for source, run in groupby(new[lo:hi], attrgetter("source"))]
     found = dict(runs)
-    if len(found) < len(runs) or not found.keys() <= old_out.keys():
+    if len(found) < len(runs):
         return None
     out = dict(old_out)
     for source in sources | found.keys():
@@ -81,6 +80,8 @@ def _regroup(new: tuple[Link, ...], old: tuple[Link, ...], old_out: dict) -> dic
             out[source] = found[source]
         else:
             out.pop(source, None)
+    if not found.keys() <= old_out.keys():   # in brain.links' order, as _group makes it
+        out = {source: out[source] for source in dict.fromkeys(map(attrgetter("source"), new))}
     # every link in exactly one run: else some source's links were not in one run
     return out if sum(map(len, out.values())) == len(new) else None
 
