@@ -129,7 +129,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
         sources=sources, links=tuple(links), names=names, identities=identities,
         attachments=tuple(attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
-        listing=files,
+        listing=files, note_links=sum(map(len, map(known.links.__getitem__, notes))),   # resolve_links: notes first
     )
 
 

@@ -156,12 +156,13 @@ class Brain:
     modified: dict[str, datetime]           # note ref → modification time (frontmatter, git or mtime)
     records: dict[str, Record]
     sources: dict[str, Source]
-    links: tuple[Link, ...]                 # every resolved/unresolved outgoing link
+    links: tuple[Link, ...]                 # every resolved/unresolved outgoing link: the notes', then the records'
     names: dict[str, tuple[str, ...]]       # claimed name → refs claiming it
     identities: dict[str, tuple[str, ...]]  # identity → its explicit aliases
     attachments: tuple[str, ...]            # brain-relative paths copied as-is
     problems: tuple[Problem, ...]
     listing: object = field(default=None, compare=False, repr=False)   # kernel/fingerprint.Listing of its files
+    note_links: int = 0                     # links[:note_links] are the notes' links
 
     @property
     def name(self) -> str:

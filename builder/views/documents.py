@@ -151,7 +151,7 @@ def _record_document(rec: Record, around: tuple[int, list]) -> dict:
 def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
     """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
     `last`: the last store's ((records, their links), these), whose entries an unchanged record
-    with unchanged links keeps; `links`: the records' links (_links_of), in brain.links' order.
+    with unchanged links keeps; `links`: the records' links (brain.links after the notes').
     Only the records that changed or whose links changed (the stretch of `links` that differs
     by identity) are looked at, and only their sources' dicts are made again."""
     old_metas, old_records = last[1] if last else ({}, {})
@@ -232,7 +232,7 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
     memos = memos or Memos(None, ())
     # every note's entries at once while no note, time, note link or pieces changed (a new record)
     family = memos["notes"]
-    stamp = (dict(brain.notes), dict(brain.modified), _links_of(brain, brain.notes), pieces_of and dict(pieces_of))
+    stamp = (dict(brain.notes), dict(brain.modified), brain.links[:brain.note_links], pieces_of and dict(pieces_of))
     if family.last.get("all", (None,))[0] == stamp:
         memos["note meta"].carry(())
         memos["note text"].carry(())
@@ -240,7 +240,7 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
     notes, note_text, types = family("all", stamp, lambda: _note_entries(brain, pieces_of, memos, _by_source(stamp[2])))
     # every record's meta at once while no record and no record's link changed (most edits)
     family, recs = memos["records"], dict(brain.records)
-    stamp = (recs, _links_of(brain, brain.records))
+    stamp = (recs, brain.links[brain.note_links:])
     last = family.last.get("all")
     records = family("all", stamp, lambda: _record_metas(brain, last, stamp[1]))[1]
     coverage = memos["coverage"]("all", (as_of, recs, tuple(sorted(brain.sources.items()))),
