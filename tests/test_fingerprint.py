@@ -78,7 +78,7 @@ def test_a_record_edited_in_place_is_seen_only_while_its_folder_is_recent(built,
 
 
 def _as_recorded(brain) -> tuple[dict, dict]:
-    return brain.listing.main(), {folder: files.files for folder, files in brain.listing.records.items()}
+    return brain.listing.main(), {folder: files.files for folder, files in brain.listing.folders.items()}
 
 
 @pytest.mark.parametrize("odd", [False, True])
@@ -108,7 +108,7 @@ def test_the_parse_records_what_a_walk_records_and_patches_it_after_edits(make_b
              lambda: (root / "memories/new").mkdir() or (root / "memories/new/1.json").write_text("{}", encoding="utf-8"),
              lambda: (root / "memories/chat/1.json").unlink()]
     for edit in edits:
-        before = memo.listing.records["memories/other"]
+        before = memo.listing.folders["memories/other"]
         edit()
         assert _as_recorded(load(root, memo=memo)) == fp.recorded(root)
-        assert memo.listing.records["memories/other"] is before
+        assert memo.listing.folders["memories/other"] is before

@@ -8,6 +8,9 @@ folder, whether it holds a subfolder). A query stats every authored file and `me
 a source folder only when its signature changed, it changed in the last `RECENT_NS`, or it holds a
 subfolder: collectors rename records into place, which always changes their folder's mtime.
 What this cannot see until the next build is written in docs/site.md ("Staleness").
+The files of each folder ("" for those outside the source folders) are kept in SHARDS files by
+a hash of their path, so an edit or a new record rewrites one of them (a chat folder's list of
+50,000 records was 2.6 MB of JSON to write again for one new record).
 """
 from __future__ import annotations
 
@@ -15,11 +18,13 @@ import json
 import os
 import stat
 import time
+import zlib
 from pathlib import Path
 
 from .refs import escape_segment
 
-FORMAT = 2
+FORMAT = 3
+SHARDS = 8
 MEMORIES = "memories"
 RECENT_NS = 5_000_000_000   # a folder changed this recently may still change within its mtime tick
 
@@ -29,9 +34,15 @@ def fingerprint_main(brain: str) -> str:
     return f"_bf/{brain}/fingerprint.json"   # unescaped, as site/engine/site.js looks for it
 
 
-def fingerprint_records(brain: str, folder: str) -> str:
-    """Site path (before packing) of the build's file list of one source folder (`memories/SOURCE`)."""
-    return f"_bf/{escape_segment(brain)}/fingerprint/{escape_segment(folder.split('/', 1)[1])}.json"
+def fingerprint_files(brain: str, folder: str, shard: int) -> str:
+    """Site path (before packing) of one shard of the build's files of `folder`: a source folder
+    (`memories/SOURCE`), or "" for every file outside them."""
+    where = "files" if not folder else "/".join(map(escape_segment, folder.split("/")))
+    return f"_bf/{escape_segment(brain)}/fingerprint/{where}/{shard}.json"
+
+
+def shard_of(rel: str) -> int:
+    return zlib.crc32(rel.encode("utf-8", "surrogateescape")) % SHARDS
 
 
 def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozenset = frozenset(),
@@ -86,9 +97,10 @@ def _folder(mtime_ns: int, size: int, links: int) -> str:
 
 
 def recorded(root: Path, skip: list[str] = ()) -> tuple[dict, dict[str, dict]]:
-    """What a build records: {format, files (all but records), dirs (source folders' signatures),
-    skip (the site's own folder when it is inside the brain: its files are the build's, not the
-    brain's)}, and per source folder its files — kept apart, so a query loads only the folders it lists."""
+    """What a build records: {format, dirs (source folders' signatures), skip (the site's own
+    folder when it is inside the brain: its files are the build's, not the brain's)}, and per
+    folder its files ("": those outside the source folders) — kept apart, so a query loads only
+    the folders it lists."""
     files: dict[str, str] = {}
     dirs: dict[str, str] = {}
     _walk(Path(root), "", files, dirs, frozenset(skip), enter=True)
@@ -96,66 +108,85 @@ def recorded(root: Path, skip: list[str] = ()) -> tuple[dict, dict[str, dict]]:
     main = split.main()
     if skip:
         main["skip"] = sorted(skip)
-    return main, {folder: mine.files for folder, mine in split.records.items()}
+    return main, {folder: mine.files for folder, mine in split.folders.items()}
 
 
 class Files:
-    """One source folder's {path: signature}; its JSON is made once per object, and a watch
-    rebuild keeps the object while the folder's files are unchanged (Listing.split)."""
+    """One folder's {path: signature}, in SHARDS dicts by shard_of(path); each shard's JSON is
+    made once per shard dict, and a watch rebuild keeps the object while the folder's files are
+    unchanged (Listing.split), or the shards an edit did not touch (put)."""
 
-    def __init__(self, files: dict[str, str]):
-        self.files, self._json = files, None
+    def __init__(self, files: dict[str, str] | None = None, shards: list[dict] | None = None):
+        if shards is None:
+            shards = [{} for _ in range(SHARDS)]
+            for rel, sign in (files or {}).items():
+                shards[shard_of(rel)][rel] = sign
+        self.shards, self._json, self._own = shards, [None] * SHARDS, set(range(SHARDS))
 
-    def encoded(self) -> bytes:
-        """Its JSON as emit/writer.canonical_json writes it (the kernel imports no emitter)."""
-        if self._json is None:
-            self._json = json.dumps(self.files, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-        return self._json
+    @property
+    def files(self) -> dict[str, str]:
+        return {rel: sign for shard in self.shards for rel, sign in shard.items()}
+
+    def copy(self) -> "Files":
+        """The same files, sharing every shard (and its JSON) until put() changes it."""
+        other = Files(shards=list(self.shards))
+        other._json, other._own = list(self._json), set()
+        return other
+
+    def put(self, rel: str, sign: str | None) -> None:
+        """Set `rel`'s signature (None: it went), in a shard of its own."""
+        k = shard_of(rel)
+        if k not in self._own:
+            self.shards[k] = dict(self.shards[k])
+            self._own.add(k)
+        self._json[k] = None
+        if sign is None:
+            self.shards[k].pop(rel, None)
+        else:
+            self.shards[k][rel] = sign
+
+    def encoded(self, k: int) -> bytes:
+        """Shard k's JSON as emit/writer.canonical_json writes it (the kernel imports no emitter)."""
+        if self._json[k] is None:
+            self._json[k] = json.dumps(self.shards[k], sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        return self._json[k]
 
 
 class Listing:
-    """What the fingerprint records of a brain: `files` (all but records), `dirs` (source
-    folders' signatures), `records` (per source folder, its Files); `seen`: what discovery saw
+    """What the fingerprint records of a brain: `dirs` (source folders' signatures), `folders`
+    (per source folder its Files, and "" the Files of all others); `seen`: what discovery saw
     (listing()), to patch it from."""
 
-    def __init__(self, files: dict[str, str], dirs: dict[str, str], records: dict[str, Files], seen: tuple = ()):
-        self.files, self.dirs, self.records, self.seen = files, dirs, records, seen
+    def __init__(self, dirs: dict[str, str], folders: dict[str, Files], seen: tuple = ()):
+        self.dirs, self.folders, self.seen = dirs, folders, seen
 
     def main(self) -> dict:
-        return {"format": FORMAT, "files": self.files, "dirs": self.dirs}
+        return {"format": FORMAT, "dirs": self.dirs}
 
     @staticmethod
     def split(files: dict[str, str], dirs: dict[str, str], kept: dict | None = None) -> "Listing":
-        """`files` (every file, records too) apart by folder; a folder whose files are those of
-        its Files in `kept` keeps that object."""
-        records: dict[str, dict] = {folder: {} for folder in dirs}
-        top = {}
+        """`files` (every file) apart by folder; a folder whose files are those of its Files in
+        `kept` keeps that object."""
+        folders: dict[str, dict] = {"": {}, **{folder: {} for folder in dirs}}
         for rel, sign in files.items():
             folder = _folder_of(rel)
-            (records[folder] if folder in records else top)[rel] = sign
+            folders[folder if folder in folders else ""][rel] = sign
         kept = kept or {}
-        return Listing(top, dirs, {folder: kept[folder] if folder in kept and kept[folder].files == mine else Files(mine)
-                                   for folder, mine in records.items()})
+        return Listing(dirs, {folder: kept[folder] if folder in kept and kept[folder].files == mine else Files(mine)
+                              for folder, mine in folders.items()})
 
     def patched(self, changes: dict[str, str | None], dirs: dict[str, str]) -> "Listing":
         """This listing with the files `changes` (path → its signature, None when it went) and
-        the same source folders signed `dirs`: a copy of what they are in; every Files they are
-        not in is kept, the same object."""
-        top, records = self.files, dict(self.records)
+        the same source folders signed `dirs`: a copy of the Files they are in (only their
+        shards that changed are new); every Files they are not in is kept, the same object."""
+        folders = dict(self.folders)
         for rel, sign in changes.items():
             folder = _folder_of(rel)
-            if folder in records:
-                if records[folder] is self.records[folder]:
-                    records[folder] = Files(dict(records[folder].files))
-                mine = records[folder].files
-            else:
-                top = dict(top) if top is self.files else top
-                mine = top
-            if sign is None:
-                mine.pop(rel, None)
-            else:
-                mine[rel] = sign
-        return Listing(top, dirs, records)
+            folder = folder if folder in folders else ""
+            if folders[folder] is self.folders[folder]:
+                folders[folder] = folders[folder].copy()
+            folders[folder].put(rel, sign)
+        return Listing(dirs, folders)
 
 
 def _folder_of(rel: str) -> str | None:
@@ -204,20 +235,21 @@ def listing(root: Path, stats: dict[str, tuple], others: dict[str, tuple], unrea
         if parent == MEMORIES:
             dirs[rel] = _signature(st)
         _walk(root, rel, files, dirs, enter=True)
-    done = Listing.split(files, dirs, kept.records if kept is not None else None)
+    done = Listing.split(files, dirs, kept.folders if kept is not None else None)
     done.seen = () if unread else (stats, extra)   # what was walked here is not patched: walk again
     return done
 
 
-def changed_since(root: Path, before: dict, records_of) -> int:
+def changed_since(root: Path, before: dict, files_of) -> int:
     """How many files were added, removed or modified since the build recorded `before`;
-    `records_of(folder)` gives the build's files of a source folder (read only when listed)."""
+    `files_of(folder)` gives the build's files of a source folder (read only when listed), or
+    of all others for ""."""
     root = Path(root)
     files: dict[str, str] = {}
     dirs: dict[str, str] = {}
     skip = frozenset(before.get("skip", ()))
     _walk(root, "", files, dirs, skip)
-    n = changed(before.get("files", {}), files)
+    n = changed(files_of("") or {}, files)
     old_dirs = before.get("dirs", {})
     now = time.time_ns()
     for folder in sorted(old_dirs.keys() | dirs.keys()):
@@ -227,7 +259,7 @@ def changed_since(root: Path, before: dict, records_of) -> int:
         inside: dict[str, str] = {}
         if sign is not None:
             _walk(root, folder, inside, None, skip)
-        n += changed((records_of(folder) or {}) if folder in old_dirs else {}, inside)
+        n += changed((files_of(folder) or {}) if folder in old_dirs else {}, inside)
     return n
 
 
@@ -237,11 +269,12 @@ def changed(before: dict[str, str], now: dict[str, str]) -> int:
 
 
 def write_fingerprint(writer, brain) -> None:
-    """Through `writer` (emit/writer.py): what staleness compares against, the brain's files and
-    each source folder's files apart (read only when that folder changed), as pack files: a path
-    and its stat signature compress 4× (3 of 4 MB at 10k notes + 50k records). What discovery
-    saw (brain.listing) is recorded: the files the build read, without walking them again.
-    A site built inside its brain (`--out docs`) is not the brain's: the previous site must not count."""
+    """Through `writer` (emit/writer.py): what staleness compares against, the source folders'
+    signatures, and each folder's files apart (a source folder's read only when it changed), in
+    shards, as pack files: a path and its stat signature compress 4× (3 of 4 MB at 10k notes +
+    50k records). What discovery saw (brain.listing) is recorded: the files the build read,
+    without walking them again. A site built inside its brain (`--out docs`) is not the
+    brain's: the previous site must not count."""
     root = Path(brain.root)
     try:
         skip = [writer.out.resolve().relative_to(root).as_posix()]
@@ -251,7 +284,9 @@ def write_fingerprint(writer, brain) -> None:
         main, records = recorded(root, skip)
         records = {folder: Files(files) for folder, files in records.items()}
     else:
-        main, records = brain.listing.main(), brain.listing.records
+        main, records = brain.listing.main(), brain.listing.folders
     writer.write_json(fingerprint_main(brain.name), main, brain.name, packed=True)
     for folder, files in records.items():
-        writer.write_pack(fingerprint_records(brain.name, folder), files.encoded(), brain.name)
+        for k in range(SHARDS):
+            if files.shards[k]:   # a missing shard reads as empty
+                writer.write_pack(fingerprint_files(brain.name, folder, k), files.encoded(k), brain.name)

@@ -10,7 +10,7 @@ from .. import BUNDLE_VERSION, MANIFEST
 from ..bm25.pipeline import WordMemo
 from ..kernel import packs, refs
 from ..kernel.errors import IndexMissing
-from ..kernel.fingerprint import FORMAT, changed_since, fingerprint_main, fingerprint_records
+from ..kernel.fingerprint import FORMAT, SHARDS, changed_since, fingerprint_files, fingerprint_main
 from .data import BrainData
 
 def find_site(site: str | None) -> Path:
@@ -66,6 +66,14 @@ class Site:
     def available(self, brain: str) -> bool:
         return (self.path / refs.ref_file(brain, "home")).is_file() or (self.path / packs.packed_name(fingerprint_main(brain))).is_file()
 
+    def _files_of(self, brain: str, folder: str) -> dict:
+        """The build's files of `folder` (kernel/fingerprint.py): its shards, joined."""
+        files: dict = {}
+        for k in range(SHARDS):
+            shard = self.load_json(fingerprint_files(brain, folder, k), packed=True)
+            files.update(shard if isinstance(shard, dict) else {})
+        return files
+
     def stale(self, brain: str) -> dict | None:
         """{built_at, changed} when the brain folder is here and differs from the build; else None."""
         if brain not in self._stale:
@@ -74,7 +82,7 @@ class Site:
             before = self.load_json(fingerprint_main(brain), packed=True)
             result = None
             if info.get("root") and root.is_dir() and isinstance(before, dict) and before.get("format") == FORMAT:
-                n = changed_since(root, before, lambda folder: self.load_json(fingerprint_records(brain, folder), packed=True))
+                n = changed_since(root, before, lambda folder: self._files_of(brain, folder))
                 if n:
                     result = {"built_at": self.as_of, "changed": n}
             self._stale[brain] = result
