@@ -69,7 +69,7 @@ class Neighbourhood:
                 touched.add(key)
             else:
                 self.out.pop(ref, None)
-        self.records = dict(new)
+        self.records = new   # the model's: never mutated
         for key in touched:
             recs = self.members[key]
             if not recs:

@@ -112,7 +112,7 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
             continue
         near, old = around[ref], records.get(ref)
         kept[ref] = old if old is not None and old[0] is rec and old[1] == near else (rec, near, _record_document(rec, near))
-    known.update(notes=made, records=kept, note_objects=dict(brain.notes), record_objects=dict(brain.records))
+    known.update(notes=made, records=kept, note_objects=brain.notes, record_objects=brain.records)   # never mutated
     docs = list(chain.from_iterable(map(itemgetter(2), made.values())))
     docs += map(itemgetter(2), kept.values())
     return dict(zip(made, map(itemgetter(1), made.values()))), docs
@@ -232,14 +232,14 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
     memos = memos or Memos(None, ())
     # every note's entries at once while no note, time, note link or pieces changed (a new record)
     family = memos["notes"]
-    stamp = (dict(brain.notes), dict(brain.modified), brain.links[:brain.note_links], pieces_of and dict(pieces_of))
+    stamp = (brain.notes, brain.modified, brain.links[:brain.note_links], pieces_of and dict(pieces_of))
     if family.last.get("all", (None,))[0] == stamp:
         memos["note meta"].carry(())
         memos["note text"].carry(())
     # a note's entries read only its own links: the notes' links, grouped when one is made again
     notes, note_text, types = family("all", stamp, lambda: _note_entries(brain, pieces_of, memos, _by_source(stamp[2])))
     # every record's meta at once while no record and no record's link changed (most edits)
-    family, recs = memos["records"], dict(brain.records)
+    family, recs = memos["records"], brain.records
     stamp = (recs, brain.links[brain.note_links:])
     last = family.last.get("all")
     records = family("all", stamp, lambda: _record_metas(brain, last, stamp[1]))[1]
