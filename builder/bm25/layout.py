@@ -11,6 +11,7 @@ from bisect import bisect_left, insort
 from itertools import groupby
 from operator import itemgetter, methodcaller
 
+from ..kernel.stretch import differing
 from .pipeline import WordMemo, name_key
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
@@ -39,20 +40,29 @@ def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
     sections) first, then each group by name; in a group, ref order; group k starts where
     group k-1 did plus room(its count), so a document added at the end of its group, or any
     change in a later one, moves no id of another group. (Keys made and sorted at C speed: it
-    runs on every build.) `kept`: the last call's (a watch build's state), reused while the
-    documents' (group, ref) keys are the same, as after a body edit, and else patched where
-    a few keys came or went (a new record): no sort of every key (0.1 s at 60k). The same
-    `docs` object again (the index's and the vectors' call in one build) is answered as it was."""
+    runs on every build.) `kept`: the last call's (a watch build's state). A watch build keeps
+    an unchanged document's dict, so only the short stretch of `docs` holding other objects
+    (kernel/stretch.py) is looked at: the same keys there (a body edit) keep every id, and a
+    few keys that came or went (a new record) patch the last order: no sort of every key (0.1 s
+    at 60k). The same `docs` again (the index's and the vectors' call in one build) is
+    answered as it was."""
     if kept is not None and kept.get("docs") is docs:
         slots, refs, spans = kept["result"]
         return list(slots), list(refs), [list(span) for span in spans]
-    groups = list(map(methodcaller("get", "group", ""), docs))   # a string (FORMAT.md)
-    keys = list(zip(groups, map(str, map(itemgetter("ref"), docs))))
+    patch = _patch(docs, kept)
+    keys = patch[0] if patch is not None else _key_list(docs)
     if kept is not None and kept.get("keys") == keys:
-        order, refs, spans = kept["order"], kept["refs"], kept["spans"]
+        order, refs, spans, ranked = kept["order"], kept["refs"], kept["spans"], kept["ranked"]
     else:
-        ranked = _ranked(keys, kept)
-        at = dict(zip(keys, range(len(keys))))
+        if patch is None:
+            ranked = sorted(keys)
+            at = dict(zip(keys, range(len(keys))))
+        else:
+            _, came, went, at = patch
+            at = at()
+            ranked = [key for key in kept["ranked"] if key not in went] if went else list(kept["ranked"])
+            for key in came:
+                insort(ranked, key)
         order, refs, spans = [], [], []   # order: each id's index in docs (-1: unused)
         for group, run in groupby(ranked, key=itemgetter(0)):
             run = list(run)
@@ -64,29 +74,45 @@ def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
             order += map(at.__getitem__, run)
             refs += map(itemgetter(1), run)
         if kept is not None:
-            kept.update(keys=keys, order=order, refs=refs, spans=spans, ranked=ranked)
+            kept.update(at=at)
     slots = list(map([*docs, None].__getitem__, order))   # -1: an unused id
     if kept is not None:
-        kept.update(docs=docs, result=(slots, refs, spans))
+        kept.update(docs=docs, keys=keys, ranked=ranked, order=order, refs=refs, spans=spans, result=(slots, refs, spans))
     return list(slots), list(refs), [list(span) for span in spans]
 
 
-PATCHED = 256   # keys that came or went, at most, for a patch rather than a sort
+PATCHED = 256   # documents in the stretch that changed, at most, for a patch rather than a sort
 
 
-def _ranked(keys: list[tuple], kept: dict | None) -> list[tuple]:
-    """`keys` sorted: the last call's sorted keys (in `kept`) with the few that went removed and
-    those that came inserted, else a sort."""
-    last = kept.get("ranked") if kept is not None else None
-    if last is not None:
-        now, before = set(keys), set(kept["keys"])
-        came, went = now - before, before - now
-        if len(came) + len(went) <= PATCHED:
-            ranked = [key for key in last if key not in went] if went else list(last)
-            for key in came:
-                insort(ranked, key)
-            return ranked
-    return sorted(keys)
+def _key_list(docs) -> list[tuple]:
+    """Each document's (group, ref); group: a string (FORMAT.md)."""
+    return list(zip(map(methodcaller("get", "group", ""), docs), map(str, map(itemgetter("ref"), docs))))
+
+
+def _patch(docs, kept: dict | None) -> tuple | None:
+    """(keys, the keys that came, those that went, key → index in docs when asked) from the last call's (in
+    `kept`) and the stretch of `docs` that holds other objects than its docs, when that stretch
+    is short; else None."""
+    last = kept.get("docs") if kept is not None else None
+    if last is None:
+        return None
+    head, new_end, old_end = differing(docs, last)
+    if new_end - head > PATCHED or old_end - head > PATCHED:
+        return None
+    old = kept["keys"]
+    mine, theirs = _key_list(docs[head:new_end]), old[head:old_end]
+    came, went = set(mine) - set(theirs), set(theirs) - set(mine)
+    keys = old[:head] + mine + old[old_end:]
+
+    def at() -> dict:
+        if old_end < len(old):   # the docs after the stretch moved
+            return dict(zip(keys, range(len(keys))))
+        moved = dict(kept["at"])
+        for key in theirs:
+            del moved[key]
+        moved.update(zip(mine, range(head, new_end)))
+        return moved
+    return keys, came, went, at
 
 
 def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo) -> dict[str, object]:

@@ -32,7 +32,8 @@ from .conversations import Neighbourhood
 from ..kernel.times import parse_instant, rfc3339
 from .coverage import all_coverage
 from .lists import placed
-from .memo import Memos, changed_keys, differing
+from ..kernel.stretch import differing
+from .memo import Memos, changed_keys
 from ..kernel.text import join_pieces, plain, preview_title
 
 

@@ -7,7 +7,8 @@ from operator import attrgetter
 
 from ..kernel.model import Brain, Link
 from ..kernel.text import cut, plain
-from .memo import changed_keys, differing
+from ..kernel.stretch import differing
+from .memo import changed_keys
 
 
 @dataclass(frozen=True)

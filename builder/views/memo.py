@@ -9,7 +9,7 @@ Values are shared with the last compute: never mutate one.
 """
 from __future__ import annotations
 
-from itertools import compress, count
+from itertools import compress
 from operator import is_not
 
 SHARED = "shared"
@@ -33,15 +33,6 @@ def changed_keys(new: dict, old: dict, differ=is_not) -> set:
     _ASKED.insert(0, (new, old, differ, frozenset(keys)))
     del _ASKED[ASKED:]
     return keys
-
-
-def differing(new: tuple, old: tuple) -> tuple[int, int, int]:
-    """(head, new_end, old_end): new[head:new_end] replaced old[head:old_end], the stretch where
-    the two sequences differ by identity (what lies before and after it is the same objects)."""
-    least = min(len(new), len(old))
-    head = next(compress(count(), map(is_not, new, old)), least)
-    tail = min(next(compress(count(), map(is_not, reversed(new), reversed(old))), least), least - head)
-    return head, len(new) - tail, len(old) - tail
 
 
 class Memo:
