@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left, bisect_right
+from itertools import accumulate
 
 from ..kernel import packs
 from .pipeline import analyze_pairs
@@ -73,6 +74,7 @@ class IndexReader:
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
+        self._facets: dict[str, frozenset] = {}
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
         self._group_starts = [first for _, first, _ in meta["groups"]]
         self._group_names = [name for name, _, _ in meta["groups"]]
@@ -113,17 +115,38 @@ class IndexReader:
         source's (the text before its first colon), each in ref (code point) order, so a
         bisection of those (loading only the r/N.json chunks it probes)."""
         for group in dict.fromkeys(("", ref.partition(":")[0])):
-            lo, end = self._spans.get(group, (0, 0))
-            hi = end
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if self.ref(mid) < ref:
-                    lo = mid + 1
-                else:
-                    hi = mid
+            lo, end = self._first(group, lambda r: r < ref), self._spans.get(group, (0, 0))[1]
             if lo < end and self.ref(lo) == ref:
                 return lo
         return None
+
+    def _first(self, group: str, before) -> int:
+        """The first doc id of `group`'s span whose ref is not `before` (true of a head of the
+        span: refs ascend), by bisection."""
+        lo, hi = self._spans.get(group, (0, 0))
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if before(self.ref(mid)):
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def prefixed(self, group: str, prefix: str) -> range:
+        """The doc ids of `group` whose refs start with `prefix`: one span, refs ascending."""
+        return range(self._first(group, lambda r: r < prefix),
+                     self._first(group, lambda r: r < prefix or r.startswith(prefix)))
+
+    def facet(self, key: str) -> frozenset:
+        """The doc ids holding facet `key` (FORMAT.md Facets)."""
+        if key not in self._facets:
+            gaps = self._table("f", key, self.meta["facets"]).get(key, [])
+            self._facets[key] = frozenset(accumulate(gaps))
+        return self._facets[key]
+
+    def placed(self, doc: int) -> int | None:
+        """Doc `doc`'s placed instant in seconds since 1970 UTC, or None (FORMAT.md p/)."""
+        return self._per_doc("p", self.meta["convChunk"], doc)
 
     def owner(self, doc: int) -> int:
         """The doc id doc `doc` ranks as: a section's note, else itself (FORMAT.md o/)."""

@@ -85,6 +85,7 @@ class BrainStore:
         self._checks: dict[tuple, dict[int, bool | None]] = {}
         self._owners: _Owners | None = None
         self._groups: list[str] | None = None
+        self._spans: dict[tuple, range] = {}
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
@@ -178,6 +179,17 @@ class BrainStore:
                 self._checks.pop(next(iter(self._checks)))
             self._checks[filters] = {}
         return self._checks[filters]
+
+    def span(self, group: str, prefix: str, exact: bool = False) -> range:
+        """The doc ids of index group `group` whose refs start with `prefix` (`exact`: are
+        `prefix`), kept: a scoped search asks for each hit it checks."""
+        key = (group, prefix, exact)
+        if key not in self._spans:
+            ids = self.reader.prefixed(group, prefix)
+            if exact:
+                ids = ids[:1] if ids and self.reader.ref(ids[0]) == prefix else ids[:0]
+            self._spans[key] = ids
+        return self._spans[key]
 
     def groups(self) -> list[str]:
         """Doc id -> its index group (a record's source, "" for notes and sections)."""

@@ -133,6 +133,32 @@ export function window (scope, timezone, asOf) {
   return [rfc3339(period[1]), rfc3339(period[2]), rfc3339(asOf)]
 }
 
+// window()'s bounds as whole seconds, as the index stores placed instants (scopes.py in_seconds).
+export const inSeconds = (bounds) => bounds === null ? null : bounds.map((b) => Date.parse(b) / 1000)
+
+const within = (id, [lo, hi]) => lo <= id && id < hi
+
+// admits() of the item of doc id `doc` in index group `group` ranking as doc `owner` (a
+// section's note), from the index alone (scopes.py admits_doc). `bounds`: inSeconds().
+export async function admitsDoc (scope, store, doc, group, owner, bounds) {
+  const kind = scope.kind
+  const reader = store.reader
+  if (scope.brain !== null && store.brain !== scope.brain) return false
+  if ((NOTE_KINDS.includes(kind) && group) || (RECORD_KINDS.includes(kind) && !group)) return false
+  if (kind === 'folder' && !within(owner, await store.span('', scope.value + '/'))) return false
+  if (kind === 'note' && !within(owner, await store.span('', scope.value, true))) return false
+  if (kind === 'tag' && !(await reader.facet(`tag:${scope.value}`)).has(owner)) return false
+  if ((kind === 'source' || kind === 'undated') && group !== scope.value) return false
+  if (kind === 'undated' && !(await reader.facet('undated')).has(doc)) return false
+  if (kind === 'identity' && !(await reader.facet(`entity:${scope.value}`)).has(owner)) return false
+  if (bounds !== null) {
+    const [placed] = await reader.placed([doc])
+    const [start, end, now] = bounds
+    if (placed === null || !(start <= placed && placed < end && placed <= now)) return false
+  }
+  return true
+}
+
 // Does the scope hold this entry? `bounds` from window() for the entry's brain.
 export function admits (scope, entry, bounds) {
   const meta = entry.meta

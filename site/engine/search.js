@@ -8,7 +8,7 @@ import { coverageFields } from './coverage.js'
 import { excerpt, hasPhrase } from './excerpt.js'
 import { EXCERPT_CHARS, joinPieces } from './text.js'
 import { finish, selected } from './read.js'
-import { admits, parseScope, window } from './scopes.js'
+import { admits, admitsDoc, inSeconds, parseScope, window } from './scopes.js'
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
@@ -83,6 +83,21 @@ async function textOf (store, entry) {
 const pathOf = (entry) => (entry.kind === 'record'
   ? `memories/${entry.source}/${entry.ref.slice(entry.ref.indexOf(':') + 1)}.json`
   : entry.note)
+
+// [first, end) spans of the doc ids of index group `group` whose pathOf starts with `path`
+// (search.py _path_spans).
+async function pathSpans (store, group, path) {
+  if (!group) return [await store.span('', path)]
+  const folder = `memories/${group}/`
+  if (folder.startsWith(path)) return [await store.span(group, '')]
+  if (!path.startsWith(folder)) return []
+  const rest = path.slice(folder.length)
+  const heads = []
+  for (let k = 0; k < rest.length; k++) {
+    if ('.json'.startsWith(rest.slice(k))) heads.push(await store.span(group, `${group}:${rest.slice(0, k)}`, true))
+  }
+  return [await store.span(group, `${group}:${rest}`), ...heads]
+}
 
 // [[entry, score, count, tier]] that survive every filter, and whether the scope dropped any hit.
 async function candidates (stores, words, phrases, scope, type, path, required, asOf) {
@@ -168,17 +183,13 @@ async function topOf (stores, words, phrases, scope, type, path, required, asOf,
     const bounds = new Map()
     for (const [name, store] of stores) {
       const info = store.site.brain(name) || {}
-      bounds.set(name, window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf))
+      bounds.set(name, inSeconds(window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf)))
     }
     // null: the item passes; else whether its refusal narrows (as in candidates)
-    const check = async (store, entry) => {
-      if (entry === null) return scope.kind !== 'none'
-      if (type !== null && (entry.kind === 'record' || get(entry.meta, 'type') !== type)) return false
-      const meta = entry.kind === 'record' && needsMeta(scope, bounds.get(entry.brain))
-      if (entry.kind === 'record' && (path !== null || meta)) await store.withRef(entry)
-      if (path !== null && !pathOf(entry).startsWith(path)) return false
-      if (meta) await store.withMeta(entry)
-      return scope.kind === 'none' || admits(scope, entry, bounds.get(entry.brain)) ? null : true
+    const check = async (store, doc, group, owner) => {
+      if (type !== null && (group || !(await store.reader.facet(`type:${type}`)).has(owner))) return false
+      if (path !== null && !(await pathSpans(store, group, path)).some(([lo, hi]) => lo <= owner && owner < hi)) return false
+      return scope.kind === 'none' || await admitsDoc(scope, store, doc, group, owner, bounds.get(store.brain)) ? null : true
     }
     return rankedTop(stores, words, scope, type, path, required, limit, check, order)
   }

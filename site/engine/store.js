@@ -30,6 +30,7 @@ export class BrainStore {
     this.base = `_bf/search/${escapeSegment(brain)}`
     this.files = new Map()
     this.sections = new Map()
+    this.spans = new Map()
     this.meta = {}
     this.reader = new IndexReader(new URL(this.base + '/index/', site.root).href)
   }
@@ -66,6 +67,20 @@ export class BrainStore {
   async withMeta (entry) {
     if (entry.meta === null) entry.meta = (await this.recordMeta(entry.ref)) || {}
     return entry
+  }
+
+  // [first, end) of the doc ids of index group `group` whose refs start with `prefix` (`exact`:
+  // are `prefix`), kept (store.py span).
+  span (group, prefix, exact = false) {
+    const key = JSON.stringify([group, prefix, exact])
+    if (!this.spans.has(key)) {
+      this.spans.set(key, (async () => {
+        const [lo, hi] = await this.reader.prefixed(group, prefix)
+        if (!exact) return [lo, hi]
+        return lo < hi && (await this.reader.refs([lo]))[0] === prefix ? [lo, lo + 1] : [lo, lo]
+      })())
+    }
+    return this.spans.get(key)
   }
 
   sources () { return sortedBy(Object.keys(this.meta.sources || {}), (s) => s) }
