@@ -22,6 +22,7 @@ BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 # a field with b = 0 ignores length: l/ files leave it out
 KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
+DEPRECATED = "deprecated"   # the facet meta.json holds (deprecated())
 
 
 def room(n: int) -> int:
@@ -68,7 +69,7 @@ def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo) -> dict[st
     files = term_files(weights, *plan)
     per_doc = doc_files(docs, refs, lens, memo)
     files.update(per_doc)
-    files["meta.json"] = meta(refs, totals, weights, plan, files, groups)
+    files["meta.json"] = meta(refs, totals, weights, plan, files, groups, deprecated(docs))
     return files
 
 
@@ -148,13 +149,20 @@ def _tables(kind: str, ids_of: dict[str, list[int]], encode) -> dict[str, dict]:
 
 
 def _facets(docs) -> dict[str, list[int]]:
-    """facet key -> the ids (ascending) of the documents holding it (their `facets`)."""
+    """facet key -> the ids (ascending) of the documents holding it (their `facets`), but
+    `deprecated`: meta.json holds it (deprecated())."""
     out: dict[str, list[int]] = {}
     for d, doc in enumerate(docs):
         for key in (doc.get("facets") or () if doc is not None else ()):
-            if not _LONE_SURROGATE.search(key):
+            if key != DEPRECATED and not _LONE_SURROGATE.search(key):
                 out.setdefault(key, []).append(d)
     return out
+
+
+def deprecated(docs) -> list[int]:
+    """The ids of the documents with facet `deprecated`: every ranking reads it (a deprecated
+    note ranks last), and they are few, so meta.json holds them rather than an f/ shard."""
+    return [d for d, doc in enumerate(docs) if doc is not None and DEPRECATED in (doc.get("facets") or ())]
 
 
 def length_file(d: int) -> str:
@@ -170,9 +178,9 @@ def length_chunk(lens, k: int) -> list[list[int]]:
             for fi, keep in enumerate(KEEPS_LENGTH)]
 
 
-def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: list) -> dict:
+def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: list, gone: list[int]) -> dict:
     """meta.json of the index of `weights` laid out by `plan`, whose other `files` and `groups`
-    are made; `refs` by doc id (None at an unused id)."""
+    are made; `refs` by doc id (None at an unused id); `gone`: deprecated()."""
     ids = len(refs)
     return {
         "format": FORMAT, "docs": sum(count for _, _, count in groups), "ids": ids, "fields": list(FIELDS),
@@ -182,7 +190,7 @@ def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: lis
         "names": sum(rel.startswith("n/") for rel in files), "facets": sum(rel.startswith("f/") for rel in files),
         "refChunk": REF_CHUNK,
         "refChunks": -(-ids // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-ids // CONV_CHUNK),
-        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups,
+        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups, "deprecated": gone,
     }
 
 

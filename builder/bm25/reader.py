@@ -138,7 +138,9 @@ class IndexReader:
                      self._first(group, lambda r: r < prefix or r.startswith(prefix)))
 
     def facet(self, key: str) -> frozenset:
-        """The doc ids holding facet `key` (FORMAT.md Facets)."""
+        """The doc ids holding facet `key` (FORMAT.md Facets; meta.json holds `deprecated`)."""
+        if key not in self._facets and key == "deprecated":
+            self._facets[key] = frozenset(self.meta["deprecated"])
         if key not in self._facets:
             gaps = self._table("f", key, self.meta["facets"]).get(key, [])
             self._facets[key] = frozenset(accumulate(gaps))

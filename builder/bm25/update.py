@@ -23,8 +23,8 @@ from operator import ne
 from ..kernel.packs import pack
 from ..kernel.parallel import cores, fork_each
 from .index import _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, field_counts, fnv1a, lengths, stored_name
-from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, doc_files, length_chunk, length_file, meta, term_files,
-                     term_plan)
+from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, deprecated, doc_files, length_chunk, length_file, meta,
+                     term_files, term_plan)
 from .pipeline import WordMemo
 from .scoring import FIELDS
 
@@ -106,7 +106,8 @@ class IndexState:
                 del files[rel]
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
             files.update(made)
-        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups)
+        gone = deprecated(docs) if per_doc else self.files["meta.json"]["deprecated"]   # else no facet or id changed
+        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups, gone)
         todo.add("meta.json")
         rels = sorted(todo)
         dumped = dict(zip(rels, self._dump(files, rels)))

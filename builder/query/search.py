@@ -173,8 +173,7 @@ def _within(cand: tuple) -> tuple:
 
 def _order(cand: tuple) -> tuple:
     entry, score, count, tier = cand
-    deprecated = entry.kind != "record" and bool(entry.meta.get("deprecated"))
-    return (1 if deprecated else 0, tier, -count, -score, entry.brain, entry.doc)
+    return (1 if entry.deprecated else 0, tier, -count, -score, entry.brain, entry.doc)
 
 
 def item_of(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
@@ -205,7 +204,7 @@ def _ranked(stores, words, phrases, scope, type_, path, required, as_of, limit) 
         if entry.kind == "record":
             # numbered per source (views/conversations.py)
             return (entry.brain, "record", entry.source, stores[entry.brain].reader.conversation(entry.doc))
-        return (entry.brain, "note", entry.note)
+        return (entry.brain, "note", entry.owner)   # its note's doc id: no ref needed
     return spread(ranked, conversation, lambda cand: _order(cand)[:3])[:limit], total, narrowed
 
 

@@ -104,10 +104,10 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
                 continue
             total += 0 if trivial else 1
             if fresh < limit:
-                entry = store.hit(doc, groups[doc])
+                entry = store.candidate(doc, groups[doc])
                 _, score, matched, tier = hits[i]
                 top.append((entry, score, len(matched), tier))
-                if entry.kind == "record" or not entry.meta.get("deprecated"):
+                if not entry.deprecated:
                     fresh += 1
             elif trivial:
                 break

@@ -148,8 +148,7 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
 
 // Doc ids stand for refs: within a brain they are in ref (code point) order.
 const within = ([entry, score, count, tier]) => [tier, -count, -score, entry.kind === 'note' ? 0 : 1, entry.id]
-const order = ([entry, score, count, tier]) =>
-  [entry.kind !== 'record' && get(entry.meta, 'deprecated') ? 1 : 0, tier, -count, -score, entry.brain, entry.id]
+const order = ([entry, score, count, tier]) => [entry.deprecated ? 1 : 0, tier, -count, -score, entry.brain, entry.id]
 
 function bestPerNote (kept) {
   const best = new Map()
@@ -163,14 +162,17 @@ function bestPerNote (kept) {
 }
 
 // The ranking spread across conversations (spread.js): a record's conversation is its source
-// and its number there in the index (c/N.json), a note's (or section's) its note.
+// and its number there in the index (c/N.json), a note's (or section's) its note, by doc id (o/N.json).
 async function spreadRanked (stores, ranked) {
   const pool = ranked.slice(0, POOL)
-  const keys = pool.map(([entry]) => JSON.stringify([entry.brain, 'note', entry.note]))
+  const keys = []
   for (const [name, store] of stores) {
     const at = pool.flatMap(([entry], i) => (entry.kind === 'record' && entry.brain === name ? [i] : []))
     const numbers = await store.reader.conversations(at.map((i) => pool[i][0].id))
     at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', pool[i][0].source, numbers[k]]) })
+    const notes = pool.flatMap(([entry], i) => (entry.kind !== 'record' && entry.brain === name ? [i] : []))
+    const owners = await store.reader.owners(notes.map((i) => pool[i][0].id))
+    notes.forEach((i, k) => { keys[i] = JSON.stringify([name, 'note', owners[k]]) })
   }
   return spread(ranked, keys, (cand) => order(cand).slice(0, 3))
 }
@@ -205,7 +207,7 @@ async function ranked (stores, words, phrases, scope, type, path, required, asOf
   return [(await spreadRanked(stores, top)).slice(0, limit), total, narrowed]
 }
 
-// Fill in the record refs candidates() left out.
+// Fill in the refs candidates() and rankedTop left out.
 export async function refsOf (stores, entries) {
   await Promise.all(entries.filter((e) => e.ref === null).map((e) => stores.get(e.brain).withRef(e)))
 }

@@ -57,9 +57,9 @@ export async function rankedTop (stores, words, scope, type, path, required, lim
       }
       if (!trivial) total += 1
       if (fresh < limit) {
-        const entry = await store.hit(id)
+        const entry = await store.candidate(id, key)
         top.push([entry, score, matched.length, tier])
-        if (entry.kind === 'record' || !(entry.meta && entry.meta.deprecated)) fresh += 1
+        if (!entry.deprecated) fresh += 1
       } else if (trivial) break
     }
   }

@@ -150,3 +150,18 @@ def test_scoped_search_reads_the_metadata_of_its_items_only(scope):
     shown = {_chunk(store, store.hit(store.reader.doc(item["ref"]), store.reader.group(store.reader.doc(item["ref"]))))
              for item in reply["items"]}
     assert read <= shown, (scope, read - shown)
+
+
+@pytest.mark.parametrize("scope", [None, "30d", "person:alice", "tags/website", "memories"])
+def test_ranking_reads_no_ref_nor_metadata(scope):
+    """The pool a hybrid search fuses (spread.POOL candidates) is ranked and spread from the
+    index alone: owners, deprecated ids, conversations; refs and metadata wait for the items."""
+    s = site()   # a fresh Site, so fresh stores: nothing read yet
+    stores, _ = mod.open_stores(s, None)
+    sc = parse_scope(scope, stores)
+    parsed = set(stores["brain"]._files)
+    as_of = datetime.fromisoformat(s.as_of.replace("Z", "+00:00"))
+    top, _, _ = mod._ranked(stores, mod.parse_query("website launch plan")[0], [], sc, None, None, False, as_of, 50)
+    assert len(top) > 3
+    assert not [rel for rel in stores["brain"]._files if "/m/" in rel and rel not in parsed]
+    assert not [key for key in stores["brain"].reader._chunks if key[0] == "r"]

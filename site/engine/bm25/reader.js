@@ -196,10 +196,11 @@ export class IndexReader {
       await this.first(group, (r) => cmp(r, prefix) < 0 || r.startsWith(prefix))]
   }
 
-  // The Set of doc ids holding facet `key` (FORMAT.md Facets; reader.py facet).
+  // The Set of doc ids holding facet `key` (FORMAT.md Facets; meta.json holds `deprecated`; reader.py facet).
   facet (key) {
     return kept(this.facets, key, async () => {
       const m = await this.meta()
+      if (key === 'deprecated') return new Set(m.deprecated)
       const table = await this.json(`f/${fnv1a(key) & (m.facets - 1)}.json`)
       const gaps = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : []
       const ids = new Set()
