@@ -106,7 +106,7 @@ class IndexState:
                 del files[rel]
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
             files.update(made)
-        gone = deprecated(docs) if per_doc else self.files["meta.json"]["deprecated"]   # else no facet or id changed
+        gone = deprecated(docs) if faceted or shift else self.files["meta.json"]["deprecated"]   # else none moved
         files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups, gone)
         todo.add("meta.json")
         rels = sorted(todo)

@@ -102,8 +102,9 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     made = dict(notes)   # in ref order but for the notes added since: the index sorts it (bm25 arrange) cheaply
     # an item's facets also change with its links (entities), the identities and a note's
     # modification time (placed): those items are looked at again
-    linked, identities = _by_source(brain.links), frozenset(brain.identities)
-    relinked = changed_keys(linked, known.get("linked", {}), ne)
+    identities, same = frozenset(brain.identities), known.get("links") == brain.links   # the same objects: fast
+    linked = known["linked"] if same else _by_source(brain.links)
+    relinked = set() if same else changed_keys(linked, known.get("linked", {}), ne)
     if identities != known.get("identities"):
         relinked |= brain.notes.keys() | brain.records.keys()
     again = changed | (relinked & notes.keys())
@@ -132,7 +133,7 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
         kept[ref] = (old if old is not None and old[0] is rec and old[1] == near and (old[2]["facets"], old[2]["placed"]) == facets
                      else (rec, near, _record_document(rec, near, facets)))
     known.update(notes=made, records=kept, note_objects=dict(brain.notes), record_objects=dict(brain.records),
-                 modified=dict(brain.modified), identities=identities, linked=linked)
+                 modified=dict(brain.modified), identities=identities, linked=linked, links=brain.links)
     docs = list(chain.from_iterable(map(itemgetter(2), made.values())))
     docs += map(itemgetter(2), kept.values())
     return dict(zip(made, map(itemgetter(1), made.values()))), docs
