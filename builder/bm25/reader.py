@@ -75,6 +75,7 @@ class IndexReader:
         self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
         self._facets: dict[str, frozenset] = {}
+        self._instants: dict[int, list] = {}   # p/K.json's instants, summed
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
         self._group_starts = [first for _, first, _ in meta["groups"]]
         self._group_names = [name for name, _, _ in meta["groups"]]
@@ -147,8 +148,16 @@ class IndexReader:
         return self._facets[key]
 
     def placed(self, doc: int) -> int | None:
-        """Doc `doc`'s placed instant in seconds since 1970 UTC, or None (FORMAT.md p/)."""
-        return self._per_doc("p", self.meta["convChunk"], doc)
+        """Doc `doc`'s placed instant in seconds since 1970 UTC, or None (FORMAT.md p/: steps
+        from the chunk's last instant before it, summed once per chunk)."""
+        k, i = divmod(doc, self.meta["convChunk"])
+        if k not in self._instants:
+            last, out = 0, []
+            for step in self._chunk("p", k):
+                out.append(None if step is None else last + step)
+                last = last if step is None else out[-1]
+            self._instants[k] = out
+        return self._instants[k][i]
 
     def owner(self, doc: int) -> int:
         """The doc id doc `doc` ranks as: a section's note, else itself (FORMAT.md o/)."""

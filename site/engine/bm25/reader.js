@@ -80,6 +80,7 @@ export class IndexReader {
     this.terms = new Map() // term -> Promise of posting | null
     this.names = new Map() // name key -> Promise of Set of doc ids
     this.facets = new Map() // facet -> Promise of Set of doc ids
+    this.instants = new Map() // p/ chunk number -> Promise of its instants, summed
   }
 
   json (rel) {
@@ -209,9 +210,16 @@ export class IndexReader {
     })
   }
 
-  // Placed instants of doc ids, seconds since 1970 UTC or null (p/N.json; reader.py placed).
+  // Placed instants of doc ids, seconds since 1970 UTC or null (p/N.json: steps from the chunk's
+  // last instant before it, summed once per chunk; reader.py placed).
   async placed (ids) {
-    return this.perDoc('p', (await this.meta()).convChunk, ids)
+    const size = (await this.meta()).convChunk
+    const chunks = new Map(await Promise.all([...new Set(ids.map((d) => Math.floor(d / size)))].map(async (k) =>
+      [k, await kept(this.instants, k, async () => {
+        let last = 0
+        return (await this.json(`p/${k}.json`)).map((step) => (step === null ? null : (last += step)))
+      })])))
+    return ids.map((d) => chunks.get(Math.floor(d / size))[d % size])
   }
 
   // The doc ids doc ids rank as: a section's note, else itself (o/N.json, reader.py owner).
