@@ -30,7 +30,7 @@ from datetime import datetime
 from ..kernel import refs
 from ..kernel.errors import InvalidInput
 from ..kernel.periods import parse_period
-from ..kernel.times import from_rfc3339, rfc3339, seconds
+from ..kernel.times import rfc3339
 from .store import BrainStore, Entry
 
 NOTE_KINDS = ("folder", "note", "tag")         # authored scopes: notes alone
@@ -156,27 +156,23 @@ def _known_source(name: str, stores: dict[str, BrainStore]) -> None:
     raise _bad(f"unknown source: memories/{name}{hint}")
 
 
-def window(scope: Scope, timezone: str, as_of: datetime) -> tuple[str, str, str] | None:
-    """(start, end, as_of) as RFC 3339 strings (they compare like instants), or None."""
+def window(scope: Scope, timezone: str, as_of: datetime, form=rfc3339) -> tuple | None:
+    """(start, end, as_of) as RFC 3339 strings (they compare like instants), or None; `form`
+    kernel.times.seconds: as whole seconds, as the index stores placed instants."""
     if scope.period is None:
         return None
     try:
         _, start, end, _ = parse_period(scope.period, timezone, as_of)
     except InvalidInput:
         raise _bad(f"invalid period: {scope.period}") from None
-    return rfc3339(start), rfc3339(end), rfc3339(as_of)
-
-
-def in_seconds(bounds: tuple[str, str, str] | None) -> tuple[int, int, int] | None:
-    """window()'s bounds as whole seconds, as the index stores placed instants."""
-    return None if bounds is None else tuple(seconds(from_rfc3339(b)) for b in bounds)
+    return form(start), form(end), form(as_of)
 
 
 def admits_doc(scope: Scope, store: BrainStore, doc: int, group: str, owner: int,
                bounds: tuple[int, int, int] | None) -> bool:
     """admits() of the item of doc id `doc` in index group `group` ranking as doc `owner` (a
     section's note): a note's ref is in its folder's span of refs, a section shares its
-    note's facets, placed seconds compare as the RFC 3339 texts do. `bounds`: in_seconds()."""
+    note's facets, placed seconds compare as the RFC 3339 texts do. `bounds`: window()'s in seconds."""
     kind, reader = scope.kind, store.reader
     if scope.brain is not None and store.brain != scope.brain:
         return False

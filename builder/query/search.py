@@ -31,11 +31,11 @@ from ..kernel import refs
 from ..kernel.errors import IndexMissing, InvalidInput
 from ..bm25 import FormatError, analyze, query_terms
 from ..kernel.text import join_pieces   # the same join the build used
-from ..kernel.times import from_rfc3339
+from ..kernel.times import from_rfc3339, seconds
 from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
 from .read import finish, selected
-from .scopes import admits, admits_doc, in_seconds, parse_scope, window
+from .scopes import admits, admits_doc, parse_scope, window
 from . import topk, vector
 from .site import Site
 from .spread import POOL, spread
@@ -211,7 +211,7 @@ def _ranked(stores, words, phrases, scope, type_, path, required, as_of, limit) 
 def _top(stores, words, phrases, scope, type_, path, required, as_of, limit) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked candidates, how many in all, whether the scope dropped a hit)."""
     if not phrases:
-        bounds = {name: in_seconds(window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of))
+        bounds = {name: window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of, seconds)
                   for name, store in stores.items()}
 
         def check(store: BrainStore, doc: int, group: str, owner: int) -> bool | None:

@@ -120,8 +120,9 @@ function knownSource (name, stores) {
   throw bad(`unknown source: memories/${name}${hint}`)
 }
 
-// [start, end, asOf] as RFC 3339 strings (they compare like instants), or null.
-export function window (scope, timezone, asOf) {
+// [start, end, asOf] as RFC 3339 strings (they compare like instants), or null; `form` seconds:
+// as whole seconds (scopes.py window).
+export function window (scope, timezone, asOf, form = rfc3339) {
   if (scope.period === null) return null
   let period
   try {
@@ -130,16 +131,13 @@ export function window (scope, timezone, asOf) {
     if (err.code === 'invalid_input') throw bad(`invalid period: ${scope.period}`)
     throw err
   }
-  return [rfc3339(period[1]), rfc3339(period[2]), rfc3339(asOf)]
+  return [form(period[1]), form(period[2]), form(asOf)]
 }
-
-// window()'s bounds as whole seconds, as the index stores placed instants (scopes.py in_seconds).
-export const inSeconds = (bounds) => bounds === null ? null : bounds.map((b) => Date.parse(b) / 1000)
 
 const within = (id, [lo, hi]) => lo <= id && id < hi
 
 // admits() of the item of doc id `doc` in index group `group` ranking as doc `owner` (a
-// section's note), from the index alone (scopes.py admits_doc). `bounds`: inSeconds().
+// section's note), from the index alone (scopes.py admits_doc). `bounds`: window()'s in seconds.
 export async function admitsDoc (scope, store, doc, group, owner, bounds) {
   const kind = scope.kind
   const reader = store.reader

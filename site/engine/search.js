@@ -8,7 +8,8 @@ import { coverageFields } from './coverage.js'
 import { excerpt, hasPhrase } from './excerpt.js'
 import { EXCERPT_CHARS, joinPieces } from './text.js'
 import { finish, selected } from './read.js'
-import { admits, admitsDoc, inSeconds, parseScope, window } from './scopes.js'
+import { admits, admitsDoc, parseScope, window } from './scopes.js'
+import { seconds } from './listing.js'
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
@@ -185,7 +186,7 @@ async function topOf (stores, words, phrases, scope, type, path, required, asOf,
     const bounds = new Map()
     for (const [name, store] of stores) {
       const info = store.site.brain(name) || {}
-      bounds.set(name, inSeconds(window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf)))
+      bounds.set(name, window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf, seconds))
     }
     // null: the item passes; else whether its refusal narrows (as in candidates)
     const check = async (store, doc, group, owner) => {

@@ -15,7 +15,7 @@ from builder.kernel.errors import InvalidInput
 from builder.kernel.times import from_rfc3339, seconds
 from builder.query import search as mod
 from builder.query import store as store_mod
-from builder.query.scopes import admits, admits_doc, in_seconds, parse_scope, window
+from builder.query.scopes import admits, admits_doc, parse_scope, window
 from builder.query.site import open_site
 from search_fixtures import NOW, site
 
@@ -90,7 +90,7 @@ def _scopes(store, rng) -> list[str]:
     picks = [None, "memories", *(f"memories/{s}" for s in sources), *(f"memories/{s}/undated" for s in sources)]
     picks += rng.sample(folders, min(4, len(folders))) + rng.sample(notes, 3) + ["missing.md"]
     picks += [f"tags/{t}" for t in rng.sample(sorted(tags), min(4, len(tags)))] + ["tags/no-such-tag"]
-    picks += rng.sample(sorted(people), min(3, len(people))) + ["person:nobody"] + periods
+    picks += rng.sample(sorted(people), min(3, len(people))) + ["person:nobody"] + periods + ["1000", "0999-01"]
     picks += [f"{rng.choice(folders)}/{rng.choice(periods)}", f"{rng.choice(sorted(people))}/30d" if people else "30d",
               f"memories/{rng.choice(sources)}/30d", f"bf://{store.brain}/{rng.choice(notes)}", f"bf://other/{notes[0]}"]
     return picks
@@ -119,9 +119,10 @@ def test_index_filters_answer_as_the_metadata(generated):
                     scope = parse_scope(text, {**stores, "other": store})
                 except InvalidInput:
                     continue
-                bounds = window(scope, (s.brain(store.brain) or {}).get("timezone", "UTC"), as_of)
+                zone = (s.brain(store.brain) or {}).get("timezone", "UTC")
+                bounds, instants = window(scope, zone, as_of), window(scope, zone, as_of, seconds)
                 for doc, group, owner, entry in docs:
-                    assert admits_doc(scope, store, doc, group, owner, in_seconds(bounds)) == admits(scope, entry, bounds), (text, entry.ref)
+                    assert admits_doc(scope, store, doc, group, owner, instants) == admits(scope, entry, bounds), (text, entry.ref)
             for path in _paths(store, rng):
                 for doc, group, owner, entry in docs:
                     held = any(owner in ids for ids in mod._path_spans(store, group, path))
