@@ -51,7 +51,7 @@ class Entry:
     record needs only its doc id and its position among its source's records (`pos`), as in
     the browser (store.js withRef), so a search reads no ref file for the records it drops. A
     ranked note or section (BrainStore.candidate) likewise reads its ref, note, meta and section
-    on first use: ranking needs its owner (o/) and whether its note is deprecated (f/) only."""
+    on first use: ranking needs its owner (o/) and whether its note is deprecated (meta.json) only."""
     __slots__ = ("brain", "kind", "_ref", "_note", "source", "_section", "doc", "pos", "_meta", "_store", "_owner")
 
     def __init__(self, brain: str, kind: str, ref: str | None, note: str | None, source: str | None,
