@@ -1,4 +1,4 @@
-"""Sharded BM25 index writer (format bf-lunr-7, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-8, see FORMAT.md; readers: reader.py here and
 site/engine/bm25/).
 
 Postings hold integers only — per field, doc id gaps and term frequencies — and the field
@@ -173,7 +173,7 @@ def write_index(docs, out_dir) -> list[str]:
     """Write index_files(docs) under *out_dir*; return the written paths."""
     files = index_files(docs)
     out = Path(out_dir)
-    for sub in ("t", "b", "r", "n", "c", "o", "l"):  # drop files of a previous, larger index
+    for sub in ("t", "b", "r", "n", "f", "c", "o", "p", "l"):  # drop files of a previous, larger index
         d = out / sub
         if d.is_dir():
             for f in d.glob("*.json*"):

@@ -1,7 +1,7 @@
-"""Where the index's values go (format bf-lunr-7, see FORMAT.md): each document's id (arrange),
+"""Where the index's values go (format bf-lunr-8, see FORMAT.md): each document's id (arrange),
 each term's entry in its shard or its own b/ file, and what the index holds per document beside
-its postings — name keys, refs, conversation numbers, owner offsets, field lengths — in n/, r/,
-c/, o/ and l/ files, and meta.json. index.py lays out a whole index; update.py only the files an
+its postings — name keys, facets, refs, conversation numbers, owner offsets, placed instants,
+field lengths — in n/, f/, r/, c/, o/, p/ and l/ files, and meta.json. index.py lays out a whole index; update.py only the files an
 edit changes.
 """
 from __future__ import annotations
@@ -23,6 +23,7 @@ BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 # a field with b = 0 ignores length: l/ files leave it out
 KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
+DEPRECATED = "deprecated"   # the facet meta.json holds (deprecated())
 
 
 def room(n: int) -> int:
@@ -122,7 +123,7 @@ def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo) -> dict[st
     files = term_files(weights, *plan)
     per_doc = doc_files(docs, refs, lens, memo)
     files.update(per_doc)
-    files["meta.json"] = meta(refs, totals, weights, plan, files, groups)
+    files["meta.json"] = meta(refs, totals, weights, plan, files, groups, deprecated(docs))
     return files
 
 
@@ -153,35 +154,34 @@ def term_files(weights, shards: int, big: dict[str, int]) -> dict[str, object]:
     return files
 
 
-PER_DOC_DIRS = ("n/", "r/", "c/", "o/", "l/")
+PER_DOC_DIRS = ("n/", "f/", "r/", "c/", "o/", "p/", "l/")
 
 
 def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None,
               since: tuple | None = None) -> dict[str, object]:
-    """The n/, r/, c/, o/ and l/ files (what the index holds per document beside its postings)
-    of `docs` by doc id (arrange: None at an unused id, likewise in `refs`
+    """The n/, f/, r/, c/, o/, p/ and l/ files (what the index holds per document beside its
+    postings) of `docs` by doc id (arrange: None at an unused id, likewise in `refs`
     and `lens`); `keys` as for _names. A chunk of unused ids only is no file: no posting reaches
     it. `since`: (the last index's files, the ids whose document changed, whether a name may
-    have) when no other document's id moved: the other chunks are the last index's."""
+    have, whether facets may have) when no other document's id moved: the other chunks are the
+    last index's."""
     if since is None:
         files: dict[str, object] = {}
     else:
-        old, changed, named = since
-        files = {rel: value for rel, value in old.items() if rel[:2] in PER_DOC_DIRS and (rel[0] != "n" or not named)}
+        old, changed, named, faceted = since
+        files = {rel: value for rel, value in old.items() if rel[:2] in PER_DOC_DIRS
+                 and (rel[0] != "n" or not named) and (rel[0] != "f" or not faceted)}
     if since is None or named:
-        names = _names(docs, memo, keys)
-        nshards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in names.items()))
-        name_tables: list[dict] = [dict() for _ in range(nshards)]
-        for key, ids in names.items():
-            name_tables[fnv1a(key) & (nshards - 1)][key] = ids
-        for i, table in enumerate(name_tables):
-            files[f"n/{i}.json"] = table
+        files.update(_tables("n", _names(docs, memo, keys), lambda ids: ids))
+    if since is None or faceted:
+        files.update(_tables("f", _facets(docs), lambda ids: [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]))
     notes = _notes_end(docs)
     for kind, size, make in (
             ("r", REF_CHUNK, lambda i: refs[i:i + REF_CHUNK]),
             ("c", CONV_CHUNK, lambda i: [int(doc.get("conversation") or 0) if doc is not None else 0
                                          for doc in docs[i:i + CONV_CHUNK]]),
             ("o", CONV_CHUNK, lambda i: _owner_offsets(docs, refs, i, notes)),
+            ("p", CONV_CHUNK, lambda i: _steps([doc.get("placed") if doc is not None else None for doc in docs[i:i + CONV_CHUNK]])),
             ("l", LENGTH_CHUNK, lambda i: length_chunk(lens, i // LENGTH_CHUNK))):
         starts = range(0, len(refs), size) if since is None else sorted({d // size * size for d in changed})
         for i in starts:
@@ -191,6 +191,42 @@ def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = No
             else:
                 files.pop(rel, None)
     return files
+
+
+def _tables(kind: str, ids_of: dict[str, list[int]], encode) -> dict[str, dict]:
+    """KIND/N.json shards of key → encode(its doc ids), key in shard fnv1a(key) & (shards - 1)."""
+    shards = _shards_for(sum(len(k) + 8 * len(v) + 4 for k, v in ids_of.items()))
+    tables: list[dict] = [dict() for _ in range(shards)]
+    for key, ids in ids_of.items():
+        tables[fnv1a(key) & (shards - 1)][key] = encode(ids)
+    return {f"{kind}/{i}.json": table for i, table in enumerate(tables)}
+
+
+def _facets(docs) -> dict[str, list[int]]:
+    """facet key -> the ids (ascending) of the documents holding it (their `facets`), but
+    `deprecated`: meta.json holds it (deprecated())."""
+    out: dict[str, list[int]] = {}
+    for d, doc in enumerate(docs):
+        for key in (doc.get("facets") or () if doc is not None else ()):
+            if key != DEPRECATED and not _LONE_SURROGATE.search(key):
+                out.setdefault(key, []).append(d)
+    return out
+
+
+def deprecated(docs) -> list[int]:
+    """The ids of the documents with facet `deprecated`: every ranking reads it (a deprecated
+    note ranks last), and they are few, so meta.json holds them rather than an f/ shard."""
+    return [d for d, doc in enumerate(docs) if doc is not None and DEPRECATED in (doc.get("facets") or ())]
+
+
+def _steps(instants: list[int | None]) -> list[int | None]:
+    """A p/ chunk: each instant minus the chunk's last one before it (the first as is), None
+    kept: a source's records follow their times, so the steps are small and pack ~18% smaller."""
+    out, last = [], 0
+    for t in instants:
+        out.append(None if t is None else t - last)
+        last = last if t is None else t
+    return out
 
 
 def length_file(d: int) -> str:
@@ -206,18 +242,19 @@ def length_chunk(lens, k: int) -> list[list[int]]:
             for fi, keep in enumerate(KEEPS_LENGTH)]
 
 
-def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: list) -> dict:
+def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: list, gone: list[int]) -> dict:
     """meta.json of the index of `weights` laid out by `plan`, whose other `files` and `groups`
-    are made; `refs` by doc id (None at an unused id)."""
+    are made; `refs` by doc id (None at an unused id); `gone`: deprecated()."""
     ids = len(refs)
     return {
         "format": FORMAT, "docs": sum(count for _, _, count in groups), "ids": ids, "fields": list(FIELDS),
         "params": {f: PARAMS[f] for f in FIELDS}, "named": ["title", "aliases"],
         "lengths": dict(zip(FIELDS, totals)), "terms": len(weights),
         "postings": sum(count for count, _, _ in weights.values()), "shards": plan[0], "big": len(plan[1]),
-        "names": sum(rel.startswith("n/") for rel in files), "refChunk": REF_CHUNK,
+        "names": sum(rel.startswith("n/") for rel in files), "facets": sum(rel.startswith("f/") for rel in files),
+        "refChunk": REF_CHUNK,
         "refChunks": -(-ids // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-ids // CONV_CHUNK),
-        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups,
+        "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups, "deprecated": gone,
     }
 
 

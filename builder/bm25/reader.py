@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left, bisect_right
+from itertools import accumulate
 
 from ..kernel import packs
 from .pipeline import analyze_pairs
@@ -73,6 +74,8 @@ class IndexReader:
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
+        self._facets: dict[str, frozenset] = {}
+        self._instants: dict[int, list] = {}   # p/K.json's instants, summed
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
         self._group_starts = [first for _, first, _ in meta["groups"]]
         self._group_names = [name for name, _, _ in meta["groups"]]
@@ -113,17 +116,48 @@ class IndexReader:
         source's (the text before its first colon), each in ref (code point) order, so a
         bisection of those (loading only the r/N.json chunks it probes)."""
         for group in dict.fromkeys(("", ref.partition(":")[0])):
-            lo, end = self._spans.get(group, (0, 0))
-            hi = end
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if self.ref(mid) < ref:
-                    lo = mid + 1
-                else:
-                    hi = mid
+            lo, end = self._first(group, lambda r: r < ref), self._spans.get(group, (0, 0))[1]
             if lo < end and self.ref(lo) == ref:
                 return lo
         return None
+
+    def _first(self, group: str, before) -> int:
+        """The first doc id of `group`'s span whose ref is not `before` (true of a head of the
+        span: refs ascend), by bisection."""
+        lo, hi = self._spans.get(group, (0, 0))
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if before(self.ref(mid)):
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def prefixed(self, group: str, prefix: str) -> range:
+        """The doc ids of `group` whose refs start with `prefix`: one span, refs ascending."""
+        return range(self._first(group, lambda r: r < prefix),
+                     self._first(group, lambda r: r < prefix or r.startswith(prefix)))
+
+    def facet(self, key: str) -> frozenset:
+        """The doc ids holding facet `key` (FORMAT.md Facets; meta.json holds `deprecated`)."""
+        if key not in self._facets and key == "deprecated":
+            self._facets[key] = frozenset(self.meta["deprecated"])
+        if key not in self._facets:
+            gaps = self._table("f", key, self.meta["facets"]).get(key, [])
+            self._facets[key] = frozenset(accumulate(gaps))
+        return self._facets[key]
+
+    def placed(self, doc: int) -> int | None:
+        """Doc `doc`'s placed instant in seconds since 1970 UTC, or None (FORMAT.md p/: steps
+        from the chunk's last instant before it, summed once per chunk)."""
+        k, i = divmod(doc, self.meta["convChunk"])
+        if k not in self._instants:
+            last, out = 0, []
+            for step in self._chunk("p", k):
+                out.append(None if step is None else last + step)
+                last = last if step is None else out[-1]
+            self._instants[k] = out
+        return self._instants[k][i]
 
     def owner(self, doc: int) -> int:
         """The doc id doc `doc` ranks as: a section's note, else itself (FORMAT.md o/)."""

@@ -23,12 +23,12 @@ from operator import ne
 from ..kernel.packs import pack
 from ..kernel.parallel import cores, fork_each
 from .index import _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, field_counts, fnv1a, lengths, stored_name
-from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, doc_files, length_chunk, length_file, meta, term_files,
-                     term_plan)
+from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, deprecated, doc_files, length_chunk, length_file, meta,
+                     term_files, term_plan)
 from .pipeline import WordMemo
 from .scoring import FIELDS
 
-PER_DOC = ("names", "conversation", "group")   # what doc_files reads of a document beside its ref
+PER_DOC = ("names", "facets", "conversation", "group", "placed")   # what doc_files reads of a document beside its ref
 THREADED = 8   # packs compressed at once: zlib lets go of the GIL, threads start in microseconds
 
 
@@ -63,6 +63,7 @@ class IndexState:
         measured = set()   # l/ files holding a changed length
         changed = set(gone)   # ids whose document changed, came or went
         named = any("names" in doc for doc in gone.values())
+        faceted = any(doc.get("facets") for doc in gone.values())
         for d, (old, new) in enumerate(zip(olds, docs)):
             if old is new:
                 continue
@@ -70,6 +71,7 @@ class IndexState:
                 self._patch(d, None, new, touched)
                 changed.add(d)
                 named = named or "names" in new
+                faceted = faceted or bool(new.get("facets"))
             elif old != new:
                 if any(old.get(f) != new.get(f) for f in FIELDS):   # else its postings are unchanged
                     if self._patch(d, old, new, touched):
@@ -77,6 +79,7 @@ class IndexState:
                         changed.add(d)
                 if any(old.get(k) != new.get(k) for k in PER_DOC):
                     per_doc, named = True, named or old.get("names") != new.get("names")
+                    faceted = faceted or old.get("facets") != new.get("facets")
                     changed.add(d)
         self.refs = refs
         added = False
@@ -98,12 +101,13 @@ class IndexState:
                 files[rel] = length_chunk(self.lens, int(rel[2:-5]))
             todo |= measured
         else:
-            made = doc_files(docs, refs, self.lens, self.memo, self.keys, None if shift else (self.files, changed, named))
+            made = doc_files(docs, refs, self.lens, self.memo, self.keys, None if shift else (self.files, changed, named, faceted))
             for rel in [rel for rel in files if rel[:2] in PER_DOC_DIRS and rel not in made]:
                 del files[rel]
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
             files.update(made)
-        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups)
+        gone = deprecated(docs) if faceted or shift else self.files["meta.json"]["deprecated"]   # else none moved
+        files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups, gone)
         todo.add("meta.json")
         rels = sorted(todo)
         dumped = dict(zip(rels, self._dump(files, rels)))

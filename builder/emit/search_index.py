@@ -16,9 +16,9 @@ the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/kernel/pac
                            record_chunks to find K)
 SRC is the source name escaped like a ref segment (builder.kernel.refs.escape_segment). A note's
 text is split from its metadata, and both into small chunks, because only the items a search
-ranks and shows (and phrase and period checks) need them: a search scoped to one source ranks its
-hits from the index alone, then reads the chunks of the items it returns; an unscoped one reads
-the notes' meta of its candidates, ~2 KB a chunk, instead of every note's (0.9 MB at 10k notes). A record's text is not
+shows (and phrase checks) need them: a search ranks and filters its hits from the index alone
+(scopes from its facets and placed instants, bm25/FORMAT.md), then reads the chunks of the items
+it returns, ~2 KB a chunk, instead of every note's (0.9 MB at 10k notes). A record's text is not
 here: the engine reads it from the brain's record store (`_bf/BRAIN/data/records/`, docs/data.md),
 so the site keeps it once. Empty values are omitted (see views/documents._compact).
 """

@@ -1,6 +1,7 @@
 """Instants and dates as the brain writes them → aware UTC datetimes; and back to RFC 3339."""
 from __future__ import annotations
 
+from calendar import timegm
 from datetime import date, datetime, time, timezone
 from functools import lru_cache
 from zoneinfo import ZoneInfo
@@ -34,6 +35,12 @@ def from_rfc3339(text: str) -> datetime:
     """An instant bf wrote ('…Z' or with an offset) → aware datetime, as written: no rounding, no
     zone change. Strict: anything else raises ValueError (bf's own values are never wrong)."""
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def seconds(instant: datetime | None) -> int | None:
+    """An instant as whole seconds since 1970 UTC (the search index's placed instants): they
+    compare as its rfc3339 text does (for a four-digit year), which drops the fraction too."""
+    return None if instant is None else timegm(instant.astimezone(timezone.utc).timetuple())
 
 
 @lru_cache(maxsize=65536)   # the same instants are formatted for every listing they appear on

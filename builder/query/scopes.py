@@ -16,6 +16,10 @@ Parsing, in order (every refusal is InvalidInput("scope", why)):
 Periods place records by event time, else observation, and notes by their event time, else
 modification time (views/lists.placed, stored as `placed`); an item is in a period when
 start ≤ placed < end and placed ≤ as_of, as on period pages.
+
+admits() rules on an item's metadata; admits_doc() gives the same answer for a search hit from
+the index alone (its group, ref spans, facets and placed seconds: bm25/FORMAT.md), so a
+scoped search reads the metadata of the items it returns only.
 """
 from __future__ import annotations
 
@@ -152,15 +156,46 @@ def _known_source(name: str, stores: dict[str, BrainStore]) -> None:
     raise _bad(f"unknown source: memories/{name}{hint}")
 
 
-def window(scope: Scope, timezone: str, as_of: datetime) -> tuple[str, str, str] | None:
-    """(start, end, as_of) as RFC 3339 strings (they compare like instants), or None."""
+def window(scope: Scope, timezone: str, as_of: datetime, form=rfc3339) -> tuple | None:
+    """(start, end, as_of) as RFC 3339 strings (they compare like instants), or None; `form`
+    kernel.times.seconds: as whole seconds, as the index stores placed instants."""
     if scope.period is None:
         return None
     try:
         _, start, end, _ = parse_period(scope.period, timezone, as_of)
     except InvalidInput:
         raise _bad(f"invalid period: {scope.period}") from None
-    return rfc3339(start), rfc3339(end), rfc3339(as_of)
+    return form(start), form(end), form(as_of)
+
+
+def admits_doc(scope: Scope, store: BrainStore, doc: int, group: str, owner: int,
+               bounds: tuple[int, int, int] | None) -> bool:
+    """admits() of the item of doc id `doc` in index group `group` ranking as doc `owner` (a
+    section's note): a note's ref is in its folder's span of refs, a section shares its
+    note's facets, placed seconds compare as the RFC 3339 texts do. `bounds`: window()'s in seconds."""
+    kind, reader = scope.kind, store.reader
+    if scope.brain is not None and store.brain != scope.brain:
+        return False
+    if kind in NOTE_KINDS and group or kind in RECORD_KINDS and not group:
+        return False
+    if kind == "folder" and owner not in store.span("", scope.value + "/"):
+        return False
+    if kind == "note" and owner not in store.span("", scope.value, exact=True):
+        return False
+    if kind == "tag" and owner not in reader.facet(f"tag:{scope.value}"):
+        return False
+    if kind in ("source", "undated") and group != scope.value:
+        return False
+    if kind == "undated" and doc not in reader.facet("undated"):
+        return False
+    if kind == "identity" and owner not in reader.facet(f"entity:{scope.value}"):
+        return False
+    if bounds is not None:
+        placed = reader.placed(doc)
+        start, end, now = bounds
+        if placed is None or not (start <= placed < end and placed <= now):
+            return False
+    return True
 
 
 def admits(scope: Scope, entry: Entry, bounds: tuple[str, str, str] | None) -> bool:

@@ -31,11 +31,11 @@ from ..kernel import refs
 from ..kernel.errors import IndexMissing, InvalidInput
 from ..bm25 import FormatError, analyze, query_terms
 from ..kernel.text import join_pieces   # the same join the build used
-from ..kernel.times import from_rfc3339
+from ..kernel.times import from_rfc3339, seconds
 from .coverage import coverage_fields
 from .excerpt import excerpt, has_phrase
 from .read import finish, selected
-from .scopes import admits, parse_scope, window
+from .scopes import admits, admits_doc, parse_scope, window
 from . import topk, vector
 from .site import Site
 from .spread import POOL, spread
@@ -137,6 +137,22 @@ def _path(entry: Entry) -> str:
     return entry.note
 
 
+def _path_spans(store: BrainStore, group: str, path: str) -> list[range]:
+    """The doc ids of index group `group` whose _path starts with `path`: a note's path is its
+    ref; a record's, memories/SOURCE/ID.json, starts with it when its ID does with what follows
+    memories/SOURCE/ in `path`, or its ID is a head of that before a head of `.json`."""
+    if not group:
+        return [store.span("", path)]
+    folder = f"memories/{group}/"
+    if folder.startswith(path):
+        return [store.span(group, "")]
+    if not path.startswith(folder):
+        return []
+    rest = path[len(folder):]
+    heads = [store.span(group, f"{group}:{rest[:k]}", exact=True) for k in range(len(rest)) if ".json".startswith(rest[k:])]
+    return [store.span(group, f"{group}:{rest}")] + heads
+
+
 def _best_per_note(kept: list[tuple]) -> list[tuple]:
     """Doc ids stand for refs here: within a brain they are in ref (code point) order. (The
     browser ranks records before fetching their refs.)"""
@@ -157,8 +173,7 @@ def _within(cand: tuple) -> tuple:
 
 def _order(cand: tuple) -> tuple:
     entry, score, count, tier = cand
-    deprecated = entry.kind != "record" and bool(entry.meta.get("deprecated"))
-    return (1 if deprecated else 0, tier, -count, -score, entry.brain, entry.doc)
+    return (1 if entry.deprecated else 0, tier, -count, -score, entry.brain, entry.doc)
 
 
 def item_of(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
@@ -189,25 +204,23 @@ def _ranked(stores, words, phrases, scope, type_, path, required, as_of, limit) 
         if entry.kind == "record":
             # numbered per source (views/conversations.py)
             return (entry.brain, "record", entry.source, stores[entry.brain].reader.conversation(entry.doc))
-        return (entry.brain, "note", entry.note)
+        return (entry.brain, "note", entry.owner)   # its note's doc id: no ref needed
     return spread(ranked, conversation, lambda cand: _order(cand)[:3])[:limit], total, narrowed
 
 
 def _top(stores, words, phrases, scope, type_, path, required, as_of, limit) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked candidates, how many in all, whether the scope dropped a hit)."""
     if not phrases:
-        bounds = {name: window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
+        bounds = {name: window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of, seconds)
                   for name, store in stores.items()}
 
-        def check(store: BrainStore, entry: Entry | None) -> bool | None:
+        def check(store: BrainStore, doc: int, group: str, owner: int) -> bool | None:
             """None: the item passes; else whether its refusal narrows (as in _candidates)."""
-            if entry is None:
-                return scope.kind != "none"
-            if type_ is not None and (entry.kind == "record" or entry.meta.get("type") != type_):
+            if type_ is not None and (group or owner not in store.reader.facet(f"type:{type_}")):
                 return False
-            if path is not None and not _path(entry).startswith(path):
+            if path is not None and not any(owner in ids for ids in _path_spans(store, group, path)):
                 return False
-            return None if scope.kind == "none" or admits(scope, entry, bounds[entry.brain]) else True
+            return None if scope.kind == "none" or admits_doc(scope, store, doc, group, owner, bounds[store.brain]) else True
         return topk.ranked_top(stores, words, scope, type_, path, required, limit, check, _order)
     kept, narrowed = _candidates(stores, words, phrases, scope, type_, path, required, as_of)
     ranked = _best_per_note(kept)

@@ -49,28 +49,70 @@ class Entry:
     `meta` is its note's entry (sections share their note's type, tags, fields, times). A
     record hit's ref and meta are read on first use, from its source's meta chunk: ranking a
     record needs only its doc id and its position among its source's records (`pos`), as in
-    the browser (store.js withRef), so a search reads no ref file for the records it drops."""
-    __slots__ = ("brain", "kind", "_ref", "note", "source", "section", "doc", "pos", "_meta", "_store")
+    the browser (store.js withRef), so a search reads no ref file for the records it drops. A
+    ranked note or section (BrainStore.candidate) likewise reads its ref, note, meta and section
+    on first use: ranking needs its owner (o/) and whether its note is deprecated (meta.json) only."""
+    __slots__ = ("brain", "kind", "_ref", "_note", "source", "_section", "doc", "pos", "_meta", "_store", "_owner")
 
     def __init__(self, brain: str, kind: str, ref: str | None, note: str | None, source: str | None,
                  meta: dict | None, section: list | None = None, store: "BrainStore | None" = None, pos: int = -1):
-        self.brain, self.kind, self._ref, self.note, self.source = brain, kind, ref, note, source
-        self.section = section   # [id, title, first, end] of a section
+        self.brain, self.kind, self._ref, self._note, self.source = brain, kind, ref, note, source
+        self._section = section   # [id, title, first, end] of a section
         self.doc = -1            # its id in the brain's index, for a search hit
         self.pos = pos
-        self._meta, self._store = meta, store
+        self._meta, self._store, self._owner = meta, store, None
+
+    def _fill(self) -> None:
+        """A ranked note's or section's ref, note, meta and section, from its doc id."""
+        full = self._store.note_entry(self._store.reader.ref(self.doc))
+        self._ref, self._note, self._meta, self._section = full._ref, full._note, full._meta, full._section
 
     @property
     def ref(self) -> str:
         if self._ref is None:
-            self._ref = self._store.record_ref(self.source, self.pos)
+            if self.kind != "record":
+                self._fill()
+            else:
+                self._ref = self._store.record_ref(self.source, self.pos)
         return self._ref
+
+    @property
+    def note(self) -> str | None:
+        if self._note is None and self.kind != "record":
+            self._fill()
+        return self._note
+
+    @property
+    def section(self) -> list | None:
+        if self._section is None and self.kind == "section":
+            self._fill()
+        return self._section
 
     @property
     def meta(self) -> dict:
         if self._meta is None:
-            self._meta = self._store.record_meta(self.ref) or {}
+            if self.kind != "record":
+                self._fill()
+            else:
+                self._meta = self._store.record_meta(self.ref) or {}
         return self._meta
+
+    @property
+    def owner(self) -> int:
+        """The doc id a search hit ranks as: a section's note, else itself (store.owners)."""
+        if self._owner is None:
+            self._owner = self.doc if self.kind == "record" else self._store.owners()[self.doc]
+        return self._owner
+
+    @property
+    def deprecated(self) -> bool:
+        """Whether it is (a section of) a deprecated note: from its meta once read, else from
+        the index's `deprecated` facet (which holds its note's id)."""
+        if self.kind == "record":
+            return False
+        if self._meta is None:
+            return self.owner in self._store.reader.facet("deprecated")
+        return bool(self._meta.get("deprecated"))
 
 
 class BrainStore:
@@ -85,6 +127,7 @@ class BrainStore:
         self._checks: dict[tuple, dict[int, bool | None]] = {}
         self._owners: _Owners | None = None
         self._groups: list[str] | None = None
+        self._spans: dict[tuple, range] = {}
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
@@ -160,14 +203,25 @@ class BrainStore:
         """The item of doc id `doc` of this brain's index, in index group `group` (a record's
         source, "" for notes and sections). A record's meta is read on first use."""
         if doc not in self._hits:
+            entry = self.candidate(doc, group) if group else self.note_entry(self.reader.ref(doc))
+            if entry is not None:
+                entry.doc, entry._store = doc, self
+            self._hits[doc] = entry
+        return self._hits[doc]
+
+    def candidate(self, doc: int, group: str) -> Entry:
+        """hit(doc, group) as ranking needs it: a note's or section's ref and meta are read on
+        first use too (Entry), so a search reads those of the items it returns."""
+        entry = self._hits.get(doc)
+        if entry is None:
             if group:
                 entry = Entry(self.brain, "record", None, None, group, None, None, self, self.reader.position(doc))
             else:
-                entry = self.note_entry(self.reader.ref(doc))
-            if entry is not None:
-                entry.doc = doc
+                owner = self.owners()[doc]
+                entry = Entry(self.brain, "note" if owner == doc else "section", None, None, None, None, None, self)
+            entry.doc = doc
             self._hits[doc] = entry
-        return self._hits[doc]
+        return entry
 
     def checks(self, filters: tuple) -> dict[int, bool | None]:
         """Doc id -> the verdict of these filters (scope, --type, --path) on its item, as far as
@@ -178,6 +232,17 @@ class BrainStore:
                 self._checks.pop(next(iter(self._checks)))
             self._checks[filters] = {}
         return self._checks[filters]
+
+    def span(self, group: str, prefix: str, exact: bool = False) -> range:
+        """The doc ids of index group `group` whose refs start with `prefix` (`exact`: are
+        `prefix`), kept: a scoped search asks for each hit it checks."""
+        key = (group, prefix, exact)
+        if key not in self._spans:
+            ids = self.reader.prefixed(group, prefix)
+            if exact:
+                ids = ids[:1] if ids and self.reader.ref(ids[0]) == prefix else ids[:0]
+            self._spans[key] = ids
+        return self._spans[key]
 
     def groups(self) -> list[str]:
         """Doc id -> its index group (a record's source, "" for notes and sections)."""

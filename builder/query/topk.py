@@ -7,7 +7,8 @@ compare both runtimes, and the two paths (tests/query/test_search_topk.py).
 Why it is the same:
 - Without phrases every filter (--type, --path, the scope) reads only what a section shares
   with its note (note ref, meta), so it holds for all hits of a note or none; it is checked
-  once per note (a record stands for itself).
+  once per note (a record stands for itself), from the index (scopes.admits_doc): no hit's
+  metadata is read to filter it.
 - Hits come in (tier, more terms, higher score, doc id) order: search_ids sorts by tier, score,
   then id, and a stable sort by (tier, term count) keeps that within equal counts. The best
   item of a note is its first hit in that order: notes and sections are numbered in ref order
@@ -60,8 +61,9 @@ def _mask(store: BrainStore, keep: set[str]) -> bytes:
 def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, type_, path, required: bool,
                limit: int, check, order) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked (entry, score, count), how many in all, whether the scope
-    dropped a hit). `check(store, entry)` is None when the item passes the filters, else
-    whether its refusal narrows; `order` is search._order."""
+    dropped a hit). `check(store, doc, group, owner)` is None when the item of doc id `doc` (in
+    index group `group`, ranking as doc `owner`) passes the filters, else whether its refusal
+    narrows; `order` is search._order."""
     top, total, narrowed = [], 0, False
     # Every hit the groups keep passes: no filter to check, and the walk stops at `limit`.
     trivial = own_candidates(scope, type_, path)
@@ -95,17 +97,17 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
             else:
                 why = verdicts.get(doc, _UNCHECKED)
                 if why is _UNCHECKED:
-                    why = verdicts[doc] = check(store, store.hit(doc, groups[doc]))
+                    why = verdicts[doc] = check(store, doc, groups[doc], owner)
             seen[owner] = why
             if why is not None:
                 narrowed = narrowed or why
                 continue
             total += 0 if trivial else 1
             if fresh < limit:
-                entry = store.hit(doc, groups[doc])
+                entry = store.candidate(doc, groups[doc])
                 _, score, matched, tier = hits[i]
                 top.append((entry, score, len(matched), tier))
-                if entry.kind == "record" or not entry.meta.get("deprecated"):
+                if not entry.deprecated:
                     fresh += 1
             elif trivial:
                 break

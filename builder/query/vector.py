@@ -103,10 +103,6 @@ def held_enough(n: int) -> int:
     return 1 if n == 2 else 2
 
 
-def _deprecated(entry) -> bool:
-    return entry.kind != "record" and bool(entry.meta.get("deprecated"))
-
-
 def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexical_total: int, every_word: bool,
           n_words: int, limit: int, scope, type_, path) -> tuple[list[tuple], int]:
     """([(entry, score, lexical score | None, similarity | None)] in reply order, total).
@@ -150,6 +146,6 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
 
     def order(k):
         first = 0 if every_word and lrank.get(k) == 1 else 1   # the best item holding every word
-        return (first, k not in strong, _deprecated(entries[k]), -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted))
+        return (first, k not in strong, entries[k].deprecated, -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted))
     keys = sorted(entries, key=order)
     return [(entries[k], score[k], lscore.get(k), sims.get(k)) for k in keys], lexical_total + added

@@ -4,7 +4,11 @@ Two products:
 - `documents`: one index document per note, per section and per record, with the fields
   title, aliases, headings and body (builder/bm25 weighs them), and a record's source
   as its index `group` (notes and sections: none); a record also has `neighbours` (the texts
-  around it in its conversation, views/conversations.py) and its conversation's number. A section's own heading goes in its
+  around it in its conversation, views/conversations.py) and its conversation's number. Notes
+  and records carry their `facets` (the keys the query engine filters on: note_facets,
+  record_facets) and every document its `placed` instant in whole seconds (a section its
+  note's), so a scoped search filters its hits from the index (bm25/FORMAT.md f/ and p/).
+  A section's own heading goes in its
   headings field, not its title: only a note's title and aliases (and a record's given title)
   name an item. A note's `names` (title, each alias, file stem) feed the index's name table,
   which puts the note first for a query that is one of them. Refs are the items' own
@@ -23,13 +27,13 @@ with one space, empty ones skipped (`builder.kernel.text.join_pieces`, shared wi
 from __future__ import annotations
 
 from itertools import chain, compress
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, ne
 
 from ..bm25.scoring import PARAMS
 from ..kernel.model import Brain, Note, Record
 from ..kernel.parallel import fork_each
 from .conversations import Neighbourhood
-from ..kernel.times import parse_instant, rfc3339
+from ..kernel.times import parse_instant, rfc3339, seconds
 from .coverage import all_coverage
 from .lists import placed
 from ..kernel.stretch import differing
@@ -97,23 +101,40 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     todo = [ref for ref in sorted(changed) if ref in brain.notes]
     cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
     made = dict(notes)   # in ref order but for the notes added since: the index sorts it (bm25 arrange) cheaply
-    for ref in sorted(changed):
+    # an item's facets also change with its links (entities), the identities and a note's
+    # modification time (placed): those items are looked at again
+    identities, same = frozenset(brain.identities), known.get("links") == brain.links   # the same objects: fast
+    linked = known["linked"] if same else _by_source(brain.links)
+    relinked = set() if same else changed_keys(linked, known.get("linked", {}), ne)
+    if identities != known.get("identities"):
+        relinked |= brain.notes.keys() | brain.records.keys()
+    again = changed | (relinked & notes.keys())
+    again |= {ref for ref in changed_keys(brain.modified, known.get("modified", {}), ne) if ref in notes}
+    for ref in sorted(again):
         note = brain.notes.get(ref)
         if note is None:
             made.pop(ref, None)
-        else:
-            made[ref] = (note, cut[ref], _note_documents(note, cut[ref]))
+            continue
+        facets = (note_facets(brain, note, linked), seconds(note.event or brain.modified[ref]))
+        old = notes.get(ref)
+        if ref in changed or old is None or old[3] != facets:
+            pieces = cut[ref] if ref in cut else old[1]
+            made[ref] = (note, pieces, _note_documents(note, pieces, facets), facets)
     around = _neighbourhood(brain, known)
     records = known.get("records", {})   # record ref → (record, its neighbourhood, its document)
     kept = dict(records)
-    for ref in sorted(changed_keys(brain.records, known.get("record_objects", {})) | known["around"].redone):
+    todo = changed_keys(brain.records, known.get("record_objects", {})) | known["around"].redone | (relinked & records.keys())
+    for ref in sorted(todo):
         rec = brain.records.get(ref)
         if rec is None:
             kept.pop(ref, None)
             continue
         near, old = around[ref], records.get(ref)
-        kept[ref] = old if old is not None and old[0] is rec and old[1] == near else (rec, near, _record_document(rec, near))
-    known.update(notes=made, records=kept, note_objects=brain.notes, record_objects=brain.records)   # never mutated
+        facets = record_facets(brain, rec, linked)
+        kept[ref] = (old if old is not None and old[0] is rec and old[1] == near and (old[2]["facets"], old[2]["placed"]) == facets
+                     else (rec, near, _record_document(rec, near, facets)))
+    known.update(notes=made, records=kept, note_objects=brain.notes, record_objects=brain.records,   # the model's: never mutated
+                 modified=brain.modified, identities=identities, linked=linked, links=brain.links)
     docs = list(chain.from_iterable(map(itemgetter(2), made.values())))
     docs += map(itemgetter(2), kept.values())
     return dict(zip(made, map(itemgetter(1), made.values()))), docs
@@ -127,26 +148,52 @@ def _neighbourhood(brain: Brain, known: dict) -> dict:
     return known["around"].update(brain)
 
 
-def _note_documents(note: Note, pieces: list[str]) -> list[dict]:
-    """The index documents of a note and of its sections."""
+def _identities(brain: Brain, ref: str, own: tuple[str, ...], linked: dict) -> list[str]:
+    return [f"entity:{e}" for e in _entities(brain, ref, own, linked)]
+
+
+def note_facets(brain: Brain, note: Note, linked: dict) -> tuple[str, ...]:
+    """What a search filters a note on (scopes.admits, search --type): each tag and each of its
+    ancestors (`a/b`: tag:a/b and tag:a, as a tag scope admits), each entity, its type and
+    whether it is deprecated; sorted. `linked`: link source ref → its links."""
+    keys = set(_identities(brain, note.ref, note.entities, linked))
+    for tag in note.tags:
+        keys.update(f"tag:{tag[:i]}" for i, c in enumerate(tag) if c == "/")
+        keys.add(f"tag:{tag}")
+    if note.type is not None:
+        keys.add(f"type:{note.type}")
+    if note.deprecated:
+        keys.add("deprecated")
+    return tuple(sorted(keys))
+
+
+def record_facets(brain: Brain, rec: Record, linked: dict) -> tuple[tuple[str, ...], int | None]:
+    """(a record's facets: each entity, `undated` without an event time; its placed seconds)."""
+    keys = _identities(brain, rec.ref, (), linked) + (["undated"] if rec.time is None else [])
+    return tuple(sorted(keys)), seconds(rec.placed)
+
+
+def _note_documents(note: Note, pieces: list[str], facets: tuple) -> list[dict]:
+    """The index documents of a note and of its sections; `facets`: (note_facets, placed seconds)."""
     stem = note.ref.rsplit("/", 1)[-1].removesuffix(".md")
+    keys, when = facets
     docs = [{"ref": note.ref, "title": note.title, "aliases": " ".join(note.aliases),
              "headings": " ".join(s.heading for s in note.sections), "body": join_pieces(pieces),
-             "names": [note.title, *note.aliases, stem]}]
+             "names": [note.title, *note.aliases, stem], "facets": keys, "placed": when}]
     for s, (first, end) in zip(note.sections, section_spans(note)):
         nested = note.sections[first - 1:end - 1]   # this section and those nested in it
-        docs.append({"ref": s.ref, "title": "", "aliases": "",
+        docs.append({"ref": s.ref, "title": "", "aliases": "", "placed": when,
                      "headings": " ".join(n.heading for n in nested), "body": join_pieces(pieces[first:end])})
     return docs
 
 
-def _record_document(rec: Record, around: tuple[int, list]) -> dict:
+def _record_document(rec: Record, around: tuple[int, list], facets: tuple) -> dict:
     given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""
     number, near = around
     # A title made from the text would count the text twice, ten times over.
     # group: the index knows each hit's source without its ref, so a scoped search drops hits early
     return {"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text,
-            "group": rec.source, "neighbours": near, "conversation": number}
+            "group": rec.source, "neighbours": near, "conversation": number, "facets": facets[0], "placed": facets[1]}
 
 
 def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:

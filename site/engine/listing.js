@@ -6,6 +6,8 @@ import { sortedBy } from './order.js'
 
 export const PAGE_ITEMS = 50
 export const rfc3339 = (date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z')
+// Whole seconds since 1970 UTC, as the search index stores placed instants (kernel.times.seconds).
+export const seconds = (date) => Math.floor(date.getTime() / 1000)
 
 // [page at offset 0, 50, 100 …]: `base` plus one slice of `items`; an empty list gives one page.
 export function paged (base, items, size = PAGE_ITEMS) {

@@ -120,8 +120,9 @@ function knownSource (name, stores) {
   throw bad(`unknown source: memories/${name}${hint}`)
 }
 
-// [start, end, asOf] as RFC 3339 strings (they compare like instants), or null.
-export function window (scope, timezone, asOf) {
+// [start, end, asOf] as RFC 3339 strings (they compare like instants), or null; `form` seconds:
+// as whole seconds (scopes.py window).
+export function window (scope, timezone, asOf, form = rfc3339) {
   if (scope.period === null) return null
   let period
   try {
@@ -130,7 +131,30 @@ export function window (scope, timezone, asOf) {
     if (err.code === 'invalid_input') throw bad(`invalid period: ${scope.period}`)
     throw err
   }
-  return [rfc3339(period[1]), rfc3339(period[2]), rfc3339(asOf)]
+  return [form(period[1]), form(period[2]), form(asOf)]
+}
+
+const within = (id, [lo, hi]) => lo <= id && id < hi
+
+// admits() of the item of doc id `doc` in index group `group` ranking as doc `owner` (a
+// section's note), from the index alone (scopes.py admits_doc). `bounds`: window()'s in seconds.
+export async function admitsDoc (scope, store, doc, group, owner, bounds) {
+  const kind = scope.kind
+  const reader = store.reader
+  if (scope.brain !== null && store.brain !== scope.brain) return false
+  if ((NOTE_KINDS.includes(kind) && group) || (RECORD_KINDS.includes(kind) && !group)) return false
+  if (kind === 'folder' && !within(owner, await store.span('', scope.value + '/'))) return false
+  if (kind === 'note' && !within(owner, await store.span('', scope.value, true))) return false
+  if (kind === 'tag' && !(await reader.facet(`tag:${scope.value}`)).has(owner)) return false
+  if ((kind === 'source' || kind === 'undated') && group !== scope.value) return false
+  if (kind === 'undated' && !(await reader.facet('undated')).has(doc)) return false
+  if (kind === 'identity' && !(await reader.facet(`entity:${scope.value}`)).has(owner)) return false
+  if (bounds !== null) {
+    const [placed] = await reader.placed([doc])
+    const [start, end, now] = bounds
+    if (placed === null || !(start <= placed && placed < end && placed <= now)) return false
+  }
+  return true
 }
 
 // Does the scope hold this entry? `bounds` from window() for the entry's brain.

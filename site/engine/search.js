@@ -8,7 +8,8 @@ import { coverageFields } from './coverage.js'
 import { excerpt, hasPhrase } from './excerpt.js'
 import { EXCERPT_CHARS, joinPieces } from './text.js'
 import { finish, selected } from './read.js'
-import { admits, parseScope, window } from './scopes.js'
+import { admits, admitsDoc, parseScope, window } from './scopes.js'
+import { seconds } from './listing.js'
 import { openStore } from './store.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
@@ -84,6 +85,21 @@ const pathOf = (entry) => (entry.kind === 'record'
   ? `memories/${entry.source}/${entry.ref.slice(entry.ref.indexOf(':') + 1)}.json`
   : entry.note)
 
+// [first, end) spans of the doc ids of index group `group` whose pathOf starts with `path`
+// (search.py _path_spans).
+async function pathSpans (store, group, path) {
+  if (!group) return [await store.span('', path)]
+  const folder = `memories/${group}/`
+  if (folder.startsWith(path)) return [await store.span(group, '')]
+  if (!path.startsWith(folder)) return []
+  const rest = path.slice(folder.length)
+  const heads = []
+  for (let k = 0; k < rest.length; k++) {
+    if ('.json'.startsWith(rest.slice(k))) heads.push(await store.span(group, `${group}:${rest.slice(0, k)}`, true))
+  }
+  return [await store.span(group, `${group}:${rest}`), ...heads]
+}
+
 // [[entry, score, count, tier]] that survive every filter, and whether the scope dropped any hit.
 async function candidates (stores, words, phrases, scope, type, path, required, asOf) {
   const kept = []
@@ -133,8 +149,7 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
 
 // Doc ids stand for refs: within a brain they are in ref (code point) order.
 const within = ([entry, score, count, tier]) => [tier, -count, -score, entry.kind === 'note' ? 0 : 1, entry.id]
-const order = ([entry, score, count, tier]) =>
-  [entry.kind !== 'record' && get(entry.meta, 'deprecated') ? 1 : 0, tier, -count, -score, entry.brain, entry.id]
+const order = ([entry, score, count, tier]) => [entry.deprecated ? 1 : 0, tier, -count, -score, entry.brain, entry.id]
 
 function bestPerNote (kept) {
   const best = new Map()
@@ -148,14 +163,17 @@ function bestPerNote (kept) {
 }
 
 // The ranking spread across conversations (spread.js): a record's conversation is its source
-// and its number there in the index (c/N.json), a note's (or section's) its note.
+// and its number there in the index (c/N.json), a note's (or section's) its note, by doc id (o/N.json).
 async function spreadRanked (stores, ranked) {
   const pool = ranked.slice(0, POOL)
-  const keys = pool.map(([entry]) => JSON.stringify([entry.brain, 'note', entry.note]))
+  const keys = []
   for (const [name, store] of stores) {
     const at = pool.flatMap(([entry], i) => (entry.kind === 'record' && entry.brain === name ? [i] : []))
     const numbers = await store.reader.conversations(at.map((i) => pool[i][0].id))
     at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', pool[i][0].source, numbers[k]]) })
+    const notes = pool.flatMap(([entry], i) => (entry.kind !== 'record' && entry.brain === name ? [i] : []))
+    const owners = await store.reader.owners(notes.map((i) => pool[i][0].id))
+    notes.forEach((i, k) => { keys[i] = JSON.stringify([name, 'note', owners[k]]) })
   }
   return spread(ranked, keys, (cand) => order(cand).slice(0, 3))
 }
@@ -168,17 +186,13 @@ async function topOf (stores, words, phrases, scope, type, path, required, asOf,
     const bounds = new Map()
     for (const [name, store] of stores) {
       const info = store.site.brain(name) || {}
-      bounds.set(name, window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf))
+      bounds.set(name, window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf, seconds))
     }
     // null: the item passes; else whether its refusal narrows (as in candidates)
-    const check = async (store, entry) => {
-      if (entry === null) return scope.kind !== 'none'
-      if (type !== null && (entry.kind === 'record' || get(entry.meta, 'type') !== type)) return false
-      const meta = entry.kind === 'record' && needsMeta(scope, bounds.get(entry.brain))
-      if (entry.kind === 'record' && (path !== null || meta)) await store.withRef(entry)
-      if (path !== null && !pathOf(entry).startsWith(path)) return false
-      if (meta) await store.withMeta(entry)
-      return scope.kind === 'none' || admits(scope, entry, bounds.get(entry.brain)) ? null : true
+    const check = async (store, doc, group, owner) => {
+      if (type !== null && (group || !(await store.reader.facet(`type:${type}`)).has(owner))) return false
+      if (path !== null && !(await pathSpans(store, group, path)).some(([lo, hi]) => lo <= owner && owner < hi)) return false
+      return scope.kind === 'none' || await admitsDoc(scope, store, doc, group, owner, bounds.get(store.brain)) ? null : true
     }
     return rankedTop(stores, words, scope, type, path, required, limit, check, order)
   }
@@ -194,7 +208,7 @@ async function ranked (stores, words, phrases, scope, type, path, required, asOf
   return [(await spreadRanked(stores, top)).slice(0, limit), total, narrowed]
 }
 
-// Fill in the record refs candidates() left out.
+// Fill in the refs candidates() and rankedTop left out.
 export async function refsOf (stores, entries) {
   await Promise.all(entries.filter((e) => e.ref === null).map((e) => stores.get(e.brain).withRef(e)))
 }

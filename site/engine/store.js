@@ -15,11 +15,13 @@ function bisectRight (heads, ref) {
 
 // One searchable item (store.py Entry): `meta` is its notes/m/K.json or records/SRC/m/K.json entry; a
 // section's is its note's; `section` is [id, title, first, end] of a section. A record hit's meta
-// is null until withMeta reads it, its ref until withRef (ranking a record needs only its id);
+// is null until withMeta reads it, its ref until withRef (ranking a record needs only its id); a
+// ranked note's or section's (candidate) ref, note, meta and section are null until withRef;
 // `id` is its doc id in the brain's index, for a search hit.
 export class Entry {
   constructor (brain, kind, ref, note, source, meta, section = null) {
     Object.assign(this, { brain, kind, ref, note, source, meta, section })
+    this.deprecated = kind !== 'record' && Boolean(meta && meta.deprecated) // (a section of) a deprecated note
   }
 }
 
@@ -30,6 +32,7 @@ export class BrainStore {
     this.base = `_bf/search/${escapeSegment(brain)}`
     this.files = new Map()
     this.sections = new Map()
+    this.spans = new Map()
     this.meta = {}
     this.reader = new IndexReader(new URL(this.base + '/index/', site.root).href)
   }
@@ -66,6 +69,20 @@ export class BrainStore {
   async withMeta (entry) {
     if (entry.meta === null) entry.meta = (await this.recordMeta(entry.ref)) || {}
     return entry
+  }
+
+  // [first, end) of the doc ids of index group `group` whose refs start with `prefix` (`exact`:
+  // are `prefix`), kept (store.py span).
+  span (group, prefix, exact = false) {
+    const key = JSON.stringify([group, prefix, exact])
+    if (!this.spans.has(key)) {
+      this.spans.set(key, (async () => {
+        const [lo, hi] = await this.reader.prefixed(group, prefix)
+        if (!exact) return [lo, hi]
+        return lo < hi && (await this.reader.refs([lo]))[0] === prefix ? [lo, lo + 1] : [lo, lo]
+      })())
+    }
+    return this.spans.get(key)
   }
 
   sources () { return sortedBy(Object.keys(this.meta.sources || {}), (s) => s) }
@@ -120,9 +137,24 @@ export class BrainStore {
     return entry
   }
 
-  // A record hit's ref: the index and records/SRC/m/K.json both list a source's records in ref
-  // order, so the hit at position pos is key pos % text_chunk of chunk floor(pos / text_chunk).
+  // A ranked hit as ranking needs it (store.py candidate): doc `id` ranking as doc `owner`; a
+  // note's or section's deprecation from the index, its ref and meta left to withRef.
+  async candidate (id, owner) {
+    const [group, pos] = (await this.reader.grouper())(id)
+    if (group) return this.recordHit(null, id, group, pos)
+    const entry = Object.assign(new Entry(this.brain, owner === id ? 'note' : 'section', null, null, null, null), { id })
+    entry.deprecated = (await this.reader.facet('deprecated')).has(owner)
+    return entry
+  }
+
+  // A hit's ref (and a ranked note's or section's note, meta and section: candidate). A
+  // record's: the index and records/SRC/m/K.json both list a source's records in ref order, so
+  // the hit at position pos is key pos % text_chunk of chunk floor(pos / text_chunk).
   async withRef (entry) {
+    if (entry.kind !== 'record') {
+      const full = await this.noteEntry((await this.reader.refs([entry.id]))[0])
+      return Object.assign(entry, { ref: full.ref, note: full.note, meta: full.meta, section: full.section })
+    }
     const size = this.meta.text_chunk
     const chunk = await this.load(`records/${escapeSegment(entry.source)}/m/${Math.floor(entry.pos / size)}.json`)
     entry.ref = Object.keys(chunk)[entry.pos % size]

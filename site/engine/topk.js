@@ -21,9 +21,9 @@ export function keepGroups (scope, store, type, path) {
 
 // [the first `limit` ranked [entry, score, count, tier], how many in all, whether the scope
 // dropped a hit] without an item per hit, for searches without phrases: topk.py ranked_top (its
-// docstring says why it gives search.js candidates' items, order and total). `check(store,
-// entry)`: null when the item passes the filters, else whether its refusal narrows; `order`:
-// search.js order.
+// docstring says why it gives search.js candidates' items, order and total). `check(store, id,
+// group, owner)`: null when the item of doc `id` (in index group `group`, ranking as doc
+// `owner`) passes the filters, else whether its refusal narrows; `order`: search.js order.
 export async function rankedTop (stores, words, scope, type, path, required, limit, check, order) {
   const top = []
   let total = 0
@@ -50,17 +50,16 @@ export async function rankedTop (stores, words, scope, type, path, required, lim
       const key = owner(id)
       if (seen.has(key)) continue
       seen.add(key)
-      const checked = trivial ? null : await store.hit(id)
-      const why = trivial ? null : await check(store, checked)
+      const why = trivial ? null : await check(store, id, groupOf(id)[0], key)
       if (why !== null) {
         narrowed = narrowed || why
         continue
       }
       if (!trivial) total += 1
       if (fresh < limit) {
-        const entry = checked || await store.hit(id)
+        const entry = await store.candidate(id, key)
         top.push([entry, score, matched.length, tier])
-        if (entry.kind === 'record' || !(entry.meta && entry.meta.deprecated)) fresh += 1
+        if (!entry.deprecated) fresh += 1
       } else if (trivial) break
     }
   }

@@ -27,8 +27,6 @@ export async function checkMode (mode, site, stores) {
   return [mode, has]
 }
 
-const deprecated = (entry) => entry.kind !== 'record' && entry.meta && entry.meta.deprecated ? 1 : 0
-
 export const LAMBDA = 0.7 // recall's MMR (vector.py)
 
 // [vector, squared norm] of an item (recall's MMR).
@@ -112,7 +110,7 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
   }
   const unlisted = entries.size + 1
   // the best item holding every word first; strong items before weak ones
-  const order = (k) => [everyWord && lrank.get(k) === 1 ? 0 : 1, strong.has(k) ? 0 : 1, deprecated(entries.get(k)), -score.get(k),
+  const order = (k) => [everyWord && lrank.get(k) === 1 ? 0 : 1, strong.has(k) ? 0 : 1, entries.get(k).deprecated ? 1 : 0, -score.get(k),
     lrank.has(k) ? lrank.get(k) : unlisted, vrank.has(k) ? vrank.get(k) : unlisted]
   const out = sortedBy([...entries.keys()], order).map((k) =>
     [entries.get(k), score.get(k), lscore.has(k) ? lscore.get(k) : null, sims.has(k) ? sims.get(k) : null])

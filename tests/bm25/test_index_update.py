@@ -1,6 +1,6 @@
 """An index updated in place (builder/bm25/update.py) is byte for byte the index built from scratch,
-through random sequences of edits: bodies, titles, names, neighbours, conversations and groups
-changed, fields emptied, a word made frequent enough to move to a big-term file and back, and
+through random sequences of edits: bodies, titles, names, neighbours, conversations, groups,
+facets and placed instants changed, fields emptied, a word made frequent enough to move to a big-term file and back, and
 documents added, removed or renamed (their later ids shift), one to three edits per build."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ all_postings = index_mod._all_postings
 def _edit(rng: random.Random, docs: list[dict], vocab: list[str]) -> str:
     doc = rng.choice(docs)
     kind = rng.choice(["body", "body", "title", "names", "neighbours", "conversation", "group", "empty", "frequent",
-                       "add", "remove", "rename"])
+                       "facets", "placed", "add", "remove", "rename"])
     words = lambda k: " ".join(rng.choices(vocab[:200], k=k))   # noqa: E731 — a few common words
     if kind == "body":
         doc["body"] = words(rng.randint(0, 80))
@@ -31,6 +31,10 @@ def _edit(rng: random.Random, docs: list[dict], vocab: list[str]) -> str:
         doc["neighbours"] = [[words(5)], [words(3), words(2)]]
     elif kind == "conversation":
         doc["conversation"] = rng.randint(1, 4)
+    elif kind == "facets":
+        doc["facets"] = sorted(set(rng.sample(["deprecated", "tag:a", "tag:a/b", "type:x", "entity:person:p"], rng.randint(0, 3))))
+    elif kind == "placed":
+        doc["placed"] = rng.choice([None, rng.randint(-10**9, 2 * 10**9)])
     elif kind == "group":
         doc["group"] = rng.choice(["chat", "mail", ""])
     elif kind == "empty":

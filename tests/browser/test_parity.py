@@ -339,6 +339,30 @@ def test_search_equals_python_on_a_generated_brain_of_1000_notes(generated_site,
     assert total < 2_000_000, fetched
 
 
+@pytest.mark.slow
+def test_filtered_search_equals_python_on_a_generated_brain(generated_site, page, serve_site):
+    """--type and --path (a note's path, a record's memories/SOURCE/ID.json, cut anywhere), alone
+    and with scopes: both runtimes filter them from the index (scopes.admits_doc, _path_spans)."""
+    from builder.query.search import open_stores
+    out, corpus = generated_site
+    page.goto(serve_site(out) + "index.html")
+    page.wait_for_function("window.bf !== undefined")
+    store = open_stores(open_site(out), None)[0]["bench"]
+    records = [store.reader.ref(first) for name, first, _ in store.reader.meta["groups"] if name]
+    paths = ["memories/", "m", sorted({n["folder"] for n in corpus.notes})[0], corpus.notes[3]["ref"][:-2]]
+    for ref in records:
+        source, _, rid = ref.partition(":")
+        paths += [f"memories/{source}/{rid[:3]}", f"memories/{source}/{rid}.js", f"memories/{source}/{rid}.jsonx"]
+    types = sorted({n["type"] for n in corpus.notes if n["type"]})[:2] + ["no-such-type"]
+    rng = random.Random(9)
+    calls = [(" ".join(rng.sample(corpus.vocab[40:400], rng.choice((1, 2)))),
+              {"limit": 10} | rng.choice([{"type": rng.choice(types)}, {"path": rng.choice(paths)}])
+              | rng.choice([{}, {"scope": "30d"}, {"scope": f"tags/{corpus.tags[0]}"}, {"scope": "memories"}]))
+             for _ in range(80)]
+    n, bad = compare_calls(out, page, "search", calls)
+    assert n == 80 and bad == [], bad[:3]
+
+
 def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, serve_site, page):
     """The browser's first search fetches exactly the search and vector files a fresh Python
     search opens (the engines are twins file for file: both rank without phrases through

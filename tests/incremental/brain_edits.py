@@ -2,8 +2,8 @@
 
 `Editor(root, rng).step()` applies one edit chosen at random and returns what it did, in words
 precise enough to redo by hand ("title of concepts/glossary.md → 'Zeta words'"). Edits touch
-what the build derives from: note bodies, titles (front matter and H1), aliases, tags, links
-and typed relations, times (front-matter dates, record times), tasks, drafts, deletions,
+what the build derives from: note bodies, titles (front matter and H1), aliases, tags, a note's
+type, deprecation and claimed identities (search facets), links and typed relations, times (front-matter dates, record times), tasks, drafts, deletions,
 renames, new notes and records, brain.toml, and the build instant (`now`, moved forward).
 Front matter and brain.toml are edited as text (brain_text.py).
 """
@@ -76,8 +76,8 @@ class Editor:
                  self.relations, self.note_time, self.record_time, self.record_fields, self.task, self.draft,
                  self.delete_note, self.rename_note, self.new_note, self.new_record, self.delete_record,
                  self.attachment, self.source_status, self.config, self.move_now, self.stamp, self.touch,
-                 self.diagram, self.link_record]
-        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2]
+                 self.diagram, self.link_record, self.facets]
+        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2, 3]
         return self.rng.choices(kinds, weights)[0]()
 
     def _edit(self, fn, what: str) -> str:
@@ -131,6 +131,14 @@ class Editor:
         tags = self.rng.sample(TAGS, self.rng.randint(0, 3))
         value = "[" + ", ".join(tags) + "]" if tags else None
         return self._edit(lambda t: set_fm(t, "tags", value), f"tags → {value}")
+
+    def facets(self) -> str:
+        """What a search filters a note on beside its tags (the index's facets)."""
+        key = self.rng.choice(["type", "deprecated", "entities"])
+        value = {"type": self.rng.choice(["project", "concept", "meeting"]), "deprecated": "true",
+                 "entities": json.dumps(self.rng.sample(IDENTITIES, self.rng.randint(1, 2)))}[key]
+        value = None if self.rng.random() < 0.3 else value
+        return self._edit(lambda t: set_fm(t, key, value), f"{key} → {value}")
 
     def add_link(self) -> str:
         target = self.rng.choice(self.names())

@@ -74,6 +74,6 @@ def test_warm_scoped_search_reuses_verdicts(monkeypatch):
     (verdicts,) = store._checks.values()
     assert None in verdicts.values() and any(v is not None for v in verdicts.values())
     calls = []
-    monkeypatch.setattr(mod, "admits", lambda *a: calls.append(a) or True)
+    monkeypatch.setattr(mod, "admits_doc", lambda *a: calls.append(a) or True)
     assert mod.search(s, "website", scope="30d", mode="lexical") == first
     assert not calls

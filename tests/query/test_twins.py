@@ -48,6 +48,7 @@ EXCEPTIONS = {
     ("kernel/errors.py", "js:pyRepr"): "Python's repr, for messages that quote a value",
     ("kernel/periods.py", "js:localDays"): "zoneinfo's local date, from Intl",
     ("kernel/listing.py", "js:rfc3339"): "times.rfc3339",
+    ("kernel/listing.py", "js:seconds"): "times.seconds",
     ("vectors/wordpiece.py", "py:unicodeWords"): "\\w+ splitting; wordpiece.js uses one Unicode regex",
 }
 

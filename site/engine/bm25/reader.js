@@ -79,6 +79,8 @@ export class IndexReader {
     this.files = new Map() // rel path -> Promise of parsed JSON
     this.terms = new Map() // term -> Promise of posting | null
     this.names = new Map() // name key -> Promise of Set of doc ids
+    this.facets = new Map() // facet -> Promise of Set of doc ids
+    this.instants = new Map() // p/ chunk number -> Promise of its instants, summed
   }
 
   json (rel) {
@@ -139,18 +141,12 @@ export class IndexReader {
 
   // Doc ids whose title, an alias or file stem has name key `key`.
   named (key) {
-    let p = this.names.get(key)
-    if (!p) {
-      p = (async () => {
-        if (!key) return new Set()
-        const m = await this.meta()
-        const table = await this.json(`n/${fnv1a(key) & (m.names - 1)}.json`)
-        return new Set(Object.prototype.hasOwnProperty.call(table, key) ? table[key] : [])
-      })()
-      p.catch(() => this.names.delete(key))
-      this.names.set(key, p)
-    }
-    return p
+    return kept(this.names, key, async () => {
+      if (!key) return new Set()
+      const m = await this.meta()
+      const table = await this.json(`n/${fnv1a(key) & (m.names - 1)}.json`)
+      return new Set(Object.prototype.hasOwnProperty.call(table, key) ? table[key] : [])
+    })
   }
 
   // Each doc id's value in the chunk files kind/N.json of `size` docs, pick(chunk, place in
@@ -175,16 +171,55 @@ export class IndexReader {
     for (const name of new Set(['', colon < 0 ? ref : ref.slice(0, colon)])) {
       const span = groups.find((g) => g[0] === name)
       if (!span) continue
-      const end = span[1] + span[2]
-      let lo = span[1]; let hi = end
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1
-        if (cmp((await this.refs([mid]))[0], ref) < 0) lo = mid + 1
-        else hi = mid
-      }
-      if (lo < end && (await this.refs([lo]))[0] === ref) return lo
+      const lo = await this.first(name, (r) => cmp(r, ref) < 0)
+      if (lo < span[1] + span[2] && (await this.refs([lo]))[0] === ref) return lo
     }
     return null
+  }
+
+  // The first doc id of `group`'s span whose ref is not `before` (true of a head of the span:
+  // refs ascend), by bisection (reader.py _first).
+  async first (group, before) {
+    const span = (await this.meta()).groups.find((g) => g[0] === group)
+    if (!span) return 0
+    let lo = span[1]; let hi = span[1] + span[2]
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (before((await this.refs([mid]))[0])) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
+  // [first, end) of the doc ids of `group` whose refs start with `prefix` (reader.py prefixed).
+  async prefixed (group, prefix) {
+    return [await this.first(group, (r) => cmp(r, prefix) < 0),
+      await this.first(group, (r) => cmp(r, prefix) < 0 || r.startsWith(prefix))]
+  }
+
+  // The Set of doc ids holding facet `key` (FORMAT.md Facets; meta.json holds `deprecated`; reader.py facet).
+  facet (key) {
+    return kept(this.facets, key, async () => {
+      const m = await this.meta()
+      if (key === 'deprecated') return new Set(m.deprecated)
+      const table = await this.json(`f/${fnv1a(key) & (m.facets - 1)}.json`)
+      const gaps = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : []
+      const ids = new Set()
+      for (let i = 0, d = 0; i < gaps.length; i++) ids.add(d += gaps[i])
+      return ids
+    })
+  }
+
+  // Placed instants of doc ids, seconds since 1970 UTC or null (p/N.json: steps from the chunk's
+  // last instant before it, summed once per chunk; reader.py placed).
+  async placed (ids) {
+    const size = (await this.meta()).convChunk
+    const chunks = new Map(await Promise.all([...new Set(ids.map((d) => Math.floor(d / size)))].map(async (k) =>
+      [k, await kept(this.instants, k, async () => {
+        let last = 0
+        return (await this.json(`p/${k}.json`)).map((step) => (step === null ? null : (last += step)))
+      })])))
+    return ids.map((d) => chunks.get(Math.floor(d / size))[d % size])
   }
 
   // The doc ids doc ids rank as: a section's note, else itself (o/N.json, reader.py owner).
@@ -278,6 +313,17 @@ export class IndexReader {
     const refs = await this.refs(items.map((it) => it.id))
     return items.map((it, k) => ({ ref: refs[k], score: it.score, matched: it.matched, tier: it.tier }))
   }
+}
+
+// make()'s promise for `key`, kept in `cache`; dropped when it fails, so a later call retries.
+function kept (cache, key, make) {
+  let p = cache.get(key)
+  if (!p) {
+    p = make()
+    p.catch(() => cache.delete(key))
+    cache.set(key, p)
+  }
+  return p
 }
 
 function bisect (ids, d) {
