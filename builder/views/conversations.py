@@ -17,7 +17,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from ..kernel.model import Brain, Record
-from .memo import changed_keys
+from .memo import model_changes
 
 _LAST = datetime.max.replace(tzinfo=ZoneInfo("UTC"))
 
@@ -55,7 +55,7 @@ class Neighbourhood:
             self.zone = brain.config.timezone
         zone, new = ZoneInfo(self.zone), brain.records
         touched: set[tuple] = set()
-        changed = changed_keys(new, self.records)
+        changed = model_changes(new, self.records)
         self.redone = set(changed)
         for ref in changed:
             key = self.keys.pop(ref, None)

@@ -9,7 +9,7 @@ from operator import is_not, ne
 
 from ..kernel.model import Brain
 from .graph import Graph
-from .memo import changed_keys
+from .memo import changed_keys, model_changes
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ def changed_items(brain: Brain, last: Last, reviews: dict[str, dict]) -> set[str
     """Refs whose listed item (views/lists.item) may differ: added, removed, another object,
     modification time or review signals."""
     old = last.brain
-    out = changed_keys(brain.notes, old.notes) | changed_keys(brain.records, old.records)
+    out = model_changes(brain.notes, old.notes) | model_changes(brain.records, old.records)
     out |= changed_keys(brain.modified, old.modified, ne)
     out |= changed_keys(reviews, last.reviews, ne)
     # a section's item is made of its note

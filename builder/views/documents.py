@@ -37,7 +37,7 @@ from ..kernel.times import parse_instant, rfc3339, seconds
 from .coverage import all_coverage
 from .lists import placed
 from ..kernel.stretch import differing
-from .memo import Memos, changed_keys
+from .memo import Memos, changed_keys, model_changes
 from ..kernel.text import join_pieces, plain, preview_title
 
 
@@ -97,7 +97,7 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     whose neighbourhood was made again, are looked at."""
     known = {} if known is None else known
     notes = known.get("notes", {})   # note ref → (note, its pieces, its documents)
-    changed = changed_keys(brain.notes, known.get("note_objects", {}))
+    changed = model_changes(brain.notes, known.get("note_objects", {}))
     todo = [ref for ref in sorted(changed) if ref in brain.notes]
     cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
     made = dict(notes)   # in ref order but for the notes added since: the index sorts it (bm25 arrange) cheaply
@@ -123,7 +123,7 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     around = _neighbourhood(brain, known)
     records = known.get("records", {})   # record ref → (record, its neighbourhood, its document)
     kept = dict(records)
-    todo = changed_keys(brain.records, known.get("record_objects", {})) | known["around"].redone | (relinked & records.keys())
+    todo = model_changes(brain.records, known.get("record_objects", {})) | known["around"].redone | (relinked & records.keys())
     for ref in sorted(todo):
         rec = brain.records.get(ref)
         if rec is None:
@@ -204,7 +204,7 @@ def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
     by identity) are looked at, and only their sources' dicts are made again."""
     old_metas, old_records = last[1] if last else ({}, {})
     if last is not None:   # the records that changed, and those whose links did
-        todo = changed_keys(brain.records, last[0][0])
+        todo = model_changes(brain.records, last[0][0])
         head, new_end, old_end = differing(links, last[0][1])
         todo.update(link.source for link in links[head:new_end])
         todo.update(link.source for link in last[0][1][head:old_end])

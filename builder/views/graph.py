@@ -8,7 +8,7 @@ from operator import attrgetter
 from ..kernel.model import Brain, Link
 from ..kernel.text import cut, plain
 from ..kernel.stretch import differing
-from .memo import changed_keys
+from .memo import changed_keys, model_changes
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def graph(brain: Brain, known: dict | None = None) -> Graph:
         for source in differ:
             if source in out and out[source] == old_out.get(source):
                 out[source] = old_out[source]
-        objects = changed_keys(brain.notes, known["notes"]) | changed_keys(brain.records, known["records"])
+        objects = model_changes(brain.notes, known["notes"]) | model_changes(brain.records, known["records"])
         changed = {s for s in differ if out.get(s) is not old_out.get(s)} | {s for s in objects if s in out or s in old_out}
         back, excerpts = dict(last.backlinks), dict(last.excerpts)
         for source in changed:

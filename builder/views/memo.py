@@ -15,22 +15,29 @@ from operator import is_not
 SHARED = "shared"
 
 
-_ASKED: list[tuple] = []   # the last few (new, old, differ, keys): the stages of one build ask alike
+def changed_keys(new: dict, old: dict, differ=is_not) -> set:
+    """Keys added, removed, or whose values differ (`differ`: operator.is_not or operator.ne)."""
+    if new is old:
+        return set()
+    return set(compress(new, map(differ, new.values(), map(old.get, new)))) | (old.keys() - new.keys())
+
+
+_ASKED: list[tuple] = []   # the last few (new, old, keys): the stages of one build ask alike
 ASKED = 8
 
 
-def changed_keys(new: dict, old: dict, differ=is_not) -> set:
-    """Keys added, removed, or whose values differ (`differ`: operator.is_not or operator.ne).
-    Several stages compare this build's brain.records (and notes, outgoing links) with the last
-    build's, 60,000 keys each time: the same two dicts are compared once (their identity and
-    the model's immutability say the answer is the same; the entry holds them, so no id is reused)."""
+def model_changes(new: dict, old: dict) -> set:
+    """changed_keys(new, old) for two of the model's dicts (brain.notes, brain.records: never
+    changed once made). Several stages compare this build's with the last build's, 60,000 keys
+    each time: the same two dicts are compared once (the entry holds them, so no id is reused).
+    Not for a dict its owner still changes: the answer would be the one before the change."""
     if new is old:
         return set()
     for asked in _ASKED:
-        if asked[0] is new and asked[1] is old and asked[2] is differ:
-            return set(asked[3])
-    keys = set(compress(new, map(differ, new.values(), map(old.get, new)))) | (old.keys() - new.keys())
-    _ASKED.insert(0, (new, old, differ, frozenset(keys)))
+        if asked[0] is new and asked[1] is old:
+            return set(asked[2])
+    keys = changed_keys(new, old)
+    _ASKED.insert(0, (new, old, frozenset(keys)))
     del _ASKED[ASKED:]
     return keys
 
