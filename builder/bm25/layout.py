@@ -61,9 +61,12 @@ def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
         else:
             _, came, went, at = patch
             at = at()
-            ranked = [key for key in kept["ranked"] if key not in went] if went else list(kept["ranked"])
-            for key in came:
-                insort(ranked, key)
+            if len(came) + len(went) > PATCHED:
+                ranked = sorted(keys)
+            else:
+                ranked = [key for key in kept["ranked"] if key not in went] if went else list(kept["ranked"])
+                for key in came:
+                    insort(ranked, key)
         order, refs, spans = [], [], []   # order: each id's index in docs (-1: unused)
         for group, run in groupby(ranked, key=itemgetter(0)):
             run = list(run)
@@ -82,7 +85,9 @@ def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
     return list(slots), list(refs), [list(span) for span in spans]
 
 
-PATCHED = 256   # documents in the stretch that changed, at most, for a patch rather than a sort
+PATCHED = 256   # keys that came or went, at most, for a patch rather than a sort
+STRETCH = 8     # a stretch of at most 1/STRETCH of the documents is patched (a new chat message
+                # also changes its conversation's documents: their neighbours field)
 
 
 def _key_list(docs) -> list[tuple]:
@@ -98,7 +103,7 @@ def _patch(docs, kept: dict | None) -> tuple | None:
     if last is None:
         return None
     head, new_end, old_end = differing(docs, last)
-    if new_end - head > PATCHED or old_end - head > PATCHED:
+    if max(new_end, old_end) - head > max(PATCHED, len(docs) // STRETCH):
         return None
     old = kept["keys"]
     mine, theirs = _key_list(docs[head:new_end]), old[head:old_end]
