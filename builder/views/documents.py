@@ -103,9 +103,8 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     made = dict(notes)   # in ref order but for the notes added since: the index sorts it (bm25 arrange) cheaply
     # an item's facets also change with its links (entities), the identities and a note's
     # modification time (placed): those items are looked at again
-    identities, same = frozenset(brain.identities), known.get("links") == brain.links   # the same objects: fast
-    linked = known["linked"] if same else _by_source(brain.links)
-    relinked = set() if same else changed_keys(linked, known.get("linked", {}), ne)
+    identities = frozenset(brain.identities)
+    linked, relinked = _relinked(brain.links, known.get("links"), known.get("linked"))
     if identities != known.get("identities"):
         relinked |= brain.notes.keys() | brain.records.keys()
     again = changed | (relinked & notes.keys())
@@ -241,6 +240,30 @@ def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
 def _links_of(brain: Brain, items) -> tuple:
     """The brain's links held by `items` (refs: its notes, its records…), picked at C speed."""
     return tuple(compress(brain.links, map(items.__contains__, map(attrgetter("source"), brain.links))))
+
+
+def _relinked(links: tuple, old: tuple | None, old_linked: dict | None) -> tuple[dict, set]:
+    """(link source ref → its links, the sources whose links differ from the last build's): the
+    last build's map with only the sources in the stretch of brain.links that holds other objects
+    (kernel/stretch.py; a source's links are one run: resolve_links) grouped again."""
+    if old is None:
+        linked = _by_source(links)
+        return linked, set(linked)
+    head, new_end, old_end = differing(links, old)
+    sources = {link.source for link in links[head:new_end]} | {link.source for link in old[head:old_end]}
+    if len(sources) > len(old_linked) // 8:   # many: as quick to group them all
+        linked = _by_source(links)
+        return linked, changed_keys(linked, old_linked, ne)
+    lo, hi = head, new_end
+    while lo > 0 and links[lo - 1].source in sources:       # whole runs of those sources
+        lo -= 1
+    while hi < len(links) and links[hi].source in sources:
+        hi += 1
+    linked = dict(old_linked)
+    for source in sources:
+        linked.pop(source, None)
+    linked.update(_by_source(links[lo:hi]))
+    return linked, {source for source in sources if linked.get(source) != old_linked.get(source)}
 
 
 def _by_source(links) -> dict:
