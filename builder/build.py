@@ -77,7 +77,7 @@ def parse_now(now: str | None) -> str:
     return rfc3339(parsed)
 
 
-def _cache_path(out: Path) -> Path:
+def cache_path(out: Path) -> Path:
     """The parse cache (builder/parsecache.py: versioned JSON lines, never code) beside --out."""
     return out.parent / ".bf-cache" / f"{out.name}.parse.jsonl"
 
@@ -112,7 +112,7 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     out = Path(out)
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
-    cache_file = _cache_path(out)
+    cache_file = cache_path(out)
     recover(out, cache_file.parent)
     cache = state.parse if state is not None and state.parse is not None else parsecache.load(cache_file)
     if state is not None:

@@ -195,6 +195,12 @@ class WatchBuilds:
         self.as_of = report.as_of
         return report
 
+    def prepare(self) -> None:
+        """After the first build: a spare site to stage the first rebuild into (emit/spare.py)."""
+        from .build import cache_path
+        from .emit.spare import stage_spare
+        stage_spare(self.out, cache_path(self.out).parent, self.state.spare)
+
     def index(self, stop: threading.Event):
         return self._build(self.as_of, set(), True, stop)
 

@@ -9,7 +9,7 @@ import posixpath
 import time
 
 from builder.emit.urls import relative
-from builder.emit.spare import Spare
+from builder.emit.spare import Spare, stage_spare
 from builder.emit.writer import Writer
 
 
@@ -88,6 +88,19 @@ def test_a_watch_session_stages_into_the_site_before_the_last(tmp_path):
             assert files_of(spare.folder) == sites[i - 1]
             assert i < 2 or w.recycled     # staged into the site before the last
     assert sorted(p.name for p in tmp_path.iterdir()) == [".bf-cache", "site"]
+
+
+def test_a_first_spare_linked_from_the_site_is_staged_into_and_leaves_the_site_alone(tmp_path):
+    """stage_spare (bf serve --watch, after its first build): the next build keeps its unchanged
+    files in place, replaces the changed one without writing into the live site's inode."""
+    out, cache, spare = tmp_path / "site", tmp_path / ".bf-cache", Spare()
+    build_once(out, cache, {"a.html": b"one", "c/b.json": b"two"}, spare)
+    assert spare.folder is None and stage_spare(out, cache, spare)
+    inode = (out / "c/b.json").stat().st_ino
+    w = build_once(out, cache, {"a.html": b"one", "c/b.json": b"TWO", "d.html": b"new"}, spare)
+    assert w.reused == 1 and files_of(out) == {"a.html": b"one", "c/b.json": b"TWO", "d.html": b"new"}
+    assert files_of(spare.folder) == {"a.html": b"one", "c/b.json": b"two"}   # the site before, intact
+    assert (spare.folder / "c/b.json").stat().st_ino == inode
 
 
 def test_a_recycled_file_edited_in_the_live_site_is_written_again(tmp_path):
