@@ -163,13 +163,13 @@ PER_DOC_DIRS = ("n/", "f/", "r/", "c/", "o/", "p/", "l/")
 
 
 def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = None,
-              since: tuple | None = None) -> dict[str, object]:
+              since: tuple | None = None, facets: dict | None = None) -> dict[str, object]:
     """The n/, f/, r/, c/, o/, p/ and l/ files (what the index holds per document beside its
     postings) of `docs` by doc id (arrange: None at an unused id, likewise in `refs`
     and `lens`); `keys` as for _names. A chunk of unused ids only is no file: no posting reaches
     it. `since`: (the last index's files, the ids whose document changed, whether a name may
     have, whether facets may have) when no other document's id moved: the other chunks are the
-    last index's."""
+    last index's; `facets`: _facets' memo."""
     if since is None:
         files: dict[str, object] = {}
     else:
@@ -179,7 +179,8 @@ def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = No
     if since is None or named:
         files.update(_tables("n", _names(docs, memo, keys), lambda ids: ids))
     if since is None or faceted:
-        files.update(_tables("f", _facets(docs), lambda ids: [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]))
+        ids_of = _facets(docs, facets, since[1] if since is not None else None)
+        files.update(_tables("f", ids_of, lambda ids: [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]))
     notes = _notes_end(docs)
     for kind, size, make in (
             ("r", REF_CHUNK, lambda i: refs[i:i + REF_CHUNK]),
@@ -207,15 +208,42 @@ def _tables(kind: str, ids_of: dict[str, list[int]], encode) -> dict[str, dict]:
     return {f"{kind}/{i}.json": table for i, table in enumerate(tables)}
 
 
-def _facets(docs) -> dict[str, list[int]]:
+def _facets(docs, memo: dict | None = None, changed=None) -> dict[str, list[int]]:
     """facet key -> the ids (ascending) of the documents holding it (their `facets`), but
-    `deprecated`: meta.json holds it (deprecated())."""
-    out: dict[str, list[int]] = {}
-    for d, doc in enumerate(docs):
-        for key in (doc.get("facets") or () if doc is not None else ()):
-            if key != DEPRECATED and not _LONE_SURROGATE.search(key):
-                out.setdefault(key, []).append(d)
+    `deprecated`: meta.json holds it (deprecated()). `memo`: the last call's (a watch build's
+    index state), left holding this one's; with `changed`, the ids whose document changed
+    (no other id moved), only those are looked at."""
+    memo = {} if memo is None else memo
+    if changed is None or "ids" not in memo:
+        out, by_doc = {}, {}
+        for d, doc in enumerate(docs):
+            keys = _keys_of(doc)
+            if keys:
+                by_doc[d] = keys
+                for key in keys:
+                    out.setdefault(key, []).append(d)
+    else:
+        out, by_doc, mine = dict(memo["ids"]), dict(memo["by_doc"]), set()
+        for d in sorted(changed):
+            old, new = by_doc.pop(d, ()), _keys_of(docs[d] if d < len(docs) else None)
+            if new:
+                by_doc[d] = new
+            for key in set(old) ^ set(new):
+                if key not in mine:   # the last call's lists are shared: copy before a change
+                    out[key], _ = list(out.get(key, ())), mine.add(key)
+                if key in old:
+                    out[key].remove(d)
+                else:
+                    insort(out[key], d)
+        out = {key: ids for key, ids in out.items() if ids}
+    memo.update(ids=out, by_doc=by_doc)
     return out
+
+
+def _keys_of(doc) -> tuple[str, ...]:
+    """A document's facet keys that go in f/ files."""
+    return tuple(key for key in (doc.get("facets") or () if doc is not None else ())
+                 if key != DEPRECATED and not _LONE_SURROGATE.search(key))
 
 
 def deprecated(docs) -> list[int]:

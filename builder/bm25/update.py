@@ -45,6 +45,7 @@ class IndexState:
         self.plan = term_plan(weights)
         self.json: dict[str, bytes] = {}      # term -> its `"term":value` in its shard's JSON
         self.keys: dict[str, str] = {}        # name -> its name key (index._names)
+        self.facets: dict = {}                # layout._facets' memo (made by the first update after this)
 
     def update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
         """The index of `docs` (by doc id, `refs` theirs and `groups` their spans: layout.arrange)."""
@@ -101,7 +102,8 @@ class IndexState:
                 files[rel] = length_chunk(self.lens, int(rel[2:-5]))
             todo |= measured
         else:
-            made = doc_files(docs, refs, self.lens, self.memo, self.keys, None if shift else (self.files, changed, named, faceted))
+            made = doc_files(docs, refs, self.lens, self.memo, self.keys, None if shift else (self.files, changed, named, faceted),
+                             self.facets)
             for rel in [rel for rel in files if rel[:2] in PER_DOC_DIRS and rel not in made]:
                 del files[rel]
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
