@@ -45,7 +45,7 @@ def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
     an unchanged document's dict, so only the short stretch of `docs` holding other objects
     (kernel/stretch.py) is looked at: the same keys there (a body edit) keep every id, and a
     few keys that came or went (a new record) patch the last order: no sort of every key (0.1 s
-    at 60k). The same `docs` again (the index's and the vectors' call in one build) is
+    at 60k). The same `docs` tuple again (the index's and the vectors' call in one build) is
     answered as it was."""
     if kept is not None and kept.get("docs") is docs:
         slots, refs, spans = kept["result"]
@@ -81,7 +81,7 @@ def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
             kept.update(at=at)
     slots = list(map([*docs, None].__getitem__, order))   # -1: an unused id
     if kept is not None:
-        kept.update(docs=docs, keys=keys, ranked=ranked, order=order, refs=refs, spans=spans, result=(slots, refs, spans))
+        kept.update(docs=tuple(docs), keys=keys, ranked=ranked, order=order, refs=refs, spans=spans, result=(slots, refs, spans))
     return list(slots), list(refs), [list(span) for span in spans]
 
 

@@ -9,6 +9,7 @@ from operator import itemgetter
 
 from .. import vectors
 from ..kernel.parallel import fork_each
+from ..kernel.stretch import differing
 from .buckets import in_sample, rounded_mean, sums
 
 FIELDS = itemgetter("title", "aliases", "headings", "body")   # what a doc's vector reads
@@ -26,33 +27,37 @@ def _vector(_, text: str) -> bytes:
 def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = None) -> tuple[list[bytes], list[int]]:
     """(each doc's int8 vector bytes, the mean of the sample's) for `docs` with refs `refs`. `kept`:
     what the last call in this process left ("docs": ref → (fields, vector), "sums": the mean's
-    totals and count), left holding this call's."""
+    totals and count, "seq": its docs, refs and rows), left holding this call's. A watch build
+    keeps an unchanged document's dict, so only the stretch of `docs` holding other objects
+    (kernel/stretch.py) is looked at; the docs around it keep their rows."""
     kept = {} if kept is None else kept
-    fields = list(map(FIELDS, docs))
     old = kept.get("docs", {})
-    olds = list(map(old.get, refs))
-    todo = [i for i, (o, f) in enumerate(zip(olds, fields)) if o is None or o[0] != f]
+    last_docs, last_refs, last_rows = kept.get("seq", ((), (), ()))
+    head, new_end, old_end = differing(docs, last_docs) if "sums" in kept else (0, len(docs), len(last_docs))
+    mine = refs[head:new_end]
+    fields = list(map(FIELDS, docs[head:new_end]))
+    olds = list(map(old.get, mine))
+    todo = [i for i, (o, f) in enumerate(zip(olds, fields)) if o is None or o[0] != f]   # in the stretch
     texts = {i: _text(fields[i]) for i in todo}
     new = sorted(set(texts.values()))
     fresh = dict(zip(new, fork_each(_vector, new, None, len(new) > PARALLEL_DOCS)))
     rows = [o[1] if o is not None else b"" for o in olds]
     for i in todo:
         rows[i] = fresh[texts[i]]
-    matched = len(refs) - sum(olds[i] is None for i in todo)
+    went = set(last_refs[head:old_end]) - set(mine)
     if "sums" in kept:   # move the sums by the vectors that changed, came and went
         total, count = kept["sums"]
-        gone = [olds[i][1] for i in todo if olds[i] is not None and in_sample(refs[i])]
-        if matched < len(old):
-            present = set(refs)
-            gone += [row for ref, (_, row) in old.items() if ref not in present and in_sample(ref)]
-        came = [rows[i] for i in todo if in_sample(refs[i])]
+        gone = [olds[i][1] for i in todo if olds[i] is not None and in_sample(mine[i])]
+        gone += [old[ref][1] for ref in went if in_sample(ref)]
+        came = [rows[i] for i in todo if in_sample(mine[i])]
         (out, n_out), (came, n_came) = sums(gone, dims), sums(came, dims)
         total, count = total - out + came, count - n_out + n_came
-        if matched < len(old):
-            kept["docs"] = {ref: old[ref] for ref in refs if ref in old}
     else:
-        total, count = sums([row for ref, row in zip(refs, rows) if in_sample(ref)], dims)
+        total, count = sums([row for ref, row in zip(mine, rows) if in_sample(ref)], dims)
     docs_kept = kept.setdefault("docs", {})
-    docs_kept.update((refs[i], (fields[i], rows[i])) for i in todo)
-    kept["sums"] = (total, count)
+    for ref in went:
+        docs_kept.pop(ref, None)
+    docs_kept.update((mine[i], (fields[i], rows[i])) for i in todo)
+    rows = [*last_rows[:head], *rows, *last_rows[old_end:]]
+    kept["sums"], kept["seq"] = (total, count), (tuple(docs), tuple(refs), rows)   # copies: a caller may reuse its lists
     return rows, rounded_mean(total, count, dims)
