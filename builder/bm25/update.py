@@ -16,12 +16,11 @@ construction and by tests/bm25/test_index_update.py, the bytes index_files gives
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from concurrent.futures import ThreadPoolExecutor
 from itertools import compress
 from operator import ne
 
-from ..kernel.packs import pack
-from ..kernel.parallel import cores, fork_each
+from ..kernel.packs import pack_all
+from ..kernel.parallel import fork_each
 from .index import _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, field_counts, fnv1a, lengths, stored_name
 from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, deprecated, doc_files, length_chunk, length_file, meta,
                      term_files, term_plan)
@@ -29,7 +28,6 @@ from .pipeline import WordMemo
 from .scoring import FIELDS
 
 PER_DOC = ("names", "facets", "conversation", "group", "placed")   # what doc_files reads of a document beside its ref
-THREADED = 8   # packs compressed at once: zlib lets go of the GIL, threads start in microseconds
 
 
 class IndexState:
@@ -153,12 +151,7 @@ class IndexState:
         """The stored bytes of `rels` (index.dump_file's): shards from their terms' kept JSON."""
         data = [self._shard_json(files[rel]) if rel.startswith("t/") else _dumps(files[rel]) for rel in rels]
         todo = [i for i, rel in enumerate(rels) if rel != "meta.json"]
-        if len(todo) >= THREADED:
-            with ThreadPoolExecutor(cores()) as pool:
-                packed = list(pool.map(pack, [data[i] for i in todo]))
-        else:
-            packed = [pack(data[i]) for i in todo]
-        for i, p in zip(todo, packed):
+        for i, p in zip(todo, pack_all([data[i] for i in todo])):
             data[i] = p
         return data
 

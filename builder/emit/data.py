@@ -226,15 +226,13 @@ def _renumber(memo: DataMemo, touched: set[str]) -> set[str]:
 
 def _write(writer: Writer, files: dict[str, str], memo: DataMemo) -> list[str]:
     """Each file as a pack; one whose JSON is the last build's is taken from the previous site."""
-    written, last, memo.files = [], memo.files, {}
+    last, memo.files = memo.files, {}
+    todo = [(path, text.encode("utf-8")) for path, text in files.items()
+            if (old := last.get(path)) is None or old[0] != text or not writer.keep(packed_name(path), old[1], "data")]
+    writer.write_packs(todo, "data")   # a new record changes several large lists: packed in threads
     for path, text in files.items():
-        old = last.get(path)
-        name = packed_name(path)
-        if old is None or old[0] != text or not writer.keep(name, old[1], "data"):
-            writer.write_pack(path, text.encode("utf-8"), "data")
-        memo.files[path] = (text, writer.digests[name])
-        written.append(name)
-    return written
+        memo.files[path] = (text, writer.digests[packed_name(path)])
+    return list(map(packed_name, files))
 
 
 def _prune(memo: DataMemo) -> None:

@@ -27,7 +27,7 @@ import shutil
 from pathlib import Path
 
 from ..kernel.errors import BuildError
-from ..kernel.packs import pack, packed_name
+from ..kernel.packs import pack, pack_all, packed_name
 from .fileindex import load_index, save_index
 from .spare import Spare, keep_spare, recycle, remove_later
 
@@ -181,15 +181,23 @@ class Writer:
         else:
             self.write(path, canonical_json(obj), owner)
 
-    def write_pack(self, path: str, data: bytes, owner: str = "") -> str:
+    def write_pack(self, path: str, data: bytes, owner: str = "", packed: bytes | None = None) -> str:
         """Write bytes (JSON, or vectors' int8 rows) as the pack file of `path` (kernel/packs.py);
-        returns its site path."""
+        returns its site path. `packed`: pack(data), when the caller made it (write_packs)."""
         old = self.spare.packs.get(path) if self.spare is not None else None
-        packed = old[1] if old is not None and old[0] == data else pack(data)
+        if packed is None:
+            packed = old[1] if old is not None and old[0] == data else pack(data)
         if self.spare is not None:
             self.packed[path] = (data, packed)
         self.write(packed_name(path), packed, owner)
         return packed_name(path)
+
+    def write_packs(self, items: list[tuple[str, bytes]], owner: str = "") -> list[str]:
+        """write_pack each (path, bytes), those the last build did not pack compressed in threads."""
+        packs = self.spare.packs if self.spare is not None else {}
+        todo = [data for path, data in items if packs.get(path, (None,))[0] != data]
+        made = dict(zip(map(id, todo), pack_all(todo)))
+        return [self.write_pack(path, data, owner, made.get(id(data))) for path, data in items]
 
     def staged_size(self, path: str) -> int:
         """Bytes of a file this build staged (written, or kept from the previous site)."""
