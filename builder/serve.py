@@ -256,8 +256,8 @@ def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url
         threading.Thread(target=watch_brains, args=(watch, out, rebuilder.request, stop, rebuilder.log),
                          daemon=True, name="bf-watch").start()
         rebuilder.rebuild()
-        builds.prepare()   # before any save: the first rebuild stages into it
-        worker = threading.Thread(target=rebuilder.run, daemon=True, name="bf-rebuild")
+        # in the build thread, before it takes a save (off the server's start): the first rebuild stages into it
+        worker = threading.Thread(target=lambda: (builds.prepare(), rebuilder.run()), daemon=True, name="bf-rebuild")
         worker.start()
     try:
         if not (out / MANIFEST).is_file():

@@ -35,8 +35,8 @@ from ..kernel.parallel import fork_each
 from .conversations import Neighbourhood
 from ..kernel.times import parse_instant, rfc3339, seconds
 from .coverage import all_coverage
+from .graph import changed_runs
 from .lists import placed
-from ..kernel.stretch import differing
 from .memo import Memos, changed_keys, model_changes
 from ..kernel.text import join_pieces, plain, preview_title
 
@@ -203,10 +203,7 @@ def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
     by identity) are looked at, and only their sources' dicts are made again."""
     old_metas, old_records = last[1] if last else ({}, {})
     if last is not None:   # the records that changed, and those whose links did
-        todo = model_changes(brain.records, last[0][0])
-        head, new_end, old_end = differing(links, last[0][1])
-        todo.update(link.source for link in links[head:new_end])
-        todo.update(link.source for link in last[0][1][head:old_end])
+        todo = model_changes(brain.records, last[0][0]) | changed_runs(links, last[0][1])[0]
     else:
         todo = set(brain.records)
     links_by_source = _by_source(_links_of(brain, todo))
@@ -245,20 +242,14 @@ def _links_of(brain: Brain, items) -> tuple:
 def _relinked(links: tuple, old: tuple | None, old_linked: dict | None) -> tuple[dict, set]:
     """(link source ref → its links, the sources whose links differ from the last build's): the
     last build's map with only the sources in the stretch of brain.links that holds other objects
-    (kernel/stretch.py; a source's links are one run: resolve_links) grouped again."""
+    grouped again (graph.changed_runs)."""
     if old is None:
         linked = _by_source(links)
         return linked, set(linked)
-    head, new_end, old_end = differing(links, old)
-    sources = {link.source for link in links[head:new_end]} | {link.source for link in old[head:old_end]}
+    sources, lo, hi = changed_runs(links, old)
     if len(sources) > len(old_linked) // 8:   # many: as quick to group them all
         linked = _by_source(links)
         return linked, changed_keys(linked, old_linked, ne)
-    lo, hi = head, new_end
-    while lo > 0 and links[lo - 1].source in sources:       # whole runs of those sources
-        lo -= 1
-    while hi < len(links) and links[hi].source in sources:
-        hi += 1
     linked = dict(old_linked)
     for source in sources:
         linked.pop(source, None)

@@ -59,18 +59,26 @@ def _group(links: tuple[Link, ...]) -> dict[str, tuple[Link, ...]]:
     return out
 
 
+def changed_runs(new: tuple[Link, ...], old: tuple[Link, ...]) -> tuple[set[str], int, int]:
+    """The sources of the links in the stretch of `new` (brain.links) that differs from `old` by
+    identity (kernel/stretch.py: the parse keeps an unchanged item's links), and the span
+    new[lo:hi] of their whole runs (a source's links are one run: resolve_links)."""
+    head, new_end, old_end = differing(new, old)
+    sources = {link.source for link in new[head:new_end]} | {link.source for link in old[head:old_end]}
+    lo, hi = head, new_end
+    while lo > 0 and new[lo - 1].source in sources:
+        lo -= 1
+    while hi < len(new) and new[hi].source in sources:
+        hi += 1
+    return sources, lo, hi
+
+
 def _regroup(new: tuple[Link, ...], old: tuple[Link, ...], old_out: dict) -> dict | None:
     """The last outgoing links with only the sources regrouped whose links lie in the stretch of
     brain.links that differs from the last (by identity: the parse keeps an unchanged item's
     links); None when one source's links are split. A source the stretch brings in takes its
     place in brain.links' order (a new record's links lie between other sources')."""
-    head, new_end, old_end = differing(new, old)
-    sources = {link.source for link in new[head:new_end]} | {link.source for link in old[head:old_end]}
-    lo, hi = head, new_end
-    while lo > 0 and new[lo - 1].source in sources:       # whole runs of those sources
-        lo -= 1
-    while hi < len(new) and new[hi].source in sources:
-        hi += 1
+    sources, lo, hi = changed_runs(new, old)
     runs = [(source, tuple(run)) for source, run in groupby(new[lo:hi], attrgetter("source"))]
     found = dict(runs)
     if len(found) < len(runs):
