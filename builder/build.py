@@ -15,6 +15,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from functools import wraps
+from operator import attrgetter
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -272,14 +273,12 @@ def _run(phases: Phases, emitter: Emitter, ctx: Context) -> None:
 
 
 def _manifest(brains, report: BuildReport, writer: Writer, base_url: str | None) -> dict:
-    digest = hashlib.sha256()
-    for path in sorted(writer.written):
-        digest.update(path.encode("utf-8"))
-        digest.update(writer.digests.get(path, b""))
+    digests = writer.digests   # one hash of every (path, digest), joined: 29k update calls took 0.08 s
+    digest = hashlib.sha256(b"".join([path.encode("utf-8") + digests.get(path, b"") for path in sorted(writer.written)]))
     return {
         "bundle_version": BUNDLE_VERSION, "bf_version": __version__, "build_id": digest.hexdigest()[:16],
         "as_of": report.as_of,
         "brains": [{"name": b.name, "title": b.config.title, "root": b.root, "timezone": b.config.timezone,
                     "base_url": base_url or b.config.base_url, "sources": sorted(b.sources),
-                    "relations": sorted({l.relation for l in b.links} | {"links"})} for b in brains],
+                    "relations": sorted(set(map(attrgetter("relation"), b.links)) | {"links"})} for b in brains],
     }

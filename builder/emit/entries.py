@@ -22,11 +22,20 @@ class Seen:
     home: View | None = None
 
 
+_ASKED: list = [None, None, None]   # the last (last, views, answer): the data and pages emitters ask alike
+
+
 def came_went(last: dict[int, View], views: Sequence[View]) -> tuple[dict[int, View], list[View], list[View]]:
     """The views by id, those not among `last` (the last build's by id, kept alive so an id stays
-    its view's) and those of `last` gone."""
+    its view's) and those of `last` gone. Callers keep the first as their next `last`, so the
+    emitters that ask of one build's views share one answer (70k views: 0.05 s each); never
+    mutate it."""
+    if _ASKED[0] is last and _ASKED[1] is views:
+        return _ASKED[2]
     now = dict(zip(map(id, views), views))
-    return now, [now[i] for i in now.keys() - last.keys()], [last[i] for i in last.keys() - now.keys()]
+    answer = now, [now[i] for i in now.keys() - last.keys()], [last[i] for i in last.keys() - now.keys()]
+    _ASKED[:] = last, views, answer
+    return answer
 
 
 def family_of(view: View) -> str:
