@@ -196,10 +196,13 @@ class WatchBuilds:
         return report
 
     def prepare(self) -> None:
-        """After the first build: a spare site to stage the first rebuild into (emit/spare.py)."""
+        """After the first build: a spare site to stage the first rebuild into (emit/spare.py),
+        and the page templates compiled."""
         from .build import cache_path
+        from .emit.html import compile_templates
         from .emit.spare import stage_spare
         stage_spare(self.out, cache_path(self.out).parent, self.state.spare)
+        compile_templates()
 
     def index(self, stop: threading.Event):
         return self._build(self.as_of, set(), True, stop)

@@ -35,6 +35,14 @@ def environment() -> Environment:
     return env
 
 
+def compile_templates() -> None:
+    """Compile every template now (bf serve --watch, once its first build is done): that build
+    renders in forked workers, so the server would compile them on the first save (0.1 s)."""
+    env = environment()
+    for name in env.list_templates():
+        env.get_template(name)
+
+
 def pagefind_filter(value) -> str:
     """A pagefind filter value, escaped twice more than autoescape does. pagefind's UI puts filter
     values into innerHTML, so a tag `<img onerror=…>` must reach it as `&lt;img…`; and pagefind

@@ -3,6 +3,8 @@ plus every source's health at a glance. Each list section holds its first 50 ite
 folder, tag and period pages hold the rest."""
 from __future__ import annotations
 
+import bisect
+from dataclasses import dataclass
 from datetime import timedelta
 
 from ..kernel import refs
@@ -67,22 +69,66 @@ def _record_parts(ctx: Ctx, ref: str, rec) -> dict:
 def _parts(ctx: Ctx) -> dict[str, dict]:
     """ref → what its note or record gives the home page, for those giving any. A function of the
     item's object, modification time and review signals and of the instant: kept whole by the next
-    compute in this process at the same instant, which works out again only its changed refs
-    (Ctx.changed)."""
+    compute in this process, which works out again only its changed refs (Ctx.changed) and, when
+    the instant moved, the items with an instant the move crossed (_crossed)."""
     brain, memo = ctx.brain, ctx.memos["home parts"]
-    last = memo.keep("") if ctx.changed is not None and ctx.then is None else None
-    if last is None:
-        out, todo = {}, (*brain.notes, *brain.records)
+    last = memo.keep("") if ctx.changed is not None else None
+    marks = ctx.memos["home marks"].keep("") if last is not None else None
+    if marks is None:
+        last, out, todo, marks = None, {}, (*brain.notes, *brain.records), Marks({}, [])
     else:
-        out, todo = dict(last), ctx.changed
+        out, marks = dict(last), Marks(dict(marks.of), list(marks.line))
+        todo = set(ctx.changed) | (_crossed(marks.line, ctx.then, ctx.now) if ctx.then is not None else set())
     for ref in todo:
         out.pop(ref, None)
+        marks.drop(ref)
         note = brain.notes.get(ref)
         if note is not None or ref in brain.records:
             parts = _note_parts(ctx, ref, note) if note is not None else _record_parts(ctx, ref, brain.records[ref])
+            marks.add(ref, _instants(ctx, ref, note) if note is not None else (brain.records[ref].time, brain.records[ref].modified),
+                      last is not None)
             if parts:
                 out[ref] = parts
+    if last is None:
+        marks.line.sort()
     memo("", None, lambda: out, True)
+    ctx.memos["home marks"]("", None, lambda: marks, True)
+    return out
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The instants that decide what each item gives the home page against the build instant
+    (an event, a due date, a modification): `of` ref → its instants (POSIX seconds), and `line`,
+    every (instant, ref) in order. Sorted once, then kept in order as items change."""
+    of: dict[str, tuple[float, ...]]
+    line: list[tuple[float, str]]
+
+    def add(self, ref: str, instants, ordered: bool) -> None:
+        """`ordered`: keep `line` in order (else the caller sorts it once all are added)."""
+        mine = self.of[ref] = tuple(t.timestamp() for t in instants if t is not None)
+        for t in mine:
+            bisect.insort(self.line, (t, ref)) if ordered else self.line.append((t, ref))
+
+    def drop(self, ref: str) -> None:
+        for t in self.of.pop(ref, ()):
+            del self.line[bisect.bisect_left(self.line, (t, ref))]
+
+
+def _instants(ctx: Ctx, ref: str, note) -> list:
+    """The instants _note_parts compares with the build instant."""
+    tz = ctx.brain.config.timezone
+    return [note.event, ctx.brain.modified[ref], *(parse_instant(t.due, tz) for t in note.tasks if t.due)]
+
+
+def _crossed(line: list[tuple[float, str]], then, now) -> set[str]:
+    """The refs with an instant between the last compute's instant and this one's, or as far
+    before them as the changed section looks back: only their parts can differ."""
+    lo, hi = sorted((then.timestamp(), now.timestamp()))
+    back = timedelta(days=RECENT_DAYS).total_seconds()
+    out: set[str] = set()
+    for a, b in ((lo, hi), (lo - back, hi - back)):
+        out.update(ref for _, ref in line[bisect.bisect_left(line, (a,)):bisect.bisect_right(line, (b, "\U0010ffff"))])
     return out
 
 
