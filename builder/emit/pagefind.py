@@ -238,11 +238,11 @@ def _previous(site: Path | None, engine: str) -> dict[str, dict]:
 def _copy_previous(writer: Writer, bundle: Bundle, old: dict) -> int:
     """Copy a bundle folder of the previous site through `writer`: its file count, 0 if incomplete."""
     folder = writer.previous / BUNDLE_DIR / bundle.folder
-    files = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+    files = _files_under(folder) if folder.is_dir() else []
     if not files or len(files) != old.get("files"):
         return 0
-    for path in files:
-        _take(writer, path, f"{BUNDLE_DIR}/{bundle.folder}{path.relative_to(folder).as_posix()}")
+    for rel in files:
+        _take(writer, folder, rel, f"{BUNDLE_DIR}/{bundle.folder}{rel}")
     return len(files)
 
 
@@ -251,17 +251,28 @@ def _keep_previous(writer: Writer) -> bool:
     folder = writer.previous / BUNDLE_DIR if writer.previous is not None else None
     if folder is None or not (folder / "bundles.json").is_file():
         return False
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        _take(writer, path, f"{BUNDLE_DIR}/{path.relative_to(folder).as_posix()}")
+    for rel in _files_under(folder):
+        _take(writer, folder, rel, f"{BUNDLE_DIR}/{rel}")
     return True
 
 
-def _take(writer: Writer, file: Path, path: str) -> None:
-    """The previous site's `file` at `path`: kept without reading it when the writer's file index
-    vouches for its bytes (11k files, 67 MB at 10k notes), else copied."""
+def _files_under(folder: Path) -> list[str]:
+    """The files under `folder`, as sorted POSIX paths relative to it (strings from os.walk:
+    Path.rglob took 0.25 s of a watch rebuild for the 11k files of a 10k-note site)."""
+    out = []
+    for where, _, names in os.walk(folder):
+        rel = os.path.relpath(where, folder)
+        prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+        out.extend(prefix + name for name in names)
+    return sorted(out)
+
+
+def _take(writer: Writer, folder: Path, rel: str, path: str) -> None:
+    """The previous site's file `rel` of `folder` at `path`: kept without reading it when the
+    writer's file index vouches for its bytes (11k files, 67 MB at 10k notes), else copied."""
     known = writer.index.get(path)
     if known is None or not writer.keep(path, known[0], "pagefind"):
-        writer.copy(file, path)
+        writer.copy(folder / rel, path)
 
 
 # --- one pagefind run -----------------------------------------------------------------------
