@@ -79,9 +79,9 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
             continue
         notes[rel] = note
 
-    records = {}
+    records, kept = {}, digest.unchanged(found.records, cache, used)
     for rel in found.records:
-        rec = digest.unchanged(rel, cache, used)
+        rec = kept.get(rel)
         if rec is not None:   # the common case of a rebuild, spared the rest
             records[rec.ref] = rec
             continue
@@ -223,18 +223,24 @@ class _Digests:
             self.seen[rel] = (stat, sha)
         return sha, data
 
-    def unchanged(self, rel: str, cache: dict, used: dict):
-        """The record at `rel` when its stat is the last load's and its object is in `cache`
-        (then marked `used`), else None."""
-        old = self.memo.get(rel) if self.memo is not None else None
-        if old is None or old[0] != self.stats.get(rel):
-            return None
-        key = ("record", rel, old[1])
-        rec = cache.get(key)
-        if rec is not None:
-            self.seen[rel] = old
-            used[key] = rec
-        return rec
+    def unchanged(self, rels: list[str], cache: dict, used: dict) -> dict:
+        """rel → its record, for the records at `rels` whose stat is the last load's and whose
+        object is in `cache` (then marked `used`). One loop with its lookups bound: a call per
+        record took 0.13 s of a rebuild at 50k records."""
+        out: dict = {}
+        if self.memo is None:
+            return out
+        memo, stats, found, seen = self.memo.get, self.stats.get, cache.get, self.seen
+        for rel in rels:
+            old = memo(rel)
+            if old is not None and old[0] == stats(rel):
+                key = ("record", rel, old[1])
+                rec = found(key)
+                if rec is not None:
+                    seen[rel] = old
+                    used[key] = rec
+                    out[rel] = rec
+        return out
 
     def remember(self) -> None:
         if self.memo is not None:

@@ -77,9 +77,9 @@ def _paths(run):
 def pages(ctx: Context) -> None:
     """Reply files, item pages and listing pages, spread over the cores when there are many
     (each worker takes every n-th view)."""
-    site = SiteViews(ctx.views)         # before the fork: every worker shares it
     root = ctx.brain is ctx.brains[0]
     memo = ctx.state.pages.setdefault(ctx.brain.name, PageMemo()) if ctx.state else None
+    site = memo.site_views(ctx.views) if memo else SiteViews(ctx.views)   # before the fork: every worker shares it
     todo, kept = ctx.views, set()
     if memo:       # a rebuild in the same process: pages whose inputs are unchanged are kept (reuse.py)
         memo.begin(ctx.brain, site, ctx.as_of, ctx.base_url, root)

@@ -139,15 +139,45 @@ class SiteViews:
         self.records: dict[str, View] = {}               # record ref → its read
         days: dict[str, list[str]] = {}                  # source → its day refs
         for v in views:
-            template = v.template
+            self._add(v, days)
+        self._order(days)
+
+    def after(self, came: Sequence[View], went: Sequence[View]) -> "SiteViews":
+        """What these views know with the views `went` gone and `came` added (entries.came_went:
+        views.compute keeps an unchanged view's object), as a copy: a rebuild patches the last
+        build's instead of looking at all 70k views at 10k notes again (0.08 s)."""
+        site = SiteViews(())
+        site.known, site.records, site.relations = set(self.known), dict(self.records), dict(self.relations)
+        days = {source: list(refs) for source, refs in self.days.items()}
+        for v in went:
             if v.variant and v.variant[0] == "r":
-                self.relations.setdefault(v.ref, []).append(v)
-            elif template == "record.html":
-                self.records[v.ref] = v
-            elif template == DAY_TEMPLATE:
-                days.setdefault(v.pages[0]["source"], []).append(v.ref)
-            if template in PAGED and not v.variant:
-                self.known.add(v.ref)
+                site.relations[v.ref] = [x for x in site.relations.get(v.ref, ()) if x is not v]
+                if not site.relations[v.ref]:
+                    del site.relations[v.ref]
+            elif v.template == "record.html":
+                if site.records.get(v.ref) is v:
+                    del site.records[v.ref]
+            elif v.template == DAY_TEMPLATE:
+                days[v.pages[0]["source"]].remove(v.ref)
+            if v.template in PAGED and not v.variant:
+                site.known.discard(v.ref)
+        for v in came:
+            site._add(v, days)
+        site._order({source: refs for source, refs in days.items() if refs})
+        return site
+
+    def _add(self, v: View, days: dict[str, list[str]]) -> None:
+        template = v.template
+        if v.variant and v.variant[0] == "r":
+            self.relations[v.ref] = [*self.relations.get(v.ref, ()), v]
+        elif template == "record.html":
+            self.records[v.ref] = v
+        elif template == DAY_TEMPLATE:
+            days.setdefault(v.pages[0]["source"], []).append(v.ref)
+        if template in PAGED and not v.variant:
+            self.known.add(v.ref)
+
+    def _order(self, days: dict[str, list[str]]) -> None:
         self.days = {source: sorted(refs) for source, refs in days.items()}
         self.neighbours: dict[str, tuple[str | None, str | None]] = {}
         for refs in self.days.values():

@@ -134,6 +134,16 @@ class PageMemo:
     pages: dict[str, View] = field(default_factory=dict)      # the views with a page, by ref
     items: tuple[dict, dict] = ({}, {})                       # the notes and records last seen
     made: list[str] = field(default_factory=list)             # this build's rendered pages
+    site: tuple = (None, None)                                # (the `ids` it was made for, SiteViews)
+
+    def site_views(self, views) -> SiteViews:
+        """SiteViews of `views`: the last build's patched with the views that came and went since,
+        when it was made for the views `ids` holds (a build that failed after may have left it newer)."""
+        now, came, went = came_went(self.ids, views)   # _changed() asks the same: one answer
+        last_ids, last = self.site
+        site = last.after(came, went) if last is not None and last_ids is self.ids else SiteViews(views)
+        self.site = (now, site)   # now: the `ids` _changed() leaves
+        return site
 
     def begin(self, brain: Brain, site: SiteViews, as_of: str, base_url: str | None, root: bool) -> None:
         """A change to what every page shares forgets every page."""
