@@ -152,11 +152,12 @@ def index_files(docs, state=None) -> dict[str, bytes]:
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
-    files = layout(docs, refs, groups, totals, lens, weights, memo)
+    facets: dict = {}
+    files = layout(docs, refs, groups, totals, lens, weights, memo, facets)
     names_ = sorted(files)
     stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
     if state is not None:
-        state.keep(docs, refs, post, totals, lens, weights, files, stored, memo)
+        state.keep(docs, refs, post, totals, lens, weights, files, stored, memo, facets)
     return stored
 
 

@@ -121,12 +121,13 @@ def _patch(docs, kept: dict | None) -> tuple | None:
     return keys, came, went, at
 
 
-def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo) -> dict[str, object]:
+def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo, facets: dict | None = None) -> dict[str, object]:
     """{relative path: JSON value} of the index whose term entries are `weights` (term →
-    _term_entry, in term order) and docs' lengths `lens`; `memo`: the index's analysed words."""
+    _term_entry, in term order) and docs' lengths `lens`; `memo`: the index's analysed words;
+    `facets`: _facets' memo, left holding this index's (for a watch build's next update)."""
     plan = term_plan(weights)
     files = term_files(weights, *plan)
-    per_doc = doc_files(docs, refs, lens, memo)
+    per_doc = doc_files(docs, refs, lens, memo, facets=facets)
     files.update(per_doc)
     files["meta.json"] = meta(refs, totals, weights, plan, files, groups, deprecated(docs))
     return files
