@@ -255,7 +255,7 @@ def serve(out: Path, port: int = 8000, watch: list[Path] | None = None, base_url
         # Watching starts before the first build, so an edit made during it queues a rebuild.
         threading.Thread(target=watch_brains, args=(watch, out, rebuilder.request, stop, rebuilder.log),
                          daemon=True, name="bf-watch").start()
-        rebuilder.rebuild()
+        rebuilder.first()
         # in the build thread, before it takes a save (off the server's start): the first rebuild stages into it
         worker = threading.Thread(target=lambda: (builds.prepare(), rebuilder.run()), daemon=True, name="bf-rebuild")
         worker.start()

@@ -160,6 +160,20 @@ def test_a_save_during_a_build_queues_exactly_one_more(tmp_path):
     assert not worker.is_alive()
 
 
+def test_after_the_first_build_a_save_is_looked_at_alone():
+    calls = []
+    rebuilder = Rebuilder(lambda changed: calls.append(changed) or report(f"b{len(calls)}"), lambda *_: None,
+                          log=lambda _: None)
+    assert rebuilder.first()
+    worker = threading.Thread(target=rebuilder.run, daemon=True)
+    worker.start()
+    rebuilder.request({("modified", "/brain/a.md")})
+    assert rebuilder.wait_idle(timeout=WAIT)
+    assert calls == [None, {Path("/brain/a.md")}]   # the first walks; the first save's build reads its path alone
+    rebuilder.stop()
+    worker.join(WAIT)
+
+
 def test_a_save_while_the_search_is_indexed_stops_it_and_queues_one_build():
     indexing, calls, outcomes, logs = threading.Semaphore(0), [], [], []
 
