@@ -74,8 +74,9 @@ def _parts(ctx: Ctx) -> dict[str, dict]:
     brain, memo = ctx.brain, ctx.memos["home parts"]
     last = memo.keep("") if ctx.changed is not None else None
     marks = ctx.memos["home marks"].keep("") if last is not None else None
-    if marks is None:
-        last, out, todo, marks = None, {}, (*brain.notes, *brain.records), Marks({}, [])
+    fresh = marks is None
+    if fresh:
+        out, todo, marks = {}, (*brain.notes, *brain.records), Marks({}, [])
     else:
         out, marks = dict(last), Marks(dict(marks.of), list(marks.line))
         todo = set(ctx.changed) | (_crossed(marks.line, ctx.then, ctx.now) if ctx.then is not None else set())
@@ -85,11 +86,10 @@ def _parts(ctx: Ctx) -> dict[str, dict]:
         note = brain.notes.get(ref)
         if note is not None or ref in brain.records:
             parts = _note_parts(ctx, ref, note) if note is not None else _record_parts(ctx, ref, brain.records[ref])
-            marks.add(ref, _instants(ctx, ref, note) if note is not None else (brain.records[ref].time, brain.records[ref].modified),
-                      last is not None)
+            marks.add(ref, _instants(ctx, ref, note), ordered=not fresh)
             if parts:
                 out[ref] = parts
-    if last is None:
+    if fresh:
         marks.line.sort()
     memo("", None, lambda: out, True)
     ctx.memos["home marks"]("", None, lambda: marks, True)
@@ -116,7 +116,11 @@ class Marks:
 
 
 def _instants(ctx: Ctx, ref: str, note) -> list:
-    """The instants _note_parts compares with the build instant."""
+    """The instants _note_parts (`note`) or _record_parts (None: the record at `ref`) compare
+    with the build instant."""
+    if note is None:
+        rec = ctx.brain.records[ref]
+        return [rec.time, rec.modified]
     tz = ctx.brain.config.timezone
     return [note.event, ctx.brain.modified[ref], *(parse_instant(t.due, tz) for t in note.tasks if t.due)]
 
