@@ -67,6 +67,7 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
     Prints a JSON list of build reports: the first build's, then one per edit."""
     from .build import build
     from .emit.state import BuildState
+    from .watch import prepare_rebuilds
     saved = json.loads(Path(corpus_file).read_text(encoding="utf-8"))
     corpus = Corpus(root=Path(saved["root"]), vocab=[], notes=saved["notes"], people=saved["people"])
     state, reports = BuildState(), []
@@ -79,6 +80,8 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
                        pagefind=pagefind, state=state, changed=changed)
         reports.append(_report(report, time.perf_counter() - start))
         state.settle()    # as bf serve --watch does once the page is told to reload
+        if name == "body_edit_cold":
+            prepare_rebuilds(Path(out), state)   # as bf serve --watch does after its first build
     json.dump(reports, sys.stdout)
 
 

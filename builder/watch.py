@@ -204,13 +204,7 @@ class WatchBuilds:
         return report
 
     def prepare(self) -> None:
-        """After the first build: a spare site to stage the first rebuild into (emit/spare.py),
-        and the page templates compiled."""
-        from .build import cache_path
-        from .emit.html import compile_templates
-        from .emit.spare import stage_spare
-        stage_spare(self.out, cache_path(self.out).parent, self.state.spare)
-        compile_templates()
+        prepare_rebuilds(self.out, self.state)
 
     def index(self, stop: threading.Event):
         return self._build(self.as_of, set(), True, stop)
@@ -219,3 +213,15 @@ class WatchBuilds:
         from .build import build
         return build(self.brains, self.out, now=now, base_url=self.base_url, pagefind=pagefind,
                      state=self.state, changed=changed, stop=stop)
+
+
+def prepare_rebuilds(out: Path, state) -> None:
+    """After a watch session's first build (emit/state.BuildState `state`): a spare site to stage
+    the first rebuild into (emit/spare.py), and the page templates compiled (that build rendered
+    in forked workers: the first save would compile them, 0.1 s). The benchmark's rebuilds call
+    it as bf serve --watch does."""
+    from .build import cache_path
+    from .emit.html import compile_templates
+    from .emit.spare import stage_spare
+    stage_spare(out, cache_path(out).parent, state.spare)
+    compile_templates()

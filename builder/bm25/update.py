@@ -158,8 +158,18 @@ class IndexState:
     def _shard_json(self, table: dict) -> bytes:
         """_dumps(table), from each term's JSON (made once until its entry changes)."""
         kept = self.json
+        terms = sorted(table)
+        if sum(term not in kept for term in terms) > 16:
+            # a shard first touched since the full index: one dumps, cut into its terms' parts (a
+            # term's value holds only numbers and a term no quote, so `,"` parts terms), rather
+            # than a dumps per term (the first new record re-encoded ~100 shards, 0.06 s)
+            data = _dumps(table)
+            cut = data[1:-1].split(b',"')
+            if len(cut) == len(terms):
+                kept.update(zip(terms, [cut[0]] + [b'"' + part for part in cut[1:]]))
+                return data
         parts = []
-        for term in sorted(table):
+        for term in terms:
             part = kept.get(term)
             if part is None:
                 part = kept[term] = _dumps(term) + b":" + _dumps(table[term])
