@@ -1,4 +1,4 @@
-"""Sharded BM25 index writer (format bf-lunr-8, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-9, see FORMAT.md; readers: reader.py here and
 site/engine/bm25/).
 
 Postings hold integers only — per field, doc id gaps and term frequencies — and the field
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..kernel.packs import pack, packed_name
 from ..kernel.parallel import cores, fork_each
+from .adjacent import Pairs
 from .layout import _LONE_SURROGATE, arrange, layout
 from .pipeline import WordMemo, term_counts
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
@@ -152,12 +153,12 @@ def index_files(docs, state=None) -> dict[str, bytes]:
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
     weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
-    facets: dict = {}
-    files = layout(docs, refs, groups, totals, lens, weights, memo, facets)
+    facets, pairs = {}, Pairs()
+    files = layout(docs, refs, groups, totals, lens, weights, memo, facets, pairs)
     names_ = sorted(files)
     stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
     if state is not None:
-        state.keep(docs, refs, post, totals, lens, weights, files, stored, memo, facets)
+        state.keep(docs, refs, post, totals, lens, weights, files, stored, memo, facets, pairs)
     return stored
 
 
@@ -174,7 +175,7 @@ def write_index(docs, out_dir) -> list[str]:
     """Write index_files(docs) under *out_dir*; return the written paths."""
     files = index_files(docs)
     out = Path(out_dir)
-    for sub in ("t", "b", "r", "n", "f", "c", "o", "p", "l"):  # drop files of a previous, larger index
+    for sub in ("t", "b", "r", "n", "f", "c", "o", "p", "l", "a"):  # drop files of a previous, larger index
         d = out / sub
         if d.is_dir():
             for f in d.glob("*.json*"):

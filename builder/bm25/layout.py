@@ -1,7 +1,8 @@
-"""Where the index's values go (format bf-lunr-8, see FORMAT.md): each document's id (arrange),
+"""Where the index's values go (format bf-lunr-9, see FORMAT.md): each document's id (arrange),
 each term's entry in its shard or its own b/ file, and what the index holds per document beside
 its postings — name keys, facets, refs, conversation numbers, owner offsets, placed instants,
-field lengths — in n/, f/, r/, c/, o/, p/ and l/ files, and meta.json. index.py lays out a whole index; update.py only the files an
+field lengths — in n/, f/, r/, c/, o/, p/ and l/ files, the adjacent pairs (adjacent.py) in a/
+files, and meta.json. index.py lays out a whole index; update.py only the files an
 edit changes.
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ from itertools import groupby
 from operator import itemgetter, methodcaller
 
 from ..kernel.stretch import differing
+from .adjacent import BUCKETS, Pairs
 from .pipeline import WordMemo, name_key
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
@@ -121,14 +123,17 @@ def _patch(docs, kept: dict | None) -> tuple | None:
     return keys, came, went, at
 
 
-def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo, facets: dict | None = None) -> dict[str, object]:
+def layout(docs, refs, groups, totals, lens, weights, memo: WordMemo, facets: dict | None = None,
+           pairs: Pairs | None = None) -> dict[str, object]:
     """{relative path: JSON value} of the index whose term entries are `weights` (term →
     _term_entry, in term order) and docs' lengths `lens`; `memo`: the index's analysed words;
-    `facets`: _facets' memo, left holding this index's (for a watch build's next update)."""
+    `facets`: _facets' memo and `pairs` the adjacent pairs', left holding this index's (for a
+    watch build's next update)."""
     plan = term_plan(weights)
     files = term_files(weights, *plan)
     per_doc = doc_files(docs, refs, lens, memo, facets=facets)
     files.update(per_doc)
+    files.update((pairs if pairs is not None else Pairs()).all(docs, memo))
     files["meta.json"] = meta(refs, totals, weights, plan, files, groups, deprecated(docs))
     return files
 
@@ -286,6 +291,7 @@ def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: lis
         "lengths": dict(zip(FIELDS, totals)), "terms": len(weights),
         "postings": sum(count for count, _, _ in weights.values()), "shards": plan[0], "big": len(plan[1]),
         "names": sum(rel.startswith("n/") for rel in files), "facets": sum(rel.startswith("f/") for rel in files),
+        "adjacent": sum(rel.startswith("a/") for rel in files), "pairBuckets": BUCKETS,
         "refChunk": REF_CHUNK,
         "refChunks": -(-ids // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-ids // CONV_CHUNK),
         "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups, "deprecated": gone,

@@ -26,6 +26,7 @@ from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
 from ..kernel import packs
+from .adjacent import phrase_buckets
 from .pipeline import analyze_pairs
 from .postings import Hits, Posting
 from .scoring import CONTEXT, FORMAT, fnv1a
@@ -75,6 +76,7 @@ class IndexReader:
         self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
         self._facets: dict[str, frozenset] = {}
+        self._pairs: dict[int, frozenset] = {}   # bucket -> doc ids (a/)
         self._instants: dict[int, list] = {}   # p/K.json's instants, summed
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
         self._group_starts = [first for _, first, _ in meta["groups"]]
@@ -147,6 +149,18 @@ class IndexReader:
             self._facets[key] = frozenset(accumulate(gaps))
         return self._facets[key]
 
+    def may_hold(self, doc: int, phrases: list[list[str]]) -> bool:
+        """Whether doc `doc` (a section: its note) holds a pair of each bucket of each phrase's
+        adjacent terms (FORMAT.md a/): if not, it holds no phrase; if so, its text tells."""
+        owner = self.owner(doc) if self.group(doc) == "" else doc
+        held = []   # every bucket's ids, read whether or not an earlier one refuses (as the browser does)
+        for b in sorted({b for phrase in phrases for b in phrase_buckets(phrase, self.meta["pairBuckets"])}):
+            if b not in self._pairs:
+                gaps = self._shard("a", b & (self.meta["adjacent"] - 1)).get(str(b), [])
+                self._pairs[b] = frozenset(accumulate(gaps))
+            held.append(self._pairs[b])
+        return all(owner in ids for ids in held)
+
     def placed(self, doc: int) -> int | None:
         """Doc `doc`'s placed instant in seconds since 1970 UTC, or None (FORMAT.md p/: steps
         from the chunk's last instant before it, summed once per chunk)."""
@@ -176,7 +190,9 @@ class IndexReader:
         return doc - self._group_starts[bisect_right(self._group_starts, doc) - 1]
 
     def _table(self, kind: str, key: str, count: int) -> dict:
-        shard = fnv1a(key) & (count - 1)
+        return self._shard(kind, fnv1a(key) & (count - 1))
+
+    def _shard(self, kind: str, shard: int) -> dict:
         table = self._shards.get((kind, shard))
         if table is None:
             table = self._shards[(kind, shard)] = self._load(f"{kind}/{shard}.json")

@@ -21,6 +21,7 @@ from operator import ne
 
 from ..kernel.packs import pack_all
 from ..kernel.parallel import fork_each
+from .adjacent import Pairs, is_section
 from .index import _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, field_counts, fnv1a, lengths, stored_name
 from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, deprecated, doc_files, length_chunk, length_file, meta,
                      term_files, term_plan)
@@ -37,13 +38,14 @@ class IndexState:
         self.refs: list[str] | None = None
         self.arranged: dict = {}   # layout.arrange's last order
 
-    def keep(self, docs, refs, post, totals, lens, weights, files, stored, memo: WordMemo, facets: dict) -> None:
+    def keep(self, docs, refs, post, totals, lens, weights, files, stored, memo: WordMemo, facets: dict, pairs: Pairs) -> None:
         self.docs, self.refs, self.post, self.totals, self.lens = docs, refs, post, list(totals), lens
         self.weights, self.files, self.stored, self.memo = weights, files, stored, memo
         self.plan = term_plan(weights)
         self.json: dict[str, bytes] = {}      # term -> its `"term":value` in its shard's JSON
         self.keys: dict[str, str] = {}        # name -> its name key (index._names)
         self.facets = facets                  # layout._facets' memo (the first update with a new record took 0.23 s to make it)
+        self.pairs = pairs                    # the adjacent pairs' (adjacent.py)
 
     def update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
         """The index of `docs` (by doc id, `refs` theirs and `groups` their spans: layout.arrange)."""
@@ -63,9 +65,12 @@ class IndexState:
         changed = set(gone)   # ids whose document changed, came or went
         named = any("names" in doc for doc in gone.values())
         faceted = any(doc.get("facets") for doc in gone.values())
+        bodied = set(gone)   # ids whose body changed, came or went (their adjacent pairs)
         for d, (old, new) in enumerate(zip(olds, docs)):
             if old is new:
                 continue
+            if old is None or new is None or old.get("body") != new.get("body") or is_section(old) != is_section(new):
+                bodied.add(d)
             if old is None:
                 self._patch(d, None, new, touched)
                 changed.add(d)
@@ -106,6 +111,14 @@ class IndexState:
                 del files[rel]
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
             files.update(made)
+        if shift:   # ids moved: every document's pairs again
+            for rel in [rel for rel in files if rel.startswith("a/")]:
+                del files[rel]
+            made = self.pairs.all(docs, self.memo)
+            todo |= {rel for rel, value in made.items() if self.files.get(rel) != value}
+            files.update(made)
+        else:
+            todo |= self.pairs.update(docs, bodied, self.memo, files)
         gone = deprecated(docs) if faceted or shift else self.files["meta.json"]["deprecated"]   # else none moved
         files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups, gone)
         todo.add("meta.json")

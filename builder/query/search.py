@@ -104,8 +104,11 @@ def _text(store: BrainStore, entry: Entry) -> str:
 
 
 def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> tuple[list[tuple], bool]:
-    """[(entry, score, count, tier)] that survive every filter, and whether the scope dropped any hit."""
-    kept, narrowed = [], False
+    """[(entry, score, count, tier)] that survive every filter, and whether the scope dropped any hit.
+    A phrase's text is read only for hits whose adjacent pairs may hold it (reader.may_hold); an
+    unscoped search asks that first, before a hit's entry (whether a scope drops a hit is asked
+    of every hit holding the words, so a scoped search asks it after the scope)."""
+    kept, narrowed, early = [], False, bool(phrases) and scope.kind == "none"
     for name, store in sorted(stores.items()):
         bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
         reader, keep = store.reader, topk.keep_groups(scope, store, type_, path)
@@ -113,6 +116,8 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
             group = reader.group(doc)
             if keep is not None and group not in keep:
                 narrowed = True
+                continue
+            if early and not reader.may_hold(doc, phrases):
                 continue
             entry = _entry(store, doc, group, scope)
             if entry is None:
@@ -125,7 +130,8 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
             if scope.kind != "none" and not admits(scope, entry, bounds):   # "none" admits all
                 narrowed = True
                 continue
-            if phrases and not all(has_phrase(_text(store, entry), p, store.site.words) for p in phrases):
+            if phrases and not (reader.may_hold(doc, phrases)
+                                and all(has_phrase(_text(store, entry), p, store.site.words) for p in phrases)):
                 continue
             kept.append((entry, score, len(matched), tier))
     return kept, narrowed

@@ -101,9 +101,12 @@ async function pathSpans (store, group, path) {
 }
 
 // [[entry, score, count, tier]] that survive every filter, and whether the scope dropped any hit.
+// A phrase's text is read only for hits whose adjacent pairs may hold it; an unscoped search
+// asks that first (search.py _candidates).
 async function candidates (stores, words, phrases, scope, type, path, required, asOf) {
   const kept = []
   let narrowed = false
+  const early = phrases.length > 0 && scope.kind === 'none'
   for (const name of sortedBy([...stores.keys()], (n) => n)) {
     const store = stores.get(name)
     const info = store.site.brain(name) || {}
@@ -111,11 +114,15 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
     const reader = store.reader
     const keep = keepGroups(scope, store, type, path)
     const groupOf = await reader.grouper()
-    const hits = []
+    let hits = []
     for (const hit of await reader.searchIds(words, required)) {
       const [group, pos] = groupOf(hit.id)
       if (keep !== null && !keep.has(group)) narrowed = true
       else hits.push([hit, group, pos])
+    }
+    if (early) { // search.py _candidates: the adjacent pairs first, before any hit's entry
+      const may = await reader.mayHold(hits.map(([hit]) => hit.id), phrases)
+      hits = hits.filter((_, k) => may[k])
     }
     // Ranking a record needs only its id (ids follow ref order), so a record's ref is fetched
     // here only when a filter reads it, else read from its meta chunk for the returned items
@@ -138,6 +145,7 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
         continue
       }
       if (phrases.length) {
+        if (!(await reader.mayHold([id], phrases))[0]) continue
         const text = await textOf(store, entry)
         if (!phrases.every((p) => hasPhrase(text, p, store.site.words))) continue
       }

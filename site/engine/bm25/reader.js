@@ -2,6 +2,7 @@
 // Twin of builder/bm25/reader.py: same tokens, same numbers, bit for bit.
 import { packedName, unpack } from '../packs.js'
 import { cmp } from '../order.js'
+import { phraseBuckets } from './adjacent.js'
 import { analyzePairs } from './pipeline.js'
 import { FORMAT, fnv1a, idf } from './scoring.js'
 
@@ -80,6 +81,7 @@ export class IndexReader {
     this.terms = new Map() // term -> Promise of posting | null
     this.names = new Map() // name key -> Promise of Set of doc ids
     this.facets = new Map() // facet -> Promise of Set of doc ids
+    this.pairs = new Map() // adjacent-pair bucket -> Promise of Set of doc ids (a/)
     this.instants = new Map() // p/ chunk number -> Promise of its instants, summed
   }
 
@@ -207,6 +209,27 @@ export class IndexReader {
       const ids = new Set()
       for (let i = 0, d = 0; i < gaps.length; i++) ids.add(d += gaps[i])
       return ids
+    })
+  }
+
+  // For each doc id, whether it (a section: its note) holds a pair of each bucket of each
+  // phrase's adjacent terms (FORMAT.md a/; reader.py may_hold): if not, it holds no phrase.
+  async mayHold (ids, phrases) {
+    const m = await this.meta()
+    const groupOf = await this.grouper()
+    const notes = ids.filter((d) => groupOf(d)[0] === '')
+    const owners = new Map((await this.owners(notes)).map((o, k) => [notes[k], o]))
+    const buckets = [...new Set(phrases.flatMap((p) => phraseBuckets(p, m.pairBuckets)))]
+    const sets = await Promise.all(buckets.map((b) => kept(this.pairs, b, async () => {
+      const table = await this.json(`a/${b & (m.adjacent - 1)}.json`)
+      const gaps = Object.prototype.hasOwnProperty.call(table, String(b)) ? table[String(b)] : []
+      const held = new Set()
+      for (let i = 0, d = 0; i < gaps.length; i++) held.add(d += gaps[i])
+      return held
+    })))
+    return ids.map((d) => {
+      const owner = owners.has(d) ? owners.get(d) : d
+      return sets.every((held) => held.has(owner))
     })
   }
 

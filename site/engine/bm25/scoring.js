@@ -1,7 +1,7 @@
 // BM25 arithmetic.
 // Twin of builder/bm25/scoring.py: same tokens, same numbers, bit for bit.
 
-export const FORMAT = 'bf-lunr-8'
+export const FORMAT = 'bf-lunr-9'
 
 const LN2 = 0.6931471805599453
 const SQRT2 = 1.4142135623730951

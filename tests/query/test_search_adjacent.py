@@ -1,0 +1,81 @@
+"""The index's adjacent-pair filter (builder/bm25/adjacent.py, FORMAT.md a/): it never drops a hit
+holding its phrase, so phrase searches answer as the text check alone does, and it spares the
+texts of hits that cannot hold the phrase."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from builder.benchview import opened_files
+from builder.bm25 import analyze
+from builder.bm25.reader import IndexReader
+from builder.query import search as search_mod
+from builder.query.search import open_stores, search
+from search_fixtures import site, site_dir
+
+
+def _docs(store):
+    """(doc id, entry, its exact terms) of every note, section and record of the brain."""
+    reader = store.reader
+    for group, first, count in reader.meta["groups"]:
+        for doc in range(first, first + count):
+            entry = store.hit(doc, group)
+            if entry is not None:
+                yield doc, entry, analyze(search_mod._text(store, entry), store.site.words)
+
+
+def test_every_run_of_a_text_passes_the_filter():
+    """No false negative: each two, three and four adjacent terms of every item's stored text."""
+    stores, _ = open_stores(site(), None)
+    rng, checked = random.Random(3), 0
+    for store in stores.values():
+        for doc, entry, terms in _docs(store):
+            for n in (2, 3, 4):
+                for i in rng.sample(range(max(0, len(terms) - n + 1)), min(5, max(0, len(terms) - n + 1))):
+                    assert store.reader.may_hold(doc, [terms[i:i + n]]), (entry.ref, terms[i:i + n])
+                    checked += 1
+    assert checked > 1000
+
+
+def test_a_pair_the_text_lacks_mostly_fails_it():
+    """The filter filters: reversed pairs (which the texts mostly lack) fail it for most notes and
+    records (a section is filtered as its note: by more pairs than its own)."""
+    stores, _ = open_stores(site(), None)
+    tried = failed = 0
+    for store in stores.values():
+        for doc, entry, terms in _docs(store):
+            if entry.kind == "section":
+                continue
+            pairs = set(zip(terms, terms[1:]))
+            for a, b in list(pairs)[:5]:
+                if (b, a) not in pairs:
+                    tried += 1
+                    failed += not store.reader.may_hold(doc, [[b, a]])
+    assert tried > 200 and failed > 0.95 * tried, (failed, tried)
+
+
+PHRASES = ['"pricing page"', '"page pricing"', '"launch checklist"', '"new website"', '"website new"',
+           '"visitors want"', '"want visitors"', '"pricing tiers" launch', '"the pricing page of the website"']
+
+
+@pytest.mark.parametrize("scope", [None, "memories", "projects", "30d"])
+def test_phrase_replies_equal_the_text_check_alone(monkeypatch, scope):
+    with_filter = [search(site(), q, scope=scope, limit=50) for q in PHRASES]
+    monkeypatch.setattr(IndexReader, "may_hold", lambda self, doc, phrases: True)
+    assert [search(site(), q, scope=scope, limit=50) for q in PHRASES] == with_filter
+    assert any(r["items"] for r in with_filter) and any(not r["items"] for r in with_filter)
+
+
+def test_a_phrase_search_reads_fewer_texts(monkeypatch):
+    """'"want visitors"': its words are in several items, in that order in none: the texts of
+    those items are read only without the filter."""
+    def texts(run):
+        return {p for p in opened_files(run) if "/_bf/search/" in p and ("/notes/" in p or "/records/" in p)}
+    query = '"want visitors"'
+    with_filter = texts(lambda: search(site(), query))
+    monkeypatch.setattr(IndexReader, "may_hold", lambda self, doc, phrases: True)
+    without = texts(lambda: search(site(), query))
+    assert search(site(), query)["items"] == [] and search(site(), "want visitors")["total"] > 1
+    assert with_filter < without, (with_filter, without)
+    assert site_dir()   # the shared build
