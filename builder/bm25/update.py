@@ -65,12 +65,12 @@ class IndexState:
         changed = set(gone)   # ids whose document changed, came or went
         named = any("names" in doc for doc in gone.values())
         faceted = any(doc.get("facets") for doc in gone.values())
-        bodied = set(gone)   # ids whose body changed, came or went (their adjacent pairs)
+        bodied = {d: (doc, None) for d, doc in gone.items()}   # id → (last, this document) whose body changed
         for d, (old, new) in enumerate(zip(olds, docs)):
             if old is new:
                 continue
             if old is None or new is None or old.get("body") != new.get("body") or is_section(old) != is_section(new):
-                bodied.add(d)
+                bodied[d] = (bodied[d][0] if d in bodied else old, new)
             if old is None:
                 self._patch(d, None, new, touched)
                 changed.add(d)
@@ -118,7 +118,7 @@ class IndexState:
             todo |= {rel for rel, value in made.items() if self.files.get(rel) != value}
             files.update(made)
         else:
-            todo |= self.pairs.update(docs, bodied, self.memo, files)
+            todo |= self.pairs.update(bodied, self.memo, files)
         gone = deprecated(docs) if faceted or shift else self.files["meta.json"]["deprecated"]   # else none moved
         files["meta.json"] = meta(refs, self.totals, self.weights, self.plan, files, groups, gone)
         todo.add("meta.json")
