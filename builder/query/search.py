@@ -105,10 +105,14 @@ def _text(store: BrainStore, entry: Entry) -> str:
 
 def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> tuple[list[tuple], bool]:
     """[(entry, score, count, tier)] that survive every filter, and whether the scope dropped any hit.
-    A phrase's text is read only for hits whose adjacent pairs may hold it (reader.may_hold); an
-    unscoped search asks that first, before a hit's entry (whether a scope drops a hit is asked
-    of every hit holding the words, so a scoped search asks it after the scope)."""
-    kept, narrowed, early = [], False, bool(phrases) and scope.kind == "none"
+    With a phrase, each hit is first asked of the index alone: whether its adjacent pairs may
+    hold the phrase (reader.may_hold), and whether --type, --path and the scope keep it
+    (_refused); only a hit that passes both has its entry made and its text read. A hit that
+    cannot hold the phrase is asked of the scope only until the scope has dropped a hit (whether
+    it did is a matter of every hit holding the words, phrase or not)."""
+    kept, narrowed = [], False
+    filtered = scope.kind != "none" or type_ is not None or path is not None
+    check = _checker(stores, scope, type_, path, as_of) if phrases and filtered else None
     for name, store in sorted(stores.items()):
         bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
         reader, keep = store.reader, topk.keep_groups(scope, store, type_, path)
@@ -117,8 +121,14 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
             if keep is not None and group not in keep:
                 narrowed = True
                 continue
-            if early and not reader.may_hold(doc, phrases):
-                continue
+            if phrases:
+                held = reader.may_hold(doc, phrases)
+                if not held and (narrowed or check is None):
+                    continue
+                verdict = _refused(check, store, doc, group, scope) if check is not None else None
+                narrowed = narrowed or bool(verdict)
+                if not held or verdict is not None:
+                    continue
             entry = _entry(store, doc, group, scope)
             if entry is None:
                 narrowed = narrowed or scope.kind != "none"
@@ -130,11 +140,34 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
             if scope.kind != "none" and not admits(scope, entry, bounds):   # "none" admits all
                 narrowed = True
                 continue
-            if phrases and not (reader.may_hold(doc, phrases)
-                                and all(has_phrase(_text(store, entry), p, store.site.words) for p in phrases)):
+            if phrases and not all(has_phrase(_text(store, entry), p, store.site.words) for p in phrases):
                 continue
             kept.append((entry, score, len(matched), tier))
     return kept, narrowed
+
+
+def _checker(stores, scope, type_, path, as_of):
+    """check(store, doc, group, owner): None when the item of doc id `doc` (`owner`: its note's
+    for a section) passes --type, --path and the scope, else whether its refusal narrows (as in
+    _candidates), from the index alone (facets, placed instants, ref spans)."""
+    bounds = {name: window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of, seconds)
+              for name, store in stores.items()}
+
+    def check(store: BrainStore, doc: int, group: str, owner: int) -> bool | None:
+        if type_ is not None and (group or owner not in store.reader.facet(f"type:{type_}")):
+            return False
+        if path is not None and not any(owner in ids for ids in _path_spans(store, group, path)):
+            return False
+        return None if scope.kind == "none" or admits_doc(scope, store, doc, group, owner, bounds[store.brain]) else True
+    return check
+
+
+def _refused(check, store: BrainStore, doc: int, group: str, scope) -> bool | None:
+    """None when the item of doc id `doc` passes --type, --path and the scope (`check`: _checker's),
+    else whether its refusal narrows: as _candidates' filters on its entry say."""
+    if not (scope.records if group else scope.notes):
+        return scope.kind != "none"
+    return check(store, doc, group, store.reader.owner(doc))
 
 
 def _path(entry: Entry) -> str:
@@ -217,16 +250,7 @@ def _ranked(stores, words, phrases, scope, type_, path, required, as_of, limit) 
 def _top(stores, words, phrases, scope, type_, path, required, as_of, limit) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked candidates, how many in all, whether the scope dropped a hit)."""
     if not phrases:
-        bounds = {name: window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of, seconds)
-                  for name, store in stores.items()}
-
-        def check(store: BrainStore, doc: int, group: str, owner: int) -> bool | None:
-            """None: the item passes; else whether its refusal narrows (as in _candidates)."""
-            if type_ is not None and (group or owner not in store.reader.facet(f"type:{type_}")):
-                return False
-            if path is not None and not any(owner in ids for ids in _path_spans(store, group, path)):
-                return False
-            return None if scope.kind == "none" or admits_doc(scope, store, doc, group, owner, bounds[store.brain]) else True
+        check = _checker(stores, scope, type_, path, as_of)
         return topk.ranked_top(stores, words, scope, type_, path, required, limit, check, _order)
     kept, narrowed = _candidates(stores, words, phrases, scope, type_, path, required, as_of)
     ranked = _best_per_note(kept)

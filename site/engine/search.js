@@ -100,13 +100,37 @@ async function pathSpans (store, group, path) {
   return [await store.span(group, `${group}:${rest}`), ...heads]
 }
 
+// check(store, doc, group, owner): null when the item of doc id `doc` passes --type, --path and
+// the scope, else whether its refusal narrows, from the index alone (search.py _checker).
+function checker (stores, scope, type, path, asOf) {
+  const bounds = new Map()
+  for (const [name, store] of stores) {
+    const info = store.site.brain(name) || {}
+    bounds.set(name, window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf, seconds))
+  }
+  return async (store, doc, group, owner) => {
+    if (type !== null && (group || !(await store.reader.facet(`type:${type}`)).has(owner))) return false
+    if (path !== null && !(await pathSpans(store, group, path)).some(([lo, hi]) => lo <= owner && owner < hi)) return false
+    return scope.kind === 'none' || await admitsDoc(scope, store, doc, group, owner, bounds.get(store.brain)) ? null : true
+  }
+}
+
+// The verdict of check (checker's) on doc id `doc`, its kind first (search.py _refused).
+async function refused (check, store, doc, group, scope) {
+  if (!(group ? scope.records : scope.notes)) return scope.kind !== 'none'
+  return check(store, doc, group, (await store.reader.owners([doc]))[0])
+}
+
 // [[entry, score, count, tier]] that survive every filter, and whether the scope dropped any hit.
-// A phrase's text is read only for hits whose adjacent pairs may hold it; an unscoped search
-// asks that first (search.py _candidates).
+// With a phrase, each hit is first asked of the index alone (adjacent pairs, then --type,
+// --path and the scope); only one that passes has its ref and entry read and its text checked.
+// One that cannot hold the phrase is asked of the scope until the scope has dropped a hit
+// (search.py _candidates).
 async function candidates (stores, words, phrases, scope, type, path, required, asOf) {
   const kept = []
   let narrowed = false
-  const early = phrases.length > 0 && scope.kind === 'none'
+  const filtered = scope.kind !== 'none' || type !== null || path !== null
+  const check = phrases.length && filtered ? checker(stores, scope, type, path, asOf) : null
   for (const name of sortedBy([...stores.keys()], (n) => n)) {
     const store = stores.get(name)
     const info = store.site.brain(name) || {}
@@ -120,9 +144,17 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
       if (keep !== null && !keep.has(group)) narrowed = true
       else hits.push([hit, group, pos])
     }
-    if (early) { // search.py _candidates: the adjacent pairs first, before any hit's entry
+    if (phrases.length) { // the index's verdicts, in hit order (search.py: before any entry)
       const may = await reader.mayHold(hits.map(([hit]) => hit.id), phrases)
-      hits = hits.filter((_, k) => may[k])
+      const passed = []
+      for (let k = 0; k < hits.length; k++) {
+        const [{ id }, group] = hits[k]
+        if (!may[k] && (narrowed || check === null)) continue
+        const verdict = check !== null ? await refused(check, store, id, group, scope) : null
+        narrowed = narrowed || Boolean(verdict)
+        if (may[k] && verdict === null) passed.push(hits[k])
+      }
+      hits = passed
     }
     // Ranking a record needs only its id (ids follow ref order), so a record's ref is fetched
     // here only when a filter reads it, else read from its meta chunk for the returned items
@@ -145,7 +177,6 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
         continue
       }
       if (phrases.length) {
-        if (!(await reader.mayHold([id], phrases))[0]) continue
         const text = await textOf(store, entry)
         if (!phrases.every((p) => hasPhrase(text, p, store.site.words))) continue
       }
@@ -190,20 +221,7 @@ async function spreadRanked (stores, ranked) {
 // (search.py _top): without phrases, topk.js rankedTop checks one item per note and stops at
 // `limit`, so a search reads the note metadata and refs of what it ranks, not of every hit.
 async function topOf (stores, words, phrases, scope, type, path, required, asOf, limit) {
-  if (!phrases.length) {
-    const bounds = new Map()
-    for (const [name, store] of stores) {
-      const info = store.site.brain(name) || {}
-      bounds.set(name, window(scope, 'timezone' in info ? info.timezone : 'UTC', asOf, seconds))
-    }
-    // null: the item passes; else whether its refusal narrows (as in candidates)
-    const check = async (store, doc, group, owner) => {
-      if (type !== null && (group || !(await store.reader.facet(`type:${type}`)).has(owner))) return false
-      if (path !== null && !(await pathSpans(store, group, path)).some(([lo, hi]) => lo <= owner && owner < hi)) return false
-      return scope.kind === 'none' || await admitsDoc(scope, store, doc, group, owner, bounds.get(store.brain)) ? null : true
-    }
-    return rankedTop(stores, words, scope, type, path, required, limit, check, order)
-  }
+  if (!phrases.length) return rankedTop(stores, words, scope, type, path, required, limit, checker(stores, scope, type, path, asOf), order)
   const [kept, narrowed] = await candidates(stores, words, phrases, scope, type, path, required, asOf)
   const best = bestPerNote(kept)
   return [best.slice(0, limit), best.length, narrowed]

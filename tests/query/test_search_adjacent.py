@@ -59,12 +59,22 @@ PHRASES = ['"pricing page"', '"page pricing"', '"launch checklist"', '"new websi
            '"visitors want"', '"want visitors"', '"pricing tiers" launch', '"the pricing page of the website"']
 
 
-@pytest.mark.parametrize("scope", [None, "memories", "projects", "30d"])
-def test_phrase_replies_equal_the_text_check_alone(monkeypatch, scope):
-    with_filter = [search(site(), q, scope=scope, limit=50) for q in PHRASES]
+@pytest.mark.parametrize("scope,options", [(None, {}), ("memories", {}), ("projects", {}), ("30d", {}),
+                                           ("tags/website", {}), ("person:alice", {}), ("memories/chat/7d", {}),
+                                           ("2026-11", {"type": "project"}), ("projects", {"path": "projects/new"})])
+def test_phrase_replies_equal_the_text_check_alone(monkeypatch, scope, options):
+    """With the filter a hit that cannot hold the phrase is asked of the scope from the index
+    alone (search._checker), without it from its entry: scope_empty is the same."""
+    with_filter = [search(site(), q, scope=scope, limit=50, **options) for q in PHRASES]
     monkeypatch.setattr(IndexReader, "may_hold", lambda self, doc, phrases: True)
-    assert [search(site(), q, scope=scope, limit=50) for q in PHRASES] == with_filter
-    assert any(r["items"] for r in with_filter) and any(not r["items"] for r in with_filter)
+    assert [search(site(), q, scope=scope, limit=50, **options) for q in PHRASES] == with_filter
+    assert any(not r["items"] for r in with_filter)
+
+
+def test_a_scope_that_drops_a_hit_is_told_when_no_hit_holds_the_phrase():
+    reply = search(site(), '"want visitors"', scope="projects")
+    assert reply["items"] == [] and reply["scope_empty"] is True   # records hold both words, out of scope
+    assert search(site(), '"want visitors"')["scope_empty"] is False
 
 
 def test_a_phrase_search_reads_fewer_texts(monkeypatch):
