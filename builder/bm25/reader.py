@@ -76,7 +76,7 @@ class IndexReader:
         self._terms: dict[str, Posting | None] = {}
         self._names: dict[str, frozenset] = {}
         self._facets: dict[str, frozenset] = {}
-        self._pairs: dict[int, frozenset] = {}   # bucket -> doc ids (a/)
+        self._pairs: dict[tuple, list] = {}   # phrases -> the doc ids of each of their buckets (a/)
         self._instants: dict[int, list] = {}   # p/K.json's instants, summed
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
         self._group_starts = [first for _, first, _ in meta["groups"]]
@@ -152,13 +152,13 @@ class IndexReader:
     def may_hold(self, doc: int, phrases: list[list[str]]) -> bool:
         """Whether doc `doc` (a section: its note) holds a pair of each bucket of each phrase's
         adjacent terms (FORMAT.md a/): if not, it holds no phrase; if so, its text tells."""
+        key = tuple(map(tuple, phrases))
+        held = self._pairs.get(key)
+        if held is None:   # every bucket's ids, read whether or not an earlier one refuses (as the browser does)
+            held = self._pairs[key] = []
+            for b in sorted({b for phrase in phrases for b in phrase_buckets(phrase, self.meta["pairBuckets"])}):
+                held.append(frozenset(accumulate(self._shard("a", b & (self.meta["adjacent"] - 1)).get(str(b), []))))
         owner = self.owner(doc) if self.group(doc) == "" else doc
-        held = []   # every bucket's ids, read whether or not an earlier one refuses (as the browser does)
-        for b in sorted({b for phrase in phrases for b in phrase_buckets(phrase, self.meta["pairBuckets"])}):
-            if b not in self._pairs:
-                gaps = self._shard("a", b & (self.meta["adjacent"] - 1)).get(str(b), [])
-                self._pairs[b] = frozenset(accumulate(gaps))
-            held.append(self._pairs[b])
         return all(owner in ids for ids in held)
 
     def placed(self, doc: int) -> int | None:
