@@ -91,13 +91,15 @@ class Pairs:
                 moved.add(b)
         shards = self.shards()
         if shards != sum(rel.startswith("a/") for rel in files):   # the shard count stepped
-            for rel in [rel for rel in files if rel.startswith("a/")]:
-                del files[rel]
-            made = self._files(range(shards))
-        else:
-            made = self._files(sorted({b & (shards - 1) for b in moved}))
+            return _swap(files, self._files(range(shards)))
+        made = self._files(sorted({b & (shards - 1) for b in moved}))
         files.update(made)
         return set(made)
+
+    def again(self, docs, memo: WordMemo, files: dict) -> set[str]:
+        """all(docs) in place of the a/ files in `files` (an update whose ids moved); returns the
+        names of those that changed."""
+        return _swap(files, self.all(docs, memo))
 
     def shards(self) -> int:
         est = sum(8 + 6 * len(ids) for ids in self.ids.values())
@@ -115,3 +117,10 @@ class Pairs:
             if table is not None:
                 table[str(b)] = gaps[b] if gaps is not None else [ids[0]] + [y - x for x, y in zip(ids, ids[1:])]
         return {f"a/{k}.json": table for k, table in tables.items()}
+
+
+def _swap(files: dict, made: dict) -> set[str]:
+    """Put the a/ files `made` in `files` instead of its a/ files; the names whose value changed."""
+    old = {rel: files.pop(rel) for rel in [rel for rel in files if rel.startswith("a/")]}
+    files.update(made)
+    return {rel for rel, value in made.items() if old.get(rel) != value}

@@ -112,11 +112,7 @@ class IndexState:
             todo |= {rel for rel, value in made.items() if files.get(rel) != value}
             files.update(made)
         if shift:   # ids moved: every document's pairs again
-            for rel in [rel for rel in files if rel.startswith("a/")]:
-                del files[rel]
-            made = self.pairs.all(docs, self.memo)
-            todo |= {rel for rel, value in made.items() if self.files.get(rel) != value}
-            files.update(made)
+            todo |= self.pairs.again(docs, self.memo, files)
         else:
             todo |= self.pairs.update(bodied, self.memo, files)
         gone = deprecated(docs) if faceted or shift else self.files["meta.json"]["deprecated"]   # else none moved
