@@ -10,9 +10,9 @@ it changed, its l/ file and meta.json. Where each value goes: layout.py.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from ..kernel.canon import canonical_json
 from ..kernel.packs import pack, packed_name
 from ..kernel.parallel import cores, fork_each
 from .adjacent import Pairs
@@ -26,11 +26,6 @@ ID = 24                   # a posting entry while indexing is doc << ID | tf
 _MASK = (1 << ID) - 1     # lengths and frequencies are capped at 16,777,215
 
 __all__ = ["FIELD_BOOSTS", "FORMAT", "index_files", "write_index", "fnv1a"]
-
-
-def _dumps(obj) -> bytes:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"),
-                      sort_keys=True).encode("utf-8")
 
 
 def field_counts(doc, memo: WordMemo | None = None) -> list[tuple[dict[str, int], int]]:
@@ -168,7 +163,7 @@ def stored_name(rel: str) -> str:
 
 def dump_file(files, rel):
     """meta.json as JSON, every other file a pack (builder/packs.py), compressed in the workers."""
-    return _dumps(files[rel]) if rel == "meta.json" else pack(_dumps(files[rel]))
+    return canonical_json(files[rel]) if rel == "meta.json" else pack(canonical_json(files[rel]))
 
 
 def write_index(docs, out_dir) -> list[str]:

@@ -19,10 +19,11 @@ from bisect import bisect_left, insort
 from itertools import compress
 from operator import ne
 
+from ..kernel.canon import canonical_json
 from ..kernel.packs import pack_all
 from ..kernel.parallel import fork_each
 from .adjacent import Pairs, is_section
-from .index import _MASK, ID, PARALLEL_DOCS, _dumps, _term_entry, field_counts, fnv1a, lengths, stored_name
+from .index import _MASK, ID, PARALLEL_DOCS, _term_entry, field_counts, fnv1a, lengths, stored_name
 from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, deprecated, doc_files, length_chunk, length_file, meta,
                      term_files, term_plan)
 from .pipeline import WordMemo
@@ -158,21 +159,21 @@ class IndexState:
 
     def _dump(self, files: dict, rels: list[str]) -> list[bytes]:
         """The stored bytes of `rels` (index.dump_file's): shards from their terms' kept JSON."""
-        data = [self._shard_json(files[rel]) if rel.startswith("t/") else _dumps(files[rel]) for rel in rels]
+        data = [self._shard_json(files[rel]) if rel.startswith("t/") else canonical_json(files[rel]) for rel in rels]
         todo = [i for i, rel in enumerate(rels) if rel != "meta.json"]
         for i, p in zip(todo, pack_all([data[i] for i in todo])):
             data[i] = p
         return data
 
     def _shard_json(self, table: dict) -> bytes:
-        """_dumps(table), from each term's JSON (made once until its entry changes)."""
+        """canonical_json(table), from each term's JSON (made once until its entry changes)."""
         kept = self.json
         terms = sorted(table)
         if sum(term not in kept for term in terms) > 16:
             # a shard first touched since the full index: one dumps, cut into its terms' parts (a
             # term's value holds only numbers and a term no quote, so `,"` parts terms), rather
             # than a dumps per term (the first new record re-encoded ~100 shards, 0.06 s)
-            data = _dumps(table)
+            data = canonical_json(table)
             cut = data[1:-1].split(b',"')
             if len(cut) == len(terms):
                 kept.update(zip(terms, [cut[0]] + [b'"' + part for part in cut[1:]]))
@@ -181,7 +182,7 @@ class IndexState:
         for term in terms:
             part = kept.get(term)
             if part is None:
-                part = kept[term] = _dumps(term) + b":" + _dumps(table[term])
+                part = kept[term] = canonical_json(term) + b":" + canonical_json(table[term])
             parts.append(part)
         return b"{" + b",".join(parts) + b"}"
 

@@ -25,6 +25,7 @@ from operator import is_
 from dataclasses import dataclass, field
 
 from ..kernel import refs
+from ..kernel.canon import canonical_text
 from ..kernel.listing import paged
 from ..kernel.packs import packed_name
 from ..query.data import FORMAT
@@ -32,7 +33,7 @@ from ..views import View
 from .cardids import STRIDE, CardIds
 from .entries import Seen, entries
 from .hashpacks import HashedPacks
-from .writer import Writer, canonical_json
+from .writer import Writer
 
 __all__ = ["DataMemo", "emit_data", "stored_in_files"]
 
@@ -85,7 +86,7 @@ class DataMemo:
         """(item, its card text, starts_chunk): views share item dicts between listings and builds."""
         old = self.items.get(id(item))
         if old is None:
-            text = _json(item)
+            text = canonical_text(item)
             old = self.items[id(item)] = (item, text, zlib.crc32(item["ref"].encode("utf-8")) % TIMELINE_CHUNK == 0)
             self.texts[id(item)] = text
             self.info[text] = (item["ref"], "placed" in item)
@@ -94,7 +95,7 @@ class DataMemo:
     def listing(self, pages: tuple[dict, ...]) -> Listing:
         shape = _shape(pages)
         if shape is None:
-            return Listing(None, [], (), _json({"pages": list(pages)}))
+            return Listing(None, [], (), canonical_text({"pages": list(pages)}))
         return Listing(shape[0], shape[1], self.cards_of(shape[1]), None)
 
     def cards_of(self, items: list[dict]) -> tuple[str, ...]:
@@ -154,7 +155,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     for e in _holding(memo, fresh, new, moved):
         listing = e[5]
         if e[3] == "lists" and listing.base is not None and (listing.text is None or not moved.isdisjoint(listing.cards)):
-            listing.text = _json({"base": listing.base, "ids": list(map(ids.__getitem__, listing.cards))})
+            listing.text = canonical_text({"base": listing.base, "ids": list(map(ids.__getitem__, listing.cards))})
             lists.set(e[4], listing.text)
     memo.views = fresh
     root, files, counts = data_dir(brain), {}, {}
@@ -169,14 +170,14 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     memo.timeline = []
     for k, (part, cards, text) in enumerate(chunks):
         if text is None or moved and not moved.isdisjoint(cards):
-            text = _json([[e["placed"], e["source"], int(e["low"]), ids[t]] for e, t in zip(part, cards)])
+            text = canonical_text([[e["placed"], e["source"], int(e["low"]), ids[t]] for e, t in zip(part, cards)])
         memo.timeline.append((part, cards, text))
         files[f"{root}/timeline/{k}.json"] = text
     files.update((f"{root}/cards/{slot}.json", memo.cards.chunks[slot]) for slot in sorted(memo.cards.chunks))
     written = _write(writer, files, memo)
     meta = {"format": FORMAT, "cards": len(ids), "cardChunk": STRIDE, "packs": counts,
             "timeline": sum(len(c[0]) for c in chunks), "timelineChunks": len(chunks)}
-    writer.write(f"{root}/meta.json", _json(meta), "data")
+    writer.write(f"{root}/meta.json", canonical_text(meta), "data")
     _prune(memo)
     return written + [f"{root}/meta.json"]
 
@@ -256,7 +257,3 @@ def _prune(memo: DataMemo) -> None:
     memo.items = {id(i): memo.items[id(i)] for i in live if id(i) in memo.items}
     memo.texts = {k: memo.texts[k] for k in memo.items}
     memo.info = {t: memo.info[t] for t in memo.holding}
-
-
-def _json(value) -> str:
-    return canonical_json(value).decode("utf-8")

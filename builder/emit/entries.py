@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..kernel import refs
+from ..kernel.canon import canonical_text
 from ..query.sections import section_reply
 from ..views import View
-from .writer import canonical_json
 
 
 @dataclass
@@ -50,10 +50,6 @@ def family_of(view: View) -> str:
 def computed_from(note: dict | None, view: View) -> bool:
     """Whether readers compute this section's reply exactly from its note's reply `note`."""
     return not view.variant and [section_reply(note, view.ref)] == list(view.pages)
-
-
-def _json(value) -> str:
-    return canonical_json(value).decode("utf-8")
 
 
 def _note_reply(view: View) -> bool:
@@ -99,7 +95,7 @@ def entries(brain: str, views: Sequence[View], memo) -> tuple[dict[int, tuple], 
             if family == "sections":
                 old = (pages, view.ref, view.variant, family, key, None, None)
             else:
-                value = memo.listing(pages) if family == "lists" else _json(list(pages))
+                value = memo.listing(pages) if family == "lists" else canonical_text(list(pages))
                 old = (pages, view.ref, view.variant, family, key, value, None)
                 new.append(old)
         if old[3] == "sections":
@@ -110,7 +106,7 @@ def entries(brain: str, views: Sequence[View], memo) -> tuple[dict[int, tuple], 
     for view in {id(v): v for v in check}.values():      # after the loops: every note's reply known
         old, note = fresh[id(view.pages)], seen.notes.get(view.pages[0].get("note"))
         if old[6] is None or old[6] is not note:
-            old = fresh[id(view.pages)] = old[:5] + (None if computed_from(note, view) else _json(list(view.pages)), note)
+            old = fresh[id(view.pages)] = old[:5] + (None if computed_from(note, view) else canonical_text(list(view.pages)), note)
             new.append(old)
     seen.views = now
     return fresh, new, seen.home

@@ -20,10 +20,11 @@ from __future__ import annotations
 import posixpath
 from collections import Counter
 
+from ..kernel.canon import canonical_json
 from ..kernel.model import Brain
 from .html import render
 from .site_pages import _context
-from .writer import Writer, canonical_json
+from .writer import Writer
 
 EXPLORER = "_bf/explorer.json"
 GRAPH = "_bf/graph.json"

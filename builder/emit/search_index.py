@@ -28,11 +28,12 @@ from itertools import repeat
 
 from ..bm25 import index_files
 from ..bm25.update import IndexState
+from ..kernel.canon import canonical_json
 from ..kernel.model import Brain
 from ..kernel.refs import escape_segment
 from ..views.documents import store
 from ..views.memo import Memos
-from .writer import Writer, canonical_json
+from .writer import Writer
 
 STORE_FORMAT = "bf-search-4"   # 4: notes' meta in chunks (notes/m/K.json), no notes.json
 TEXT_CHUNK = 100   # records a meta chunk holds

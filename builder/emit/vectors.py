@@ -45,6 +45,7 @@ from functools import lru_cache
 from .. import vectors
 from ..bm25.layout import arrange
 from ..query.vectorstore import FORMAT
+from ..kernel.canon import canonical_json
 from ..kernel.packs import packed_name
 from ..kernel.refs import escape_segment
 from ..kernel.text import preview_title
@@ -53,7 +54,7 @@ from ..vectors.related import related
 from ..vectors.rows import doc_rows
 from ..vectors.wordpiece import CONTINUING, INITIAL, shard_of
 from .hashpacks import HashedPacks
-from .writer import Writer, canonical_json
+from .writer import Writer
 
 SHARD = 64   # rows per table file: a query reads one per token, ~6 KB packed
 PAGE = 64    # docs per page: a lexical candidate's vector costs a read of ~6 KB

@@ -20,20 +20,16 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import os
 import posixpath
 import shutil
 from pathlib import Path
 
+from ..kernel.canon import canonical_json
 from ..kernel.errors import BuildError
 from ..kernel.packs import pack, pack_all, packed_name
 from .fileindex import load_index, save_index
 from .spare import Spare, keep_spare, recycle, remove_later
-
-
-def canonical_json(obj) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 class Writer:

@@ -14,13 +14,13 @@ a hash of their path, so an edit or a new record rewrites one of them (a chat fo
 """
 from __future__ import annotations
 
-import json
 import os
 import stat
 import time
 import zlib
 from pathlib import Path
 
+from .canon import canonical_json
 from .refs import escape_segment
 
 FORMAT = 3
@@ -146,9 +146,9 @@ class Files:
             self.shards[k][rel] = sign
 
     def encoded(self, k: int) -> bytes:
-        """Shard k's JSON as emit/writer.canonical_json writes it (the kernel imports no emitter)."""
+        """Shard k's JSON as every JSON file of the site is written."""
         if self._json[k] is None:
-            self._json[k] = json.dumps(self.shards[k], sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+            self._json[k] = canonical_json(self.shards[k])
         return self._json[k]
 
 
