@@ -142,10 +142,15 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end,
     # but for a kept state: BuildState.settle collects what this build made, then freezes it too.
     gc.freeze()
+    # Without a kept state the parse cache is saved by the first brain's search child, which
+    # ends seconds before the views side (1 s of a 10k build's wall time otherwise).
+    save = partial(parsecache.save, cache_file, cache)
+    early = state is None and _fork_beside(ctx)
     try:
         with ContentSide(phases, ctx) as content:
             for brain in brains:
-                _emit_brain(phases, replace(ctx, brain=brain), content.start if brain is brains[-1] else None)
+                _emit_brain(phases, replace(ctx, brain=brain), content.start if brain is brains[-1] else None,
+                            save if early and brain is brains[0] else None)
                 report.problems.extend(p.to_json() for p in brain.problems)
             for emitter in EMITTERS:
                 if emitter.scope == "site":
@@ -165,19 +170,20 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     report.files = len(writer.written)
     report.reused = writer.reused
     if state is not None:   # saved by BuildState.settle, once the page is told
-        state.unsaved = partial(parsecache.save, cache_file, cache)
-    else:
-        parsecache.save(cache_file, cache)
+        state.unsaved = save
+    elif not early:
+        save()
     return report
 
 
-def _emit_brain(phases: Phases, ctx: Context, pages_staged=None) -> None:
+def _emit_brain(phases: Phases, ctx: Context, pages_staged=None, save_cache=None) -> None:
     """The brain's emitters: those of its views, then (the views freed: they and the search index
     would be the build's peak of memory together) those of its index documents. Without a kept
     state the search side runs in a forked child beside the views side instead, whose views are
     computed on one core: the two overlap (their phase timings then add up to more than the wall).
-    `pages_staged()` is called once its pages emitter is done."""
-    side = Forked(_in_child, (_search_side, phases, ctx)) if _fork_beside(ctx) else None
+    `pages_staged()` is called once its pages emitter is done; `save_cache()` by the search side's
+    child once its emitters are done."""
+    side = Forked(_in_child, (partial(_search_side, save_cache=save_cache), phases, ctx)) if _fork_beside(ctx) else None
     with side or nullcontext():
         excerpts = ctx.state.excerpts.setdefault(ctx.brain.name, {}) if ctx.state else None
         g = phases.run("views", graph, ctx.brain, excerpts)
@@ -245,7 +251,7 @@ def _fork_beside(ctx: Context) -> bool:
     return ctx.state is None and cores() > 1 and can_fork()
 
 
-def _search_side(phases: Phases, ctx: Context) -> None:
+def _search_side(phases: Phases, ctx: Context, save_cache=None) -> None:
     """The emitters of the brain's index documents (the search index, store and vectors)."""
     known = ctx.state.pieces.setdefault(ctx.brain.name, {}) if ctx.state else None
     pieces, docs = phases.run("lunr", index_input, ctx.brain, known)
@@ -253,6 +259,8 @@ def _search_side(phases: Phases, ctx: Context) -> None:
     for emitter in EMITTERS:
         if emitter.scope == "brain":
             _run(phases, emitter, scoped)
+    if save_cache is not None:
+        phases.run("parse", save_cache)
 
 
 def _in_child(state) -> tuple:

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..kernel.config import load_config
 from ..kernel.fingerprint import listing
 from ..kernel.model import Brain, Problem, Source
-from ..kernel.parallel import chunks, cores, fork_map
+from ..kernel.parallel import chunks, cores, mapped
 from .discover import discover
 from .rediscover import rediscover
 from .gittimes import commit_times
@@ -64,11 +64,13 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         if sha is not None:
             read[rel] = ((rel, sha, cfg_key), data)
     misses = [(rel, data) for rel, (key, data) in read.items() if key not in cache]
-    parsed = {}
-    for part in fork_map(_parse_chunk, chunks(misses, cores() * 4), cfg, parallel=len(misses) >= 200):
-        parsed.update(part)
+    used = {}
+    with mapped(_parse_chunk, chunks(misses, cores() * 4), cfg, parallel=len(misses) >= 200) as parsed_notes:
+        # the records are read and parsed here while the workers parse the notes
+        records = _records(found.records, digest, cache, used, problems, cfg.name)
+        parsed = {rel: note for part in parsed_notes() for rel, note in part.items()}
 
-    notes, used = {}, {}
+    notes = {}
     for rel, (key, _) in read.items():
         note = cache.get(key) or parsed[rel]
         if isinstance(note, NoteError):
@@ -78,27 +80,6 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         if note.frontmatter.get("draft") is True:
             continue
         notes[rel] = note
-
-    records, kept = {}, digest.unchanged(found.records, cache, used)
-    for rel in found.records:
-        rec = kept.get(rel)
-        if rec is not None:   # the common case of a rebuild, spared the rest
-            records[rec.ref] = rec
-            continue
-        _, source, filename = rel.split("/")
-        sha, data = digest(rel, MAX_RECORD_BYTES, lambda sha: ("record", rel, sha) in cache)
-        if sha is None:
-            continue
-        key = ("record", rel, sha)   # kept in memory only (parsecache.py)
-        rec = cache.get(key)
-        if rec is None:
-            try:
-                rec = parse_record(source, filename[:-len(".json")], data)
-            except RecordError as exc:
-                problems.append(Problem(cfg.name, rel, exc.kind, str(exc)))
-                continue
-        used[key] = rec
-        records[rec.ref] = rec
 
     cache.clear()           # keep only what this brain still holds
     cache.update(used)
@@ -170,6 +151,32 @@ def _safe_attachments(paths: list[str], cfg, problems: list) -> list[str]:
         else:
             keep.append(rel)
     return keep
+
+
+def _records(rels: list[str], digest: "_Digests", cache: dict, used: dict, problems: list, brain: str) -> dict:
+    """ref → Record of the record files at `rels`, from `cache` where their bytes are unchanged
+    (each one taken marked in `used`); a malformed one is a problem."""
+    records, kept = {}, digest.unchanged(rels, cache, used)
+    for rel in rels:
+        rec = kept.get(rel)
+        if rec is not None:   # the common case of a rebuild, spared the rest
+            records[rec.ref] = rec
+            continue
+        _, source, filename = rel.split("/")
+        sha, data = digest(rel, MAX_RECORD_BYTES, lambda sha: ("record", rel, sha) in cache)
+        if sha is None:
+            continue
+        key = ("record", rel, sha)   # kept in memory only (parsecache.py)
+        rec = cache.get(key)
+        if rec is None:
+            try:
+                rec = parse_record(source, filename[:-len(".json")], data)
+            except RecordError as exc:
+                problems.append(Problem(brain, rel, exc.kind, str(exc)))
+                continue
+        used[key] = rec
+        records[rec.ref] = rec
+    return records
 
 
 def _parse_chunk(cfg, items: list[tuple[str, bytes]]) -> dict:

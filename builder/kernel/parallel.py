@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+from contextlib import contextmanager
 
 _STATE = None   # set only around a fork_map call, read by the forked workers
 
@@ -27,17 +28,27 @@ def _call(job):
 
 def fork_map(fn, args: list, state=None, *, parallel: bool = True) -> list:
     """[fn(state, arg) for arg in args], in forked workers when `parallel`; results in order."""
+    with mapped(fn, args, state, parallel=parallel) as results:
+        return results()
+
+
+@contextmanager
+def mapped(fn, args: list, state=None, *, parallel: bool = True):
+    """fork_map whose workers run while the `with` block runs in this process: yields a
+    results() that waits for them (serially, it computes them then)."""
     global _STATE
     workers = min(cores(), len(args))
     if not parallel or workers <= 1 or not can_fork():
-        return [fn(state, arg) for arg in args]
+        yield lambda: [fn(state, arg) for arg in args]
+        return
     _STATE = state
     # Frozen objects are skipped by the workers' collector, which would otherwise
     # write to (and so copy) every page of the inherited heap.
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return pool.map(_call, [(fn, arg) for arg in args], chunksize=1)
+            pending = pool.map_async(_call, [(fn, arg) for arg in args], chunksize=1)
+            yield pending.get
     finally:
         gc.unfreeze()
         _STATE = None
