@@ -16,6 +16,8 @@ from builder.kernel import refs
     ("brain", "concepts/café-menü.md", (), "brain/concepts/caf~c3~a9-men~c3~bc.md.json"),
     ("brain", "concepts/tone of voice.md", (), "brain/concepts/tone~20of~20voice.md.json"),
     ("brain", ".hidden", (), "brain/~2ehidden.json"),
+    ("brain", "..x", (), "brain/~2e.x.json"),
+    ("brain", "chat:😀!.", (), "brain/chat~3a~f0~9f~98~80~21..json"),
     ("brain", "tags/website/launch", (), "brain/tags/website/launch.json"),
     ("brain", "x.md", ("o4096",), "brain/x.md~~o4096.json"),
     ("brain", "x.md", ("r", "cites", "o50"), "brain/x.md~~r~~cites~~o50.json"),

@@ -22,25 +22,25 @@ import hashlib
 import re
 from functools import lru_cache
 
-SAFE = re.compile(r"[a-z0-9.\-]")
 PERIOD_LIKE = re.compile(r"^(\d{4}(-\d{1,2}(-\d{1,2})?|-W\d{1,2})?|\d+d|today|yesterday)$")
 BF_SCHEME = "bf://"
 
 
 SAFE_SEGMENT = re.compile(r"[a-z0-9\-][a-z0-9.\-]*")
+UNSAFE = re.compile(r"^\.|[^a-z0-9.\-]+")   # a leading dot, and runs of other characters than [a-z0-9.-]
+
+
+def _bytes(m: re.Match) -> str:
+    return "".join(f"~{b:02x}" for b in m[0].encode("utf-8"))
 
 
 @lru_cache(maxsize=65536)
 def escape_segment(segment: str) -> str:
+    """Each character other than [a-z0-9.-] (and a leading dot) as its UTF-8 bytes, "~xx" each; a
+    result over 120 characters shortened with a hash. Every record's id holds one (its ":")."""
     if SAFE_SEGMENT.fullmatch(segment) and len(segment) <= 120:
         return segment
-    out = []
-    for i, ch in enumerate(segment):
-        if SAFE.match(ch) and not (i == 0 and ch == "."):
-            out.append(ch)
-        else:
-            out.append("".join(f"~{b:02x}" for b in ch.encode("utf-8")))
-    text = "".join(out)
+    text = UNSAFE.sub(_bytes, segment)
     if len(text) > 120:
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         text = f"{text[:80]}~~{digest}"
