@@ -190,7 +190,8 @@ def _emit_brain(phases: Phases, ctx: Context, pages_staged=None, save_cache=None
         paged = ctx.state.paged.setdefault(ctx.brain.name, {}) if ctx.state else None
         items = ctx.state.items.setdefault(ctx.brain.name, {}) if ctx.state else None
         kept = ctx.state.views.setdefault(ctx.brain.name, {}) if ctx.state else None
-        scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged, items, kept)), graph=g)
+        scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged, items, kept)), graph=g,
+                         beside=side is not None)
         for emitter in EMITTERS:
             if emitter.scope == "views":
                 _run(phases, emitter, scoped)

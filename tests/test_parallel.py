@@ -8,6 +8,7 @@ import builder.build as build_module
 import builder.emit.emitters as emitters_module
 import builder.kernel.parallel as parallel_module
 from builder.benchgen import generate
+from builder.emit.state import BuildState
 
 
 def _tree(root):
@@ -17,11 +18,21 @@ def _tree(root):
 def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     brain = tmp_path / "brain"
     generate(brain, notes=220, records_per_note=1, seed=5)   # over both parallel thresholds
-    build_site(brain, tmp_path / "parallel")
+    pages_forked, fork_map = [], emitters_module.fork_map
+
+    def spy(fn, args, state=None, *, parallel=True):
+        pages_forked.append(parallel)
+        return fork_map(fn, args, state, parallel=parallel)
+    monkeypatch.setattr(emitters_module, "fork_map", spy)
+    build_site(brain, tmp_path / "parallel")   # the search side forked beside: pages in this process
+    build_site(brain, tmp_path / "kept", state=BuildState())   # nothing beside: pages in workers
+    assert pages_forked == [False, True]
     for module in (parallel_module, emitters_module, brain_module, build_module):
         monkeypatch.setattr(module, "cores", lambda: 1)
     build_site(brain, tmp_path / "serial")
-    assert _tree(tmp_path / "parallel") == _tree(tmp_path / "serial")
+    serial = _tree(tmp_path / "serial")
+    assert _tree(tmp_path / "parallel") == serial
+    assert _tree(tmp_path / "kept") == serial
 
 
 def _pid_and_workers(n):

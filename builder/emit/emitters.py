@@ -48,6 +48,7 @@ class Context:
     brain: Brain | None = None           # scopes "views" and "brain": the brain being emitted
     views: tuple[View, ...] = ()         # scope "views": its views
     graph: Graph | None = None           # scope "views": its link graph
+    beside: bool = False                 # scope "views": the brain's search side runs in a forked child beside
     pieces: dict = field(default_factory=dict)   # scope "brain": note ref → search pieces
     docs: tuple[dict, ...] = ()                  # scope "brain": its index documents
     state: BuildState | None = None              # what the last build in this process left (state.py)
@@ -76,7 +77,9 @@ def _paths(run):
 @_paths
 def pages(ctx: Context) -> None:
     """Reply files, item pages and listing pages, spread over the cores when there are many
-    (each worker takes every n-th view)."""
+    (each worker takes every n-th view), unless the search side runs beside: the cores are busy
+    then, and workers that copy the heap they touch cost more than they gave (a 10k build's
+    CPU 8 s more, its wall 3 s longer: docs/code.md)."""
     root = ctx.brain is ctx.brains[0]
     memo = ctx.state.pages.setdefault(ctx.brain.name, PageMemo()) if ctx.state else None
     site = memo.site_views(ctx.views) if memo else SiteViews(ctx.views)   # before the fork: every worker shares it
@@ -84,7 +87,7 @@ def pages(ctx: Context) -> None:
     if memo:       # a rebuild in the same process: pages whose inputs are unchanged are kept (reuse.py)
         memo.begin(ctx.brain, site, ctx.as_of, ctx.base_url, root)
         todo, kept = memo.reuse(ctx.writer, ctx.brain, ctx.graph, site, ctx.views, root, ctx.as_of)
-    parallel = len(todo) > 500
+    parallel = len(todo) > 500 and not ctx.beside
     n = cores() * 2 if parallel else 1
     for record in fork_map(_pages_part, list(range(n)), (ctx, site, n, todo, kept, root), parallel=parallel):
         ctx.writer.merge(*record)
