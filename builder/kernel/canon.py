@@ -1,11 +1,13 @@
 """Canonical JSON: sorted keys, no spaces, UTF-8 unescaped — the bytes of every JSON file a build
 writes (replies, packs, index shards, fingerprints), so equal values give equal files.
 
-orjson, not the standard library: it writes the same bytes for the values bf writes (str keys,
-ints, strings, lists, finite floats in plain notation) some 5–10 times faster, and a build at 10k
-notes dumped ~6 s of JSON with `json` (docs/decisions.md). orjson refuses what json would
-have written differently (int keys, integers beyond 64 bits), so a difference fails loudly."""
+orjson, not the standard library: it writes the same bytes for what bf writes (str keys, ints,
+strings, lists, floats from 1e-4 up) some 5–10 times faster; a build at 10k notes dumped ~6 s of
+JSON with `json` (docs/decisions.md). What orjson refuses (an integer beyond 64 bits or a key
+that is not a string, from a user's frontmatter) is written by `json` as before."""
 from __future__ import annotations
+
+import json
 
 import orjson
 
@@ -13,8 +15,11 @@ _OPTIONS = orjson.OPT_SORT_KEYS
 
 
 def canonical_json(obj) -> bytes:
-    return orjson.dumps(obj, option=_OPTIONS)
+    try:
+        return orjson.dumps(obj, option=_OPTIONS)
+    except TypeError:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def canonical_text(obj) -> str:
-    return orjson.dumps(obj, option=_OPTIONS).decode("utf-8")
+    return canonical_json(obj).decode("utf-8")
