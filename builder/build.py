@@ -29,6 +29,7 @@ from .emit.spare import recover
 from .emit.writer import Writer
 from .kernel.errors import BuildError, InvalidInput
 from .kernel.parallel import Forked, can_fork, cores
+from .searchworker import SearchLost, SearchWorker, read_digest
 from .views import compute
 from .views.graph import graph
 from .views.documents import index_input
@@ -104,13 +105,24 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
           state: BuildState | None = None, changed: set[Path] | None = None,
           stop: threading.Event | None = None) -> BuildReport:
     """`state`: what the last build in this process left (emit/state.py; bf serve --watch keeps
-    one), so this build recomputes only what changed where a stage knows how. `changed`: the
+    one), so this build recomputes only what changed where a stage knows how; its search side
+    runs in a worker beside, which the state's first build forks (searchworker.py). `changed`: the
     paths file events named since that build (bf serve --watch), which the parse looks at
     instead of every file (brain/rediscover.py); None: it walks the brains. `pagefind="later"`
     takes the previous site's full-text bundles as they are (bf serve --watch publishes a
     rebuild's pages first, then builds again with pagefind: watch.WatchBuilds), and `stop`, once set,
     ends that second build early with a BuildError (a newer save made it moot)."""
-    out = Path(out)
+    args = Path(out), roots, now, base_url, site_url, pagefind, embeddings, progress, state, changed, stop
+    try:
+        return _build(*args, fork=True)
+    except SearchLost:   # its worker died, or read other bytes: this process does its part afresh
+        state.lose_search()
+        return _build(*args, fork=False)
+
+
+def _build(out: Path, roots, now, base_url, site_url, pagefind, embeddings, progress, state, changed, stop,
+           fork: bool) -> BuildReport:
+    """build(); `fork`: a kept state without a search worker forks one (searchworker.py)."""
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
     cache_file = cache_path(out)
@@ -118,54 +130,53 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     cache = state.parse if state is not None and state.parse is not None else parsecache.load(cache_file)
     if state is not None:
         state.parse = cache
+        if state.search is None and fork and cores() > 1 and can_fork():
+            _fork_search(state)
+    worker = state.search if state is not None else None
     cache_file.with_suffix(".pickle").unlink(missing_ok=True)   # an older bf's pickle cache: never read
     skip = {out, cache_file.parent}
-
-    brains = []
-    for root in roots:
-        if not Path(root).is_dir():
-            raise InvalidInput("brain", f"not a folder: {root}")
-        key = str(Path(root).resolve())
-        brains.append(phases.run("parse", load, Path(root), skip=skip, cache=cache.notes.setdefault(key, {}),
-                                 memo=cache.memos.setdefault(key, LoadMemo()), changed=changed))
-    names = [b.name for b in brains]
-    if len(set(names)) != len(names):
-        raise InvalidInput("brain", f"two brains share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}; set `name` in brain.toml")
-    site_url, base_url = site_urls(site_url, base_url, brains[0].config)
-    brains = [replace(b, config=replace(b.config, site_url=site_url)) for b in brains]   # every page's og:url
-    if site_url is None:
-        report.notices.append(NO_SITE_URL)
-
-    writer = Writer(out, cache_file.parent, state.spare if state is not None else None)
-    ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state, stop=stop)
-    # The parsed brains (and a kept BuildState) live through the build: the collector need not
-    # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end,
-    # but for a kept state: BuildState.settle collects what this build made, then freezes it too.
-    gc.freeze()
-    # Without a kept state the parse cache is saved by the first brain's search child, which
-    # ends seconds before the views side (1 s of a 10k build's wall time otherwise).
-    save = partial(parsecache.save, cache_file, cache)
-    early = state is None and _fork_beside(ctx)
-    try:
-        with ContentSide(phases, ctx) as content:
-            for brain in brains:
-                _emit_brain(phases, replace(ctx, brain=brain), content.start if brain is brains[-1] else None,
-                            save if early and brain is brains[0] else None)
-                report.problems.extend(p.to_json() for p in brain.problems)
-            for emitter in EMITTERS:
-                if emitter.scope == "site":
-                    _run(phases, emitter, ctx)
-            content.finish()
-        manifest = _manifest(brains, report, writer, base_url)
-        writer.write_json(MANIFEST, manifest, "manifest")
-        report.build_id = manifest["build_id"]
-        phases.run("swap", writer.commit)
-    except BaseException:
-        writer.abort()
-        raise
-    finally:
-        if state is None:
-            gc.unfreeze()
+    request = (roots, skip, changed, site_url, base_url)
+    with worker.session(request) if worker is not None else nullcontext() as remote:
+        brains, digests, (site_url, base_url) = phases.run("parse", _load, request, cache, remote is not None)
+        names = [b.name for b in brains]
+        if site_url is None:
+            report.notices.append(NO_SITE_URL)
+        writer = Writer(out, cache_file.parent, state.spare if state is not None else None)
+        ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state, stop=stop)
+        if remote is not None:
+            remote.emit((writer.plan(), report.as_of, base_url, embeddings))
+        # The parsed brains (and a kept BuildState) live through the build: the collector need not
+        # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end,
+        # but for a kept state: BuildState.settle collects what this build made, then freezes it too.
+        gc.freeze()
+        # Without a kept state the parse cache is saved by the first brain's search child, which
+        # ends seconds before the views side (1 s of a 10k build's wall time otherwise).
+        save = partial(parsecache.save, cache_file, cache)
+        early = state is None and _fork_beside(ctx)
+        try:
+            with ContentSide(phases, ctx) as content:
+                for brain in brains:
+                    _emit_brain(phases, replace(ctx, brain=brain), content.start if brain is brains[-1] else None,
+                                save if early and brain is brains[0] else None, remote is None)
+                    report.problems.extend(p.to_json() for p in brain.problems)
+                for emitter in EMITTERS:
+                    if emitter.scope == "site":
+                        _run(phases, emitter, ctx)
+                if remote is not None:
+                    _merge(phases, writer, *remote.result(digests))
+                content.finish()
+            manifest = _manifest(brains, report, writer, base_url)
+            writer.write_json(MANIFEST, manifest, "manifest")
+            report.build_id = manifest["build_id"]
+            phases.run("swap", writer.commit)
+        except BaseException:
+            if remote is not None:
+                remote.__exit__()   # the worker done with the staging folder before it goes
+            writer.abort()
+            raise
+        finally:
+            if state is None:
+                gc.unfreeze()
     report.brains = names
     report.files = len(writer.written)
     report.reused = writer.reused
@@ -176,11 +187,57 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     return report
 
 
-def _emit_brain(phases: Phases, ctx: Context, pages_staged=None, save_cache=None) -> None:
+def _load(request: tuple, cache, digest: bool = True) -> tuple[list, list[int], tuple]:
+    """Parse each brain of a build `request` (with `cache`, parsecache.Cache, updated in place),
+    each with its config's site URL set (every page's og:url): the brains, what each parse read
+    (searchworker.read_digest, when `digest`) and the build's (site URL, base_url)."""
+    roots, skip, changed, site_url, base_url = request
+    brains, digests = [], []
+    for root in roots:
+        if not Path(root).is_dir():
+            raise InvalidInput("brain", f"not a folder: {root}")
+        key = str(Path(root).resolve())
+        parsed = cache.notes.setdefault(key, {})
+        brain = load(Path(root), skip=skip, cache=parsed, memo=cache.memos.setdefault(key, LoadMemo()), changed=changed)
+        brains.append(brain)
+        if digest:
+            digests.append(read_digest(brain, parsed))
+    names = [b.name for b in brains]
+    if len(set(names)) != len(names):
+        raise InvalidInput("brain", f"two brains share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}; set `name` in brain.toml")
+    urls = site_urls(site_url, base_url, brains[0].config)
+    return [replace(b, config=replace(b.config, site_url=urls[0])) for b in brains], digests, urls
+
+
+def _fork_search(state: BuildState) -> None:
+    """The worker of a kept state's search side (searchworker.py), forked as a session's first
+    build starts: the two processes grow heaps of their own (forked from a grown heap, both copied
+    the pages they touched: the first rebuild after took 2.9 s instead of 1.9 at 10k notes).
+    Whatever the search side kept in this process is dropped: the worker's copy lives on."""
+    worker = SearchWorker(_without_full_collections(partial(_load, cache=state.parse)),
+                          _without_full_collections(partial(_remote_side, state)), state.settle)
+    state.lose_search()   # the worker's copy is the live one now
+    state.search = worker
+
+
+def _remote_side(state: BuildState, brains: list, plan: tuple) -> tuple:
+    """In the worker: the search side of every brain of a build, written through a part of the
+    build's writer (Writer.plan): what it wrote, its timings and counts."""
+    writer_plan, as_of, base_url, embeddings = plan
+    report, part = BuildReport(out=writer_plan[0]), Writer.from_plan(writer_plan, state.spare)
+    ctx = Context(part, tuple(brains), as_of, base_url, embeddings, state=state)
+    for brain in brains:
+        _search_side(Phases(report), replace(ctx, brain=brain))
+    state.spare.packs = part.packed
+    return part.record(), report.timings, report.emitted
+
+
+def _emit_brain(phases: Phases, ctx: Context, pages_staged=None, save_cache=None, search: bool = True) -> None:
     """The brain's emitters: those of its views, then (the views freed: they and the search index
     would be the build's peak of memory together) those of its index documents. Without a kept
     state the search side runs in a forked child beside the views side instead, whose views are
     computed on one core: the two overlap (their phase timings then add up to more than the wall).
+    Not `search`: a kept state's worker runs the search side (searchworker.py).
     `pages_staged()` is called once its pages emitter is done; `save_cache()` by the search side's
     child once its emitters are done."""
     side = Forked(_in_child, (partial(_search_side, save_cache=save_cache), phases, ctx)) if _fork_beside(ctx) else None
@@ -191,7 +248,7 @@ def _emit_brain(phases: Phases, ctx: Context, pages_staged=None, save_cache=None
         items = ctx.state.items.setdefault(ctx.brain.name, {}) if ctx.state else None
         kept = ctx.state.views.setdefault(ctx.brain.name, {}) if ctx.state else None
         scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged, items, kept)), graph=g,
-                         beside=side is not None)
+                         beside=side is not None or not search)
         for emitter in EMITTERS:
             if emitter.scope == "views":
                 _run(phases, emitter, scoped)
@@ -199,7 +256,8 @@ def _emit_brain(phases: Phases, ctx: Context, pages_staged=None, save_cache=None
                     pages_staged()
         del scoped
         if side is None:
-            _search_side(phases, ctx)
+            if search:
+                _search_side(phases, ctx)
             return
         record, timings, emitted = side.get()
     _merge(phases, ctx.writer, record, timings, emitted)

@@ -25,14 +25,17 @@ def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
         return fork_map(fn, args, state, parallel=parallel)
     monkeypatch.setattr(emitters_module, "fork_map", spy)
     build_site(brain, tmp_path / "parallel")   # the search side forked beside: pages in this process
-    build_site(brain, tmp_path / "kept", state=BuildState())   # nothing beside: pages in workers
-    assert pages_forked == [False, True]
+    build_site(brain, tmp_path / "kept", state=BuildState())   # its search worker beside: likewise
+    with monkeypatch.context() as no_worker:
+        no_worker.setattr(build_module, "can_fork", lambda: False)
+        build_site(brain, tmp_path / "alone", state=BuildState())   # nothing beside: pages in workers
+    assert pages_forked == [False, False, True]
     for module in (parallel_module, emitters_module, brain_module, build_module):
         monkeypatch.setattr(module, "cores", lambda: 1)
     build_site(brain, tmp_path / "serial")
     serial = _tree(tmp_path / "serial")
-    assert _tree(tmp_path / "parallel") == serial
-    assert _tree(tmp_path / "kept") == serial
+    for kind in ("parallel", "kept", "alone"):
+        assert _tree(tmp_path / kind) == serial, kind
 
 
 def _pid_and_workers(n):

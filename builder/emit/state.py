@@ -25,6 +25,7 @@ property test, what it computes from scratch; a fresh BuildState (each `bf build
 from __future__ import annotations
 
 import gc
+from contextlib import nullcontext
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -51,6 +52,7 @@ class BuildState:
     store: dict[str, dict] = field(default_factory=dict)
     navigation: dict[str, tuple] = field(default_factory=dict)
     unsaved: Callable[[], None] | None = None   # writes the last build's parse cache (build.py)
+    search: object = None   # builder/searchworker.SearchWorker: it holds the search side's part of this state
 
     def settle(self) -> None:
         """Between builds: collect what the last build made (a build with a kept state leaves what
@@ -64,8 +66,17 @@ class BuildState:
         if self.unsaved is not None:
             self.unsaved, save = None, self.unsaved
             save()
-        gc.collect()
-        gc.freeze()
+        with self.search.settling() if self.search is not None else nullcontext():
+            gc.collect()
+            gc.freeze()
+
+    def lose_search(self) -> None:
+        """Drop the search side's part of this state (ending its worker, if any): the next build
+        makes it afresh. Called once that part lives in a worker, or when the worker is lost."""
+        if self.search is not None:
+            self.search.close()
+            self.search = None
+        self.pieces, self.index, self.vectors, self.related, self.store = {}, {}, {}, {}, {}
 
     def index_of(self, brain: str) -> IndexState:
         return self.index.setdefault(brain, IndexState())

@@ -154,6 +154,20 @@ class Writer:
         part.written, part.digests, part.reused, part.parent_written = {}, {}, 0, self.written
         return part
 
+    def plan(self) -> tuple:
+        """What a writer into this build's staging folder needs in another process (from_plan)."""
+        return self.out, self.cache, self.stage, self.previous, self.trash, self.recycled, self.folders, self.index
+
+    @classmethod
+    def from_plan(cls, plan: tuple, spare: Spare | None) -> "Writer":
+        """A part (see part()) of the writer that made `plan`, in a process it did not fork
+        (build.py's search worker); `spare`: that process's own, for its packs."""
+        part = cls.__new__(cls)
+        part.out, part.cache, part.stage, part.previous, part.trash, part.recycled, part.folders, part.index = plan
+        part.root, part.spare, part.packed = str(part.stage) + os.sep, spare, {}
+        part.written, part.digests, part.reused, part.parent_written = {}, {}, 0, {}
+        return part
+
     def staged(self, path: str) -> bool:
         """Whether this build has staged `path`: this writer, or the one it is a part of (in a
         forked child, as that one was at the fork)."""

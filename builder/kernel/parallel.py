@@ -114,7 +114,12 @@ def _forked(fn, state, send) -> None:
         result = (True, fn(state))
     except BaseException as exc:   # re-raised by the parent's get()
         result = (False, exc)
+    send_reply(send, result)
+
+
+def send_reply(conn, reply: tuple) -> None:
+    """Send (ok, value) over `conn`; a value or exception that does not pickle: its text, at least."""
     try:
-        send.send(result)
-    except Exception:   # a result or exception that does not pickle: its text, at least
-        send.send((False, RuntimeError(f"{type(result[1]).__name__}: {result[1]}")))
+        conn.send(reply)
+    except Exception:
+        conn.send((False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))

@@ -107,6 +107,7 @@ def test_rebuild_after_random_edits_equals_a_clean_build(tmp_path):
     editor = Editor(brain, random.Random(SEED), NOW)
     state = BuildState()   # as bf serve --watch keeps it; every 7th rebuild runs without it
     build([brain], out, now=editor.now, pagefind=False, state=state)
+    state.settle()
     seen = events(brain, {})[0]
     changed: set[Path] = set()   # since the last build with the state
     log: list[str] = []
@@ -124,6 +125,7 @@ def test_rebuild_after_random_edits_equals_a_clean_build(tmp_path):
             raise AssertionError(failure(step, log, f"the rebuild raised {exc!r}")) from exc
         if kept:
             changed = set()
+            state.settle()   # as bf serve --watch does: its search side runs in a worker from then on
         if step % 10:
             continue
         clean = tmp_path / f"clean-{step}" / "out"
