@@ -142,7 +142,8 @@ def _build(out: Path, roots, now, base_url, site_url, pagefind, embeddings, prog
         if site_url is None:
             report.notices.append(NO_SITE_URL)
         writer = Writer(out, cache_file.parent, state.spare if state is not None else None)
-        ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state, stop=stop)
+        ctx = Context(writer, tuple(brains), report.as_of, base_url, embeddings, pagefind, state=state, stop=stop,
+                      beside=remote is not None and not worker.built)   # its whole search side: both cores busy
         if remote is not None:
             remote.emit((writer.plan(), report.as_of, base_url, embeddings))
         # The parsed brains (and a kept BuildState) live through the build: the collector need not
@@ -248,7 +249,7 @@ def _emit_brain(phases: Phases, ctx: Context, pages_staged=None, save_cache=None
         items = ctx.state.items.setdefault(ctx.brain.name, {}) if ctx.state else None
         kept = ctx.state.views.setdefault(ctx.brain.name, {}) if ctx.state else None
         scoped = replace(ctx, views=tuple(phases.run("views", compute, ctx.brain, ctx.as_of, g, paged, items, kept)), graph=g,
-                         beside=side is not None or not search)
+                         beside=side is not None or ctx.beside)
         for emitter in EMITTERS:
             if emitter.scope == "views":
                 _run(phases, emitter, scoped)

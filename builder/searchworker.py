@@ -56,6 +56,7 @@ class SearchWorker:
         finally:
             _JOBS = None
         child.close()
+        self.built = False   # True once it has computed a build's search side: then it keeps one
         # a state dropped without lose_search (a test's) ends its worker too, as does this
         # process's exit (before multiprocessing's own exit handler would wait for it)
         self.close = weakref.finalize(self, _end, self._process, self._conn)
@@ -117,6 +118,7 @@ class Session:
         result, theirs = value
         if theirs != digests:
             raise SearchLost("a brain file changed between this process's parse and the search worker's")
+        self.worker.built = True
         return result
 
     def _reply(self):

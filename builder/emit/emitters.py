@@ -48,7 +48,7 @@ class Context:
     brain: Brain | None = None           # scopes "views" and "brain": the brain being emitted
     views: tuple[View, ...] = ()         # scope "views": its views
     graph: Graph | None = None           # scope "views": its link graph
-    beside: bool = False                 # scope "views": the brain's search side runs in a forked child beside
+    beside: bool = False                 # scope "views": the brain's whole search side is computed beside
     pieces: dict = field(default_factory=dict)   # scope "brain": note ref → search pieces
     docs: tuple[dict, ...] = ()                  # scope "brain": its index documents
     state: BuildState | None = None              # what the last build in this process left (state.py)
@@ -77,8 +77,8 @@ def _paths(run):
 @_paths
 def pages(ctx: Context) -> None:
     """Reply files, item pages and listing pages, spread over the cores when there are many
-    (each worker takes every n-th view), unless the search side runs beside: the cores are busy
-    then, and workers that copy the heap they touch cost more than they gave (a 10k build's
+    (each worker takes every n-th view), unless a whole search side is computed beside (a full
+    build's, a watch session's first build's): the cores are busy then, and workers that copy the heap they touch cost more than they gave (a 10k build's
     CPU 8 s more, its wall 3 s longer: docs/code.md)."""
     root = ctx.brain is ctx.brains[0]
     memo = ctx.state.pages.setdefault(ctx.brain.name, PageMemo()) if ctx.state else None
