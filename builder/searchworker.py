@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
 import weakref
 from contextlib import contextmanager
 from typing import Callable
@@ -146,6 +147,8 @@ def _serve(conn) -> None:
     """The worker's loop: a load request, then a plan (None: the build ended early), then the
     reply (ok, (side's result, the digests)) or (False, the exception)."""
     load, side, settle = _JOBS
+    # Ctrl-C in bf serve's terminal reaches the whole process group: the server ends it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.freeze()   # the heap it was forked with is shared with the parent: never walked (copied)
     while True:
         try:
