@@ -8,8 +8,10 @@ A page is a function of its view's reply pages and of what the page shows of oth
 - a listing, period or day page: its items' listed dicts (a record's URL follows from its
   times) and, on a day page, each item and a record's whole read and the items it links to,
   its relation lists, its neighbouring days, and the newest day of its source;
-- every page: the brain's config, attachments, which notes, identities and listing pages exist,
-  the build instant's day (due badges), the base URL and whether it is the site's first brain
+- a listing or day page: which of the pages it may link to exist (its crumbs' parents, a period's
+  source days, a day's period);
+- every page: the brain's config, attachments, which notes and identities exist, the build
+  instant's day (due badges), the base URL and whether it is the site's first brain
   (index.html); the pages that print the build instant (listing_pages.stamped), the instant.
 Items are compared as model objects, by value. A page's key holds all of these; when a shared
 thing changes every page is rendered. A kept page is taken from the previous site only when the
@@ -81,10 +83,23 @@ def _note_key(brain: Brain, g: Graph, view: View, reads: set) -> tuple:
     return view.pages, tuple((d, _item(brain, d)) for d in sorted(deps))
 
 
+def _known(brain: Brain, site: SiteViews, view: View, reads: set) -> tuple:
+    """Which of the refs a listing page may link to have a page (SiteViews.known): the parents in
+    its crumbs, each source's day of a period, a day's own period. The page reads those views: one
+    that comes or goes re-keys it (not every page: the first save of a day made a day page, and
+    with it every page of a 10k site was rendered again, 7 s)."""
+    parts = view.ref.split("/")
+    asked = ["/".join(parts[:i]) for i in range(1, len(parts))] + [parts[-1]]
+    asked += [f"memories/{source}/{view.ref}" for source in sorted(brain.sources)]
+    reads.update(asked)
+    return tuple(ref in site.known for ref in asked)
+
+
 def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str, reads: set) -> tuple:
     relations = tuple(v.pages for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant))
     newest = site.days.get(view.pages[0].get("source"), [None])[-1]
-    key = (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view, as_of) and as_of)
+    key = (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view, as_of) and as_of,
+           _known(brain, site, view, reads))
     if view.template != DAY_TEMPLATE and view.pages[0].get("page") != "undated":
         return key    # its items are shown from their listed dicts (in view.pages) alone
     items = [it["ref"] for p in view.pages for it in p.get("items", ())]
@@ -148,7 +163,7 @@ class PageMemo:
     def begin(self, brain: Brain, site: SiteViews, as_of: str, base_url: str | None, root: bool) -> None:
         """A change to what every page shares forgets every page."""
         shared = (brain.config, brain.attachments, frozenset(brain.notes), frozenset(brain.identities),
-                  frozenset(site.known), local_day(as_of, brain.config.timezone), base_url, root)
+                  local_day(as_of, brain.config.timezone), base_url, root)
         if shared != self.shared:
             self.shared, self.keys, self.digests, self.page_of = shared, {}, {}, {}
             self.reads, self.readers, self.stamped = {}, {}, set()
