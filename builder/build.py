@@ -170,9 +170,9 @@ def _build(out: Path, roots, now, base_url, site_url, pagefind, embeddings, prog
             writer.write_json(MANIFEST, manifest, "manifest")
             report.build_id = manifest["build_id"]
             phases.run("swap", writer.commit)
-        except BaseException:
-            if remote is not None:
-                remote.__exit__()   # the worker done with the staging folder before it goes
+        except BaseException as exc:
+            if remote is not None:   # the worker done with the staging folder before it goes
+                remote.end(isinstance(exc, Exception))
             writer.abort()
             raise
         finally:

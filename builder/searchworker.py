@@ -100,8 +100,8 @@ def _end(process, conn) -> None:
 
 class Session:
     """One build's exchange with the worker: begun with the load request, then emit(plan) once,
-    then result(). Leaving it (a build that failed or was stopped) waits for the worker to be done
-    with the staging folder, which the build then drops."""
+    then result(). Leaving it early (a build that failed or was stopped) waits for the worker to
+    be done with the staging folder, which the build then drops; Ctrl-C ends the worker."""
 
     def __init__(self, worker: SearchWorker, request):
         self.worker, self.state = worker, "loading"
@@ -126,17 +126,27 @@ class Session:
         self.state = "done"
         return self.worker.recv()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
+    def end(self, wait: bool = True) -> None:
+        """Leave the exchange: wait for the worker to be done (a build that failed or was stopped),
+        or (not `wait`: Ctrl-C) end the worker at once."""
+        if self.state == "done":
+            return
+        if not wait:
+            self.state = "done"
+            self.worker.close()
+            return
         try:
             if self.state == "loading":
                 self.worker.send(None)   # no plan: the build ended before its writer was made
-            if self.state != "done":
-                self._reply()
+            self._reply()
         except SearchLost:   # the build raises its own error; the next one finds the worker gone
             pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, *exc):
+        self.end(kind is None or issubclass(kind, Exception))
 
 
 _JOBS = None   # (load, side, settle), set only while a worker forks: its process never holds the state

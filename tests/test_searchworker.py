@@ -63,3 +63,18 @@ def test_a_worker_that_read_other_bytes_is_not_trusted(tmp_path, build_site, ses
     monkeypatch.setattr(build_module, "read_digest", lambda brain, parsed: -1)
     _edit_and_rebuild(tmp_path, build_site, brain, state, "xylophone")
     assert state.search is None and not worker._process.is_alive()
+
+
+def test_ctrl_c_during_a_rebuild_ends_the_worker_at_once_and_keeps_the_site(tmp_path, build_site, session, monkeypatch):
+    brain, state = session
+    out = tmp_path / "site" / "out"
+    before = _tree(out)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    with monkeypatch.context() as ctrl_c:
+        ctrl_c.setattr(build_module, "compute", interrupted)   # this process's views side
+        with pytest.raises(KeyboardInterrupt):
+            build_site(brain, out, state=state, changed=set())
+    assert not state.search._process.is_alive() and _tree(out) == before
+    _edit_and_rebuild(tmp_path, build_site, brain, state, "xylophone")   # the next build still works
