@@ -83,6 +83,15 @@ def _note_key(brain: Brain, g: Graph, view: View, reads: set) -> tuple:
     return view.pages, tuple((d, _item(brain, d)) for d in sorted(deps))
 
 
+EXISTS = "exists"   # (EXISTS, ref): read by the pages that link to ref's page when it has one
+DAYS = "days"       # (DAYS, source): read by the pages that show which days the source has
+
+
+def _existence(view: View) -> list:
+    """The tokens a listing or day page `view` coming or going changes (_changed)."""
+    return [(EXISTS, view.ref)] + ([(DAYS, view.pages[0]["source"])] if view.template == DAY_TEMPLATE else [])
+
+
 def _known(brain: Brain, site: SiteViews, view: View, reads: set) -> tuple:
     """Which of the refs a listing page may link to have a page (SiteViews.known): the parents in
     its crumbs, each source's day of a period, a day's own period. The page reads those views: one
@@ -91,7 +100,7 @@ def _known(brain: Brain, site: SiteViews, view: View, reads: set) -> tuple:
     parts = view.ref.split("/")
     asked = ["/".join(parts[:i]) for i in range(1, len(parts))] + [parts[-1]]
     asked += [f"memories/{source}/{view.ref}" for source in sorted(brain.sources)]
-    reads.update(asked)
+    reads.update((EXISTS, ref) for ref in asked)   # not the views themselves: most change with any record
     return tuple(ref in site.known for ref in asked)
 
 
@@ -100,6 +109,8 @@ def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str, reads: s
     newest = site.days.get(view.pages[0].get("source"), [None])[-1]
     key = (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view, as_of) and as_of,
            _known(brain, site, view, reads))
+    if view.pages[0].get("source"):   # a day's neighbours, a source's newest day: its days as a whole
+        reads.add((DAYS, view.pages[0]["source"]))
     if view.template != DAY_TEMPLATE and view.pages[0].get("page") != "undated":
         return key    # its items are shown from their listed dicts (in view.pages) alone
     items = [it["ref"] for p in view.pages for it in p.get("items", ())]
@@ -224,6 +235,8 @@ class PageMemo:
             old = seen.get(vid)
             if old is None or (old.pages is not view.pages and old.pages != view.pages) or old.extra != view.extra:
                 changed.add(view.ref)
+            if old is None and not view.variant and view.template in PAGED:
+                changed.update(_existence(view))
             seen[vid] = view
             if view.template == "note.html" or (not view.variant and view.template in PAGED):
                 pages[view.ref] = view
@@ -232,6 +245,8 @@ class PageMemo:
             if view.template is not None and seen.get(vid) is view:
                 del seen[vid]
                 changed.add(view.ref)
+                if not view.variant and view.template in PAGED:
+                    changed.update(_existence(view))
             if pages.get(view.ref) is view:
                 del pages[view.ref]
         for mine, now in zip(self.items, (brain.notes, brain.records)):
