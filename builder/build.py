@@ -225,12 +225,14 @@ def _remote_side(state: BuildState, brains: list, plan: tuple) -> tuple:
     """In the worker: the search side of every brain of a build, written through a part of the
     build's writer (Writer.plan): what it wrote, its timings and counts."""
     writer_plan, as_of, base_url, embeddings = plan
-    report, part = BuildReport(out=writer_plan[0]), Writer.from_plan(writer_plan, state.spare)
-    ctx = Context(part, tuple(brains), as_of, base_url, embeddings, state=state)
-    for brain in brains:
-        _search_side(Phases(report), replace(ctx, brain=brain))
+    part = Writer.from_plan(writer_plan, state.spare)
+
+    def every_brain(phases: Phases, ctx: Context) -> None:
+        for brain in brains:
+            _search_side(phases, replace(ctx, brain=brain))
+    result = _through(every_brain, Context(part, tuple(brains), as_of, base_url, embeddings, state=state))
     state.spare.packs = part.packed
-    return part.record(), report.timings, report.emitted
+    return result
 
 
 def _emit_brain(phases: Phases, ctx: Context, pages_staged=None, save_cache=None, search: bool = True) -> None:
@@ -327,9 +329,15 @@ def _in_child(state) -> tuple:
     """run(phases, ctx) in a forked child, writing through a part of the parent's writer (which
     sees what the parent staged before the fork): what it wrote (to merge), its timings and counts."""
     run, phases, ctx = state
-    report, part = BuildReport(out=phases.report.out), ctx.writer.part()
-    run(Phases(report), replace(ctx, writer=part))
-    return part.record(), report.timings, report.emitted
+    return _through(run, replace(ctx, writer=ctx.writer.part()))
+
+
+def _through(run, ctx: Context) -> tuple:
+    """run(phases, ctx), ctx's writer a part of a build's (in another process): what it wrote
+    (to merge), its timings and counts (_merge's arguments)."""
+    report = BuildReport(out=ctx.writer.out)
+    run(Phases(report), ctx)
+    return ctx.writer.record(), report.timings, report.emitted
 
 
 def _run(phases: Phases, emitter: Emitter, ctx: Context) -> None:

@@ -88,7 +88,10 @@ DAYS = "days"       # (DAYS, source): read by the pages that show which days the
 
 
 def _existence(view: View) -> list:
-    """The tokens a listing or day page `view` coming or going changes (_changed)."""
+    """The tokens `view` coming or going changes (_changed): those of a listing or day page (one
+    SiteViews.known holds)."""
+    if view.variant or view.template not in PAGED:
+        return []
     return [(EXISTS, view.ref)] + ([(DAYS, view.pages[0]["source"])] if view.template == DAY_TEMPLATE else [])
 
 
@@ -235,7 +238,7 @@ class PageMemo:
             old = seen.get(vid)
             if old is None or (old.pages is not view.pages and old.pages != view.pages) or old.extra != view.extra:
                 changed.add(view.ref)
-            if old is None and not view.variant and view.template in PAGED:
+            if old is None:
                 changed.update(_existence(view))
             seen[vid] = view
             if view.template == "note.html" or (not view.variant and view.template in PAGED):
@@ -245,8 +248,7 @@ class PageMemo:
             if view.template is not None and seen.get(vid) is view:
                 del seen[vid]
                 changed.add(view.ref)
-                if not view.variant and view.template in PAGED:
-                    changed.update(_existence(view))
+                changed.update(_existence(view))
             if pages.get(view.ref) is view:
                 del pages[view.ref]
         for mine, now in zip(self.items, (brain.notes, brain.records)):
