@@ -2,7 +2,7 @@
 
 Each tool is a thin call into query/, the same call the CLI makes, and returns the CLI's JSON
 value twice: as text and as structuredContent. Each tool publishes its reply schema
-(schemas/*.schema.json) as outputSchema.
+(schemas/*.schema.json, its $defs inlined: schema.inlined) as outputSchema.
 
 Arguments are checked in two steps. The SDK validates them against the input schema first
 (pydantic, from the signatures below) and answers with its own message: `limit: 0`, a string
@@ -100,8 +100,9 @@ def tools(session: LiveSite) -> list[Tool]:
     for fn, kind in ((search, "search-reply"), (read, "read-reply"), (recall, "recall-reply"),
                      (similar, "search-reply")):
         tool = Tool.from_function(fn, annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
-        # The published schema is the contract; the SDK advertises it and leaves the value alone.
-        tool.fn_metadata.output_schema = schema.load(kind)
+        # The published schema (its $defs inlined) is the contract; the SDK advertises it and
+        # leaves the value alone.
+        tool.fn_metadata.output_schema = schema.inlined(kind)
         out.append(tool)
     return out
 

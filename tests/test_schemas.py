@@ -6,6 +6,7 @@ import copy
 import json
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,20 @@ PAGES = {"note", "section", "record", "folder", "tag", "period", "source", "unda
 REPO = "repo:github.com/example/new-website"
 
 
+@lru_cache(maxsize=None)
+def _validators(kind: str):
+    """The published schema's validator, and the MCP outputSchema's (schema.inlined)."""
+    inlined = schema.inlined(kind)
+    assert "$ref" not in json.dumps(inlined) and "$defs" not in inlined
+    return schema.validator(kind), Draft202012Validator(inlined, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
 def errors(kind: str, reply) -> list[str]:
-    return [f"{e.json_path}: {e.message}" for e in schema.validator(kind).iter_errors(reply)]
+    """The reply's errors under the published schema, which the MCP outputSchema, its $defs
+    inlined, must find too: every reply these tests check, valid or broken, checks both."""
+    published, inlined = ([f"{e.json_path}: {e.message}" for e in v.iter_errors(reply)] for v in _validators(kind))
+    assert sorted(inlined) == sorted(published)
+    return published
 
 
 def site_replies(site: Path) -> list[tuple[str, dict]]:
