@@ -18,31 +18,53 @@ Without a matching token, the fallback is `cut(fallback)` (builder/text.cut).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..bm25 import analyze
 from ..bm25.pipeline import WordMemo
-from ..bm25.tokenizer import SEPARATOR_RE
+from ..bm25.tokenizer import JS_WHITESPACE, SEPARATOR_RE
 from ..kernel.text import EXCERPT_CHARS, cut
 
 LEAD = 40
 SPACE = " \t\n\r\f\v"
-ASCII_TOKEN_RE = re.compile("[^ \t\n\r\f\v-]+")   # runs between lunr's separators in ASCII text
+_SEPARATORS = JS_WHITESPACE + "\\-"   # lunr's separators, as a regex class (SEPARATOR_RE)
 
 
 def _matches(text: str, terms: set[str], memo: WordMemo | None) -> list[tuple[int, int, str]]:
     """(start, end, term) of each token of `text` whose lunr term is in `terms`, in order.
-    Speed-up only (results are the same without it): the stemmer keeps a word's first two
-    letters, so a token holding none of the terms' first two letters is not analysed."""
+    The stemmer keeps a word's first two letters, so only tokens holding one of the terms'
+    first two letters are analysed, each distinct one once; one regex pass over the lower-cased
+    text finds them. (Not quite a speed-up only: where the analysis folds those letters, as
+    in full-width "Ｔｏｋｙｏ" or the two-letter "ας", the token is missed, as in JS.)"""
     heads = {t[:2] for t in terms}
-    if text.isascii():
-        return _ascii_matches(text, terms, heads, memo)
+    low = text.lower()
+    # Lower-casing the whole text is lower-casing each token unless a letter became two (İ:
+    # positions moved) or there is a Σ: its σ or ς depends on the letters around it, which
+    # U+FEFF, a separator, does not hide.
+    if len(low) != len(text) or "Σ" in text:
+        return _token_by_token(text, terms, heads, memo)
+    if not any(h in low for h in heads):
+        return []
+    out, seen = [], {}
+    for m in _tokens_with(tuple(sorted(heads))).finditer(low):
+        start, end = m.span()
+        token = text[start:end]
+        found = seen.get(token)
+        if found is None:
+            found = seen[token] = analyze(token, memo)
+        if found and found[0] in terms:
+            out.append((start, end, found[0]))
+    return out
+
+
+def _token_by_token(text: str, terms: set[str], heads: set[str], memo: WordMemo | None) -> list[tuple[int, int, str]]:
+    """_matches() where the text's lower case is not its tokens': a Python step per token."""
     out, start = [], 0
     for m in [*SEPARATOR_RE.finditer(text), None]:
         end = m.start() if m else len(text)
         if end > start:
             token = text[start:end]
-            low = token.lower()
-            if any(h in low for h in heads):
+            if any(h in token.lower() for h in heads):
                 found = analyze(token, memo)
                 if found and found[0] in terms:
                     out.append((start, end, found[0]))
@@ -51,23 +73,12 @@ def _matches(text: str, terms: set[str], memo: WordMemo | None) -> list[tuple[in
     return out
 
 
-def _ascii_matches(text: str, terms: set[str], heads: set[str], memo: WordMemo | None) -> list[tuple[int, int, str]]:
-    """_matches() for ASCII text, where lower() keeps positions: one regex pass over the
-    lower-cased text, each distinct token analysed once."""
-    low = text.lower()
-    if not any(h in low for h in heads):
-        return []
-    out, seen = [], {}
-    for m in ASCII_TOKEN_RE.finditer(low):
-        token = m.group()
-        if not any(h in token for h in heads):
-            continue
-        found = seen.get(token)
-        if found is None:
-            found = seen[token] = analyze(token, memo)
-        if found and found[0] in terms:
-            out.append((m.start(), m.end(), found[0]))
-    return out
+@lru_cache(maxsize=256)
+def _tokens_with(heads: tuple[str, ...]) -> re.Pattern:
+    """Whole tokens (runs between lunr's separators) that hold one of `heads`: a match
+    starts only where a token does, and looks ahead within the token for a head."""
+    held = "|".join(map(re.escape, heads))
+    return re.compile(f"(?<![^{_SEPARATORS}])(?=[^{_SEPARATORS}]*?(?:{held}))[^{_SEPARATORS}]+")
 
 
 def has_phrase(text: str, phrase: list[str], memo: WordMemo | None = None) -> bool:

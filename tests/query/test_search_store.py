@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 from pathlib import Path
 
 from builder.bm25 import analyze_query_word
-from builder.query.excerpt import excerpt, has_phrase
+from builder.query.excerpt import _matches, _token_by_token, excerpt, has_phrase
 from search_fixtures import site_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +36,27 @@ def test_excerpt_fallback_and_short_text():
     assert excerpt("short text here", terms("text"), "the summary") == "short text here"
     long = "é" * 1000
     assert excerpt("zz", terms("absent"), long) == "é" * 319 + "…"
+
+
+def test_excerpt_words_found_in_one_pass_are_those_found_token_by_token():
+    """_matches finds the tokens to analyse with one regex pass over the lower-cased text; where
+    that lower case is not the tokens' own it goes token by token: İ grows, and a Σ before
+    U+FEFF (a separator, yet case-ignorable) and a letter is σ in the text but ς in its token.
+    Both must find the same words at the same places."""
+    def same(text, words):
+        words = {analyze_query_word(w) for w in words} - {""}
+        got = _matches(text, words, None)
+        assert got == _token_by_token(text, words, {t[:2] for t in words}, None), text
+        return got
+
+    assert same("ΑΣ\ufeffΒΑΣ", ["ΑΣ"]) == []    # as in JS: the token's lower case (ας) lacks the head of its term ασ
+    assert same("İstanbul pricing", ["pricing"]) == [(9, 16, "price")]
+    pieces = ["Pricing", "PRICES", "price-list", "İstanbul", "ΟΔΥΣΣΕΑΣ", "σοφός", "Straße", "東京都",
+              "Привет", "мир", "😀emoji", "café", "C++", "don't", "\u00a0", "\u3000", "\ufeff", " ", "-", "\n"]
+    rng = random.Random(5)
+    for _ in range(500):
+        text = "".join(rng.choice(pieces) + rng.choice(["", " ", "-", "\u2009"]) for _ in range(rng.randrange(1, 25)))
+        same(text, rng.sample(pieces[:14], 3))
 
 
 def test_excerpt_counts_code_points():
