@@ -18,6 +18,7 @@ Without a matching token, the fallback is `cut(fallback)` (builder/text.cut).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from ..bm25 import analyze
@@ -32,16 +33,18 @@ _SEPARATORS = JS_WHITESPACE + "\\-"   # lunr's separators, as a regex class (SEP
 
 def _matches(text: str, terms: set[str], memo: WordMemo | None) -> list[tuple[int, int, str]]:
     """(start, end, term) of each token of `text` whose lunr term is in `terms`, in order.
-    The stemmer keeps a word's first two letters, so only tokens holding one of the terms'
-    first two letters are analysed, each distinct one once; one regex pass over the lower-cased
-    text finds them. (Not quite a speed-up only: where the analysis folds those letters, as
-    in full-width "Ｔｏｋｙｏ" or the two-letter "ας", the token is missed, as in JS.)"""
+    Speed-up only (results are the same without it): the stemmer keeps a word's first two
+    letters, so a token whose analysed form (_analysed) holds none of the terms' first two
+    letters is not analysed, and each distinct token is analysed once. Where analysing the
+    whole text keeps its positions, one regex pass over it finds the tokens worth analysing."""
     heads = {t[:2] for t in terms}
-    low = text.lower()
-    # Lower-casing the whole text is lower-casing each token unless a letter became two (İ:
-    # positions moved) or there is a Σ: its σ or ς depends on the letters around it, which
-    # U+FEFF, a separator, does not hide.
-    if len(low) != len(text) or "Σ" in text:
+    if text.isascii():
+        low = text.lower()
+    elif unicodedata.is_normalized("NFKC", text):
+        low = _analysed(text)
+    else:   # NFKC would move positions (ﬁ → fi)
+        return _token_by_token(text, terms, heads, memo)
+    if len(low) != len(text):   # a letter lower-cased to two (İ): positions moved
         return _token_by_token(text, terms, heads, memo)
     if not any(h in low for h in heads):
         return []
@@ -57,14 +60,21 @@ def _matches(text: str, terms: set[str], memo: WordMemo | None) -> list[tuple[in
     return out
 
 
+def _analysed(text: str) -> str:
+    """`text` as the analysis reads it before splitting words (pipeline._word): NFKC, lower
+    case, σ for ς. (Lower-casing a whole text differs from lower-casing its tokens only in
+    Σ, which becomes σ or ς by the letters around it: σ either way here.)"""
+    return unicodedata.normalize("NFKC", text).lower().replace("ς", "σ")
+
+
 def _token_by_token(text: str, terms: set[str], heads: set[str], memo: WordMemo | None) -> list[tuple[int, int, str]]:
-    """_matches() where the text's lower case is not its tokens': a Python step per token."""
+    """_matches() where analysing the whole text moves positions: a Python step per token."""
     out, start = [], 0
     for m in [*SEPARATOR_RE.finditer(text), None]:
         end = m.start() if m else len(text)
         if end > start:
             token = text[start:end]
-            if any(h in token.lower() for h in heads):
+            if any(h in _analysed(token) for h in heads):
                 found = analyze(token, memo)
                 if found and found[0] in terms:
                     out.append((start, end, found[0]))

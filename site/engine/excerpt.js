@@ -17,7 +17,8 @@ function matches (chars, terms, memo) {
     if (i < chars.length && !SEPARATOR.test(chars[i])) continue
     if (i > start) {
       const token = chars.slice(start, i).join('')
-      const low = token.toLowerCase()
+      // as the analysis reads it (pipeline.js analyzePairs): NFKC, lower case, σ for ς
+      const low = token.normalize('NFKC').toLowerCase().replaceAll('ς', 'σ')
       if (heads.some((h) => low.includes(h))) {
         const found = analyze(token, memo)
         if (found.length && terms.has(found[0])) out.push([start, i, found[0]])

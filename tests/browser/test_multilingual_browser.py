@@ -11,14 +11,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "bm25"))
+sys.path.insert(0, str(ROOT / "tests" / "query"))
 
 from builder.emit.urls import page_path  # noqa: E402
-from builder.bm25 import analyze_pairs, unitable  # noqa: E402
+from builder.bm25 import analyze_pairs, analyze_query_word, unitable  # noqa: E402
+from builder.query.excerpt import excerpt  # noqa: E402
 from builder.query.site import open_site  # noqa: E402
 from builder.query.search import search  # noqa: E402
 from bm25_corpus import MULTILINGUAL  # noqa: E402
 from test_analysis_parity import CORPUS  # noqa: E402
 from test_multilingual import BRAIN, NOW, known_items, mixed_queries  # noqa: E402
+from test_search_store import excerpt_cases  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.parity]
 
@@ -27,6 +30,10 @@ ANALYZE = """async (strings) => {
   const every = []
   for (const [a, b] of m.decode(m.WORD_TABLE)) for (let cp = a; cp <= b; cp++) every.push(m.analyzePairs(String.fromCodePoint(cp)))
   return { pairs: strings.map((s) => m.analyzePairs(s)), every }
+}"""
+EXCERPT = """async (cases) => {
+  const m = await import(window.bf.root + '_bf/engine/excerpt.js')
+  return cases.map(([text, terms]) => m.excerpt(text, new Set(terms), 'FALLBACK', 40))
 }"""
 SEARCH = """async (calls) => {
   const out = []
@@ -61,6 +68,15 @@ def test_chromium_tokens_equal_python(ml_page):
              for a, b in unitable.decode(unitable.WORD) for cp in range(a, b + 1)]
     bad = [(p, j) for p, j in zip(every, got["every"]) if p != j]
     assert len(got["every"]) == len(every) and not bad, bad[:5]
+
+
+def test_chromium_excerpts_equal_python(ml_page):
+    """Excerpts of texts of every script, with the letters the analysis folds (full-width,
+    ligatures, final sigma, İ) and every separator: the same window, cut and words in both."""
+    cases = [(text, sorted({analyze_query_word(w) for w in words} - {""})) for text, words in excerpt_cases(300, 11)]
+    want = [excerpt(text, set(terms), "FALLBACK", 40) for text, terms in cases]
+    assert ml_page.evaluate(EXCERPT, cases) == want
+    assert sum(w != "FALLBACK" for w in want) > 200     # most texts hold a query word
 
 
 def test_chromium_search_equals_python_and_finds_known_items(ml_page, ml_site):

@@ -38,25 +38,41 @@ def test_excerpt_fallback_and_short_text():
     assert excerpt("zz", terms("absent"), long) == "é" * 319 + "…"
 
 
+EXCERPT_PIECES = ["Pricing", "PRICES", "price-list", "İstanbul", "ΟΔΥΣΣΕΑΣ", "σοφός", "ΑΣ", "ας", "Straße", "東京都",
+                  "Привет", "мир", "Ｔｏｋｙｏ", "ﬁnance", "😀emoji", "café", "cafe\u0301", "C++", "don't", "\u00a0",
+                  "\u3000", "\ufeff", " ", "-", "\n"]
+
+
+def excerpt_cases(n: int, seed: int) -> list[tuple[str, list[str]]]:
+    """(text, query words) of every script, with the letters the analysis folds (full-width,
+    ligatures, final sigma, İ, a combining accent) and every kind of separator."""
+    rng = random.Random(seed)
+    joints = ["", " ", "-", "\u2009", "\ufeff"]
+    return [("".join(rng.choice(EXCERPT_PIECES) + rng.choice(joints) for _ in range(rng.randrange(1, 25))),
+             rng.sample(EXCERPT_PIECES[:17], 3)) for _ in range(n)]
+
+
 def test_excerpt_words_found_in_one_pass_are_those_found_token_by_token():
-    """_matches finds the tokens to analyse with one regex pass over the lower-cased text; where
-    that lower case is not the tokens' own it goes token by token: İ grows, and a Σ before
-    U+FEFF (a separator, yet case-ignorable) and a letter is σ in the text but ς in its token.
-    Both must find the same words at the same places."""
+    """_matches finds the tokens to analyse with one regex pass over the analysed text (NFKC,
+    lower case, σ for ς); where that moves positions (İ grows, ﬁ becomes fi) it goes token by
+    token. Both must find the same words at the same places."""
     def same(text, words):
         words = {analyze_query_word(w) for w in words} - {""}
         got = _matches(text, words, None)
         assert got == _token_by_token(text, words, {t[:2] for t in words}, None), text
         return got
 
-    assert same("ΑΣ\ufeffΒΑΣ", ["ΑΣ"]) == []    # as in JS: the token's lower case (ας) lacks the head of its term ασ
+    assert same("ΑΣ\ufeffΒΑΣ ας", ["ΑΣ"]) == [(0, 2, "ασ"), (7, 9, "ασ")]
     assert same("İstanbul pricing", ["pricing"]) == [(9, 16, "price")]
-    pieces = ["Pricing", "PRICES", "price-list", "İstanbul", "ΟΔΥΣΣΕΑΣ", "σοφός", "Straße", "東京都",
-              "Привет", "мир", "😀emoji", "café", "C++", "don't", "\u00a0", "\u3000", "\ufeff", " ", "-", "\n"]
-    rng = random.Random(5)
-    for _ in range(500):
-        text = "".join(rng.choice(pieces) + rng.choice(["", " ", "-", "\u2009"]) for _ in range(rng.randrange(1, 25)))
-        same(text, rng.sample(pieces[:14], 3))
+    for text, words in excerpt_cases(500, 5):
+        same(text, words)
+
+
+def test_excerpt_finds_words_the_analysis_folds():
+    """A token is matched by its term, whatever its letters before the analysis folds them."""
+    for text, word, at in (("visit Ｔｏｋｙｏ today", "tokyo", 6), ("the ﬁnance team", "finance", 4), ("ΟΔΟΣ ας", "ας", 5)):
+        assert [start for start, _, _ in _matches(text, terms(word), None)] == [at], text
+        assert excerpt(text, terms(word), "FALLBACK") == text
 
 
 def test_excerpt_counts_code_points():
