@@ -208,27 +208,30 @@ def test_a_record_names_what_it_refers_to_by_title_even_after_a_rename(tmp_path,
     assert ">Price levels</a>" in day()
 
 
-def test_a_rebuild_making_a_new_day_page_renders_the_pages_that_link_to_it_alone(tmp_path, build_site):
+@pytest.mark.parametrize("day", ["2026-10-05", "2026-12-04"])
+def test_a_rebuild_making_a_new_day_page_renders_the_pages_that_link_to_it_alone(tmp_path, build_site, day):
     """A record on a day its source had none makes a day page, which the period's page links to;
-    the rest of the site, note pages included, is kept (emit/reuse.py)."""
+    the rest of the site, note pages and the source's other days included, is kept
+    (emit/reuse.py). On 2026-12-04 it is the source's newest day, which only the source's page
+    shows: its other day pages link their neighbours alone."""
     from builder.emit.state import BuildState
     brain = tmp_path / "brain"
     shutil.copytree(ROOT / "examples" / "brain", brain)
-    out, state = tmp_path / "site", BuildState()
-    build_site(brain, out, state=state)
+    out, state, now = tmp_path / "site", BuildState(), "2026-12-05T12:00:00Z"
+    build_site(brain, out, state=state, now=now)
     notes = {ref for ref, keys in state.pages["brain"].keys.items() if any(k.endswith(".md.html") for k in keys)}
-    record = {"text": "Monday: nothing new.", "title": "Morning brief 5 Oct", "time": "2026-10-05T06:00:00Z",
-              "author": "service:morning-brief", "attributes": {"observed": "2026-10-05T06:00:05Z"}}
-    (brain / "memories" / "brief" / "2026-10-05.json").write_text(json.dumps(record), encoding="utf-8")
+    record = {"text": "Monday: nothing new.", "title": "Morning brief", "time": f"{day}T06:00:00Z",
+              "author": "service:morning-brief", "attributes": {"observed": f"{day}T06:00:05Z"}}
+    (brain / "memories" / "brief" / f"{day}.json").write_text(json.dumps(record), encoding="utf-8")
     days = lambda: {ref for ref in state.pages["brain"].keys if ref.startswith("memories/brief/")}
     before = days()
-    build_site(brain, out, state=state)
+    build_site(brain, out, state=state, now=now)
     rendered = set(state.pages["brain"].made)
-    assert {"memories/brief/2026-10-05", "memories/brief"} <= rendered
-    assert not rendered & notes and len(rendered) < 30, sorted(rendered)
-    build_site(brain, tmp_path / "clean")
+    assert {f"memories/brief/{day}", "memories/brief"} <= rendered
+    assert not rendered & notes and "memories/brief/2026-11-29" not in rendered and len(rendered) < 30, sorted(rendered)
+    build_site(brain, tmp_path / "clean", now=now)
     assert tree(out) == tree(tmp_path / "clean")
-    assert days() - before == {"memories/brief/2026-10-05"}
+    assert days() - before == {f"memories/brief/{day}"}
 
 
 def test_two_builds_are_byte_identical(tmp_path, build_site):

@@ -7,7 +7,7 @@ A page is a function of its view's reply pages and of what the page shows of oth
   embeds, what each embedded note links to;
 - a listing, period or day page: its items' listed dicts (a record's URL follows from its
   times) and, on a day page, each item and a record's whole read and the items it links to,
-  its relation lists, its neighbouring days, and the newest day of its source;
+  its relation lists, a day's neighbouring days, and a source page's newest day;
 - a listing or day page: which of the pages it may link to exist (its crumbs' parents, a period's
   source days, a day's period);
 - every page: the brain's config, attachments, which notes and identities exist, the build
@@ -109,7 +109,9 @@ def _known(brain: Brain, site: SiteViews, view: View, reads: set) -> tuple:
 
 def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str, reads: set) -> tuple:
     relations = tuple(v.pages for v in sorted(site.relations.get(view.ref, []), key=lambda v: v.variant))
-    newest = site.days.get(view.pages[0].get("source"), [None])[-1]
+    # the source's page links its newest day; a day page only its neighbours (not every day of a
+    # source again when a record makes a newest day)
+    newest = site.days.get(view.pages[0]["source"], [None])[-1] if view.pages[0].get("page") == "source" else None
     key = (view.pages, view.extra, relations, site.neighbours.get(view.ref), newest, stamped(view, as_of) and as_of,
            _known(brain, site, view, reads))
     if view.pages[0].get("source"):   # a day's neighbours, a source's newest day: its days as a whole
