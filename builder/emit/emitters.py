@@ -78,8 +78,9 @@ def _paths(run):
 def pages(ctx: Context) -> None:
     """Reply files, item pages and listing pages, spread over the cores when there are many
     (each worker takes every n-th view), unless a whole search side is computed beside (a full
-    build's, a watch session's first build's): the cores are busy then, and workers that copy the heap they touch cost more than they gave (a 10k build's
-    CPU 8 s more, its wall 3 s longer: docs/code.md)."""
+    build's, a watch session's first build's): the cores are busy then, and workers that copy
+    the heap they touch cost more than they gave (a 10k build's CPU 8 s more, its wall 3 s
+    longer: docs/code.md)."""
     root = ctx.brain is ctx.brains[0]
     memo = ctx.state.pages.setdefault(ctx.brain.name, PageMemo()) if ctx.state else None
     site = memo.site_views(ctx.views) if memo else SiteViews(ctx.views)   # before the fork: every worker shares it
