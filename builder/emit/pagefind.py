@@ -190,7 +190,7 @@ def emit_pagefind(writer: Writer, brains, later: bool = False, stop: threading.E
                 for bundle, (out, _) in zip(stale, pool.map(run, stale)):
                     files = sorted(p for p in out.rglob("*") if p.is_file())
                     for path in files:
-                        writer.copy(path, f"{BUNDLE_DIR}/{bundle.folder}{path.relative_to(out).as_posix()}")
+                        writer.link(path, f"{BUNDLE_DIR}/{bundle.folder}{path.relative_to(out).as_posix()}")
                     entries[bundle.folder] = {"files": len(files)}
                     shutil.rmtree(out)
     if bundles:

@@ -30,6 +30,32 @@ def test_unchanged_files_are_hard_links_to_the_previous_site(tmp_path):
     assert (out / "b.json").read_bytes() == b"TWO"
 
 
+def test_a_linked_file_is_staged_without_a_new_file_and_reused_when_unchanged(tmp_path):
+    out, cache, made = tmp_path / "site", tmp_path / ".bf-cache", tmp_path / "made"
+    made.mkdir()
+    (made / "p.pf").write_bytes(b"bundle")
+    w = Writer(out, cache)
+    w.link(made / "p.pf", "pagefind/p.pf")
+    assert os.path.samefile(made / "p.pf", w.stage / "pagefind/p.pf")   # the same file: no copy made
+    assert w.digests["pagefind/p.pf"] == hashlib.sha256(b"bundle").digest()
+    w.commit()
+    inode = (out / "pagefind/p.pf").stat().st_ino
+    (made / "p.pf").unlink()
+    (made / "p.pf").write_bytes(b"bundle")              # the next run's bytes, the same
+    w = Writer(out, cache)
+    w.link(made / "p.pf", "pagefind/p.pf")
+    w.commit()
+    assert w.reused == 1 and (out / "pagefind/p.pf").stat().st_ino == inode
+
+
+def test_a_link_across_file_systems_is_a_copy(tmp_path, monkeypatch):
+    (tmp_path / "made").write_bytes(b"bundle")
+    w = Writer(tmp_path / "site", tmp_path / ".bf-cache")
+    monkeypatch.setattr(os, "link", lambda *a: (_ for _ in ()).throw(OSError(18, "Invalid cross-device link")))
+    w.link(tmp_path / "made", "p.pf")
+    assert (w.stage / "p.pf").read_bytes() == b"bundle" and not os.path.samefile(tmp_path / "made", w.stage / "p.pf")
+
+
 def test_the_index_is_json_and_read_only_when_it_is_ours(tmp_path, monkeypatch):
     out, cache = tmp_path / "site", tmp_path / ".bf-cache"
     build_once(out, cache, {"x.html": b"one"})
