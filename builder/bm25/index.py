@@ -163,7 +163,7 @@ def stored_name(rel: str) -> str:
 
 def dump_file(files, rel):
     """meta.json as JSON, every other file a pack (builder/packs.py), compressed in the workers."""
-    return canonical_json(files[rel]) if rel == "meta.json" else pack(canonical_json(files[rel]))
+    return canonical_json(files[rel]) if rel == "meta.json" else pack(canonical_json(files[rel]), numbers=True)
 
 
 def write_index(docs, out_dir) -> list[str]:

@@ -161,7 +161,7 @@ class IndexState:
         """The stored bytes of `rels` (index.dump_file's): shards from their terms' kept JSON."""
         data = [self._shard_json(files[rel]) if rel.startswith("t/") else canonical_json(files[rel]) for rel in rels]
         todo = [i for i, rel in enumerate(rels) if rel != "meta.json"]
-        for i, p in zip(todo, pack_all([data[i] for i in todo])):
+        for i, p in zip(todo, pack_all([data[i] for i in todo], numbers=True)):
             data[i] = p
         return data
 
