@@ -59,3 +59,16 @@ def test_forked_returns_what_its_child_computed_and_the_child_may_fork_workers()
 def test_forked_raises_the_childs_exception_in_the_parent():
     with parallel_module.Forked(_fail, None) as side, pytest.raises(ValueError, match="no such thing"):
         side.get()
+
+
+def _pid(_, x):
+    return os.getpid(), x
+
+
+def test_fork_each_computes_one_share_here_and_the_others_in_workers(monkeypatch):
+    monkeypatch.setattr(parallel_module, "cores", lambda: 3)
+    got = parallel_module.fork_each(_pid, list(range(10)), None, parallel=True)
+    assert [x for _, x in got] == list(range(10))
+    here = [x for pid, x in got if pid == os.getpid()]
+    assert here == [0, 3, 6, 9]   # the first of 3 interleaved shares; the others in workers
+    assert parallel_module.fork_each(_pid, list(range(4)), None, parallel=False) == [(os.getpid(), x) for x in range(4)]
