@@ -203,7 +203,8 @@ def _nested(rng, depth: int):
     """A JSON value with strings that hold brackets, commas, quotes and backslashes."""
     pick = rng.random()
     if depth > 7 or pick < 0.3:
-        return rng.choice(['a "[q]", {b}\\', 7, None, True, "ü€", "", 1.5])
+        return rng.choice(['a "[q]", {b}\\', 7, None, True, False, "ü€", "", 1.5, 1e16, -2.5e-7, 1e-5, 123456789.125,
+                           "tab\t\x01\u2028", 2 ** 70])
     if pick < 0.65:
         return [_nested(rng, depth + 1) for _ in range(rng.randint(0, 4))]
     return {f'k{i}"[,': _nested(rng, depth + 1) for i in range(rng.randint(0, 4))}
@@ -217,5 +218,14 @@ def test_within_says_exactly_whether_a_reply_fits():
     rng = random.Random(20)
     for _ in range(2000):
         reply = {"x": _nested(rng, 0)}
+        n = served(reply)
+        assert within(reply, n) and not within(reply, n - 1)
+
+
+def test_within_counts_what_the_served_form_writes_longer_than_the_canonical_one():
+    """Where the served form is longer than canonical JSON (a space after each key; 1e-07 for
+    orjson's 1e-7) and indent=2 adds little beyond the bound's own count."""
+    from builder.views.paging import within
+    for reply in ({"x": [1e-7] * 300}, {"x": [2.5e-5] * 300}, {"x": {f"k{i}": 1 for i in range(300)}}):
         n = served(reply)
         assert within(reply, n) and not within(reply, n - 1)
