@@ -13,6 +13,7 @@ from bisect import insort
 from itertools import chain
 
 from .pipeline import WordMemo, _words, analyze_pairs
+from .postings import gaps
 from .scoring import fnv1a
 
 BUCKETS = 1 << 13          # ~2.5% of hits holding a note's words pass without its phrase (10k notes)
@@ -108,14 +109,14 @@ class Pairs:
             shards *= 2
         return shards
 
-    def _files(self, which, gaps: dict | None = None) -> dict[str, dict]:
-        """The a/ shards numbered `which`; `gaps`: each bucket's ids as gaps, when made already."""
+    def _files(self, which, gapped: dict | None = None) -> dict[str, dict]:
+        """The a/ shards numbered `which`; `gapped`: each bucket's ids as gaps, when made already."""
         shards = self.shards()
         tables: dict[int, dict] = {k: {} for k in which}
         for b, ids in sorted(self.ids.items()):
             table = tables.get(b & (shards - 1))
             if table is not None:
-                table[str(b)] = gaps[b] if gaps is not None else [ids[0]] + [y - x for x, y in zip(ids, ids[1:])]
+                table[str(b)] = gapped[b] if gapped is not None else gaps(ids)
         return {f"a/{k}.json": table for k, table in tables.items()}
 
 

@@ -18,6 +18,7 @@ from ..kernel.parallel import cores, fork_each
 from .adjacent import Pairs
 from .layout import _LONE_SURROGATE, arrange, layout
 from .pipeline import WordMemo, term_counts
+from .postings import gaps
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
@@ -124,7 +125,7 @@ def _term_entry(post, term):
         if not entries:
             continue
         ids = [e >> ID for e in entries]
-        out.append([fi, [ids[0]] + [b - a for a, b in zip(ids, ids[1:])], [e & _MASK for e in entries]])
+        out.append([fi, gaps(ids), [e & _MASK for e in entries]])
         count += len(entries)
     return count, out, fnv1a(term)
 

@@ -15,6 +15,7 @@ from operator import itemgetter, methodcaller
 from ..kernel.stretch import differing
 from .adjacent import BUCKETS, Pairs
 from .pipeline import WordMemo, name_key
+from .postings import gaps
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
@@ -186,7 +187,7 @@ def doc_files(docs, refs, lens, memo: WordMemo, keys: dict[str, str] | None = No
         files.update(_tables("n", _names(docs, memo, keys), lambda ids: ids))
     if since is None or faceted:
         ids_of = _facets(docs, facets, since[1] if since is not None else None)
-        files.update(_tables("f", ids_of, lambda ids: [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]))
+        files.update(_tables("f", ids_of, gaps))
     notes = _notes_end(docs)
     for kind, size, make in (
             ("r", REF_CHUNK, lambda i: refs[i:i + REF_CHUNK]),

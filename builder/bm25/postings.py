@@ -8,6 +8,12 @@ from itertools import accumulate
 from .scoring import CONTEXT, idf
 
 
+def gaps(ids: list[int]) -> list[int]:
+    """Ascending ids as the index stores them: the first, then each one's distance from the one
+    before (FORMAT.md); accumulate() reads them back."""
+    return [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]
+
+
 class Posting:
     """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
     per doc, ``named`` the set of docs holding it in a NAMED field, ``own`` the set of docs
