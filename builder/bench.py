@@ -7,6 +7,9 @@ from BuildReport.timings. Stock lunr.py runs over the same note-level documents 
 aliases, headings, body with bf's boosts), next to bf's own index, as ratios
 `ratio_stock_*_to_bf_*` = stock / bf: above 1 means bf is smaller or faster.
 `load_avg_1m` is the machine's load when the size started: timings are only as quiet as the host.
+`create_file_us` is what creating an empty file cost right before the full build (which creates
+~41,000 at 10k notes): on an ext4 without a journal it grows 20-fold for minutes after many files
+were deleted (docs/decisions.md, "Creating a file can cost 0.4 ms").
 """
 from __future__ import annotations
 
@@ -216,6 +219,21 @@ def _search(res: Result, site: Path, qs, reps: int, read_ref: str) -> None:
     _rss(res, "read_peak_rss_mb", mb)
 
 
+PROBE_FILES = 1000
+
+
+def _create_cost(work: Path) -> float:
+    """Microseconds to create an empty file in `work`, over PROBE_FILES new files. They stay:
+    deleting them would make the files created next cost more (see the module docstring)."""
+    probe = work / "create-probe"
+    probe.mkdir(exist_ok=True)
+    first = len(os.listdir(probe))
+    start = time.perf_counter()
+    for i in range(first, first + PROBE_FILES):
+        os.close(os.open(probe / str(i), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    return round((time.perf_counter() - start) / PROBE_FILES * 1e6, 1)
+
+
 def _rss(res: Result, key: str, mb: float | None) -> None:
     if mb is None:
         res.null(key, f"{TIME} is not available to measure a process's own peak RSS")
@@ -235,6 +253,7 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
                cpus=os.cpu_count(), load_avg_1m=round(os.getloadavg()[0], 2),
                raw_note_bytes=corpus.note_bytes, raw_record_text_bytes=corpus.record_bytes,
                raw_text_bytes=corpus.note_bytes + corpus.record_bytes)
+    res["create_file_us"] = _create_cost(work)
     _log(f"{n} notes: generated in {res['generate_s']} s; building")
     full = _build(brain, out, pagefind)
     _record_build(res, "build", full)

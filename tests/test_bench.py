@@ -18,7 +18,7 @@ from builder.benchrebuild import EDITS
 
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = [
-    "notes", "records", "cpus", "load_avg_1m", "generate_s", "raw_note_bytes", "raw_record_text_bytes",
+    "notes", "records", "cpus", "load_avg_1m", "create_file_us", "generate_s", "raw_note_bytes", "raw_record_text_bytes",
     "raw_text_bytes", "build_s", "build_notes_per_s", "build_files_written", "build_problems",
     "build_peak_rss_mb", "pagefind_peak_rss_mb", "site_bytes", "site_bytes_per_note", "pagefind_bytes",
     "search_data_bytes", "search_data_to_raw_ratio", "rebuild_s", "rebuild_without_pagefind_s",
@@ -129,3 +129,9 @@ def test_site_bytes_and_files_are_reported_by_kind(rows):
     assert row["site_files"] == sum(k["files"] for name, k in kinds.items() if name != "pagefind")
     assert sum(k["bytes"] for name, k in kinds.items() if name != "pagefind") == row["site_bytes"]
     assert all(k["bytes_per_note"] == round(k["bytes"] / row["notes"]) for k in kinds.values())
+
+
+def test_the_file_creation_probe_creates_new_files_and_keeps_them(tmp_path):
+    from builder.bench import PROBE_FILES, _create_cost
+    assert _create_cost(tmp_path) > 0 and _create_cost(tmp_path) > 0   # a kept --workdir: new names
+    assert len(list((tmp_path / "create-probe").iterdir())) == 2 * PROBE_FILES
