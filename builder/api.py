@@ -77,11 +77,11 @@ class Site:
         return self._current().as_of
 
     def search(self, query: str, *, scope: str | None = None, type: str | None = None,
-               path: str | None = None, limit: int = 10, brains=None) -> dict:
-        """`bf search QUERY [--scope] [--type] [--path] [--limit] [--brain …]`: a search-reply."""
+               path: str | None = None, limit: int = 10, brains=None, mode: str | None = None) -> dict:
+        """`bf search QUERY [--scope] [--type] [--path] [--limit] [--brain …] [--mode]`: a search-reply."""
         from .query.search import search
         return _own(search(self._current(), query, scope=scope, type=type, path=path, limit=limit,
-                           brains=_brains(brains)))
+                           brains=_brains(brains), mode=mode))
 
     def read(self, ref: str, *, rel: str | None = None, offset: int = 0, brains=None) -> dict:
         """`bf read REF [--rel] [--offset] [--brain …]`: a read-reply ('' or 'home' for home)."""
@@ -89,11 +89,16 @@ class Site:
         return _own(read(self._current(), ref, rel=rel, offset=offset, brains=_brains(brains)))
 
     def recall(self, query: str, *, budget: int = 16000, scope: str | None = None, type: str | None = None,
-               path: str | None = None, brains=None) -> dict:
-        """`bf recall QUERY [--budget] [--scope] [--type] [--path] [--brain …]`: a recall-reply."""
+               path: str | None = None, brains=None, mode: str | None = None) -> dict:
+        """`bf recall QUERY [--budget] [--scope] [--type] [--path] [--brain …] [--mode]`: a recall-reply."""
         from .query.recall import recall
         return _own(recall(self._current(), query, budget=budget, scope=scope, type=type, path=path,
-                           brains=_brains(brains)))
+                           brains=_brains(brains), mode=mode))
+
+    def similar(self, ref: str, *, limit: int = 10, scope: str | None = None, brains=None) -> dict:
+        """`bf similar REF [--limit] [--scope] [--brain …]`: the notes and records nearest an item."""
+        from .query.similar import similar
+        return _own(similar(self._current(), ref, limit=limit, scope=scope, brains=_brains(brains)))
 
     def types(self, *, brains=None) -> dict:
         """`bf types [--brain …]`: the type values in use, with counts."""

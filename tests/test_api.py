@@ -35,6 +35,7 @@ def test_readme_example_runs(example_site, tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out.splitlines()
     assert "New website" in out
     assert out[-1] == "not_found 3 not found: projects/no-such-note.md"
+    assert "['lexical']" in out and "True" in out   # search(mode=…) and similar(…)
 
 
 QUERIES = [
@@ -51,6 +52,14 @@ QUERIES = [
     (("recall", "pricing", "--budget", "4000"), "recall", ("pricing",), {"budget": 4000}),
     (("recall", "pricing page", "--scope", "memories"), "recall", ("pricing page",), {"scope": "memories"}),
     (("types",), "types", (), {}),
+    (("search", "pricing", "--mode", "lexical"), "search", ("pricing",), {"mode": "lexical"}),
+    (("search", "launch plan", "--mode", "semantic", "--limit", "3"), "search", ("launch plan",),
+     {"mode": "semantic", "limit": 3}),
+    (("recall", "pricing", "--mode", "lexical", "--budget", "2000"), "recall", ("pricing",),
+     {"mode": "lexical", "budget": 2000}),
+    (("similar", "projects/new-website.md", "--limit", "3"), "similar", ("projects/new-website.md",), {"limit": 3}),
+    (("similar", "projects/new-website.md", "--scope", "memories"), "similar", ("projects/new-website.md",),
+     {"scope": "memories"}),
 ]
 
 
@@ -69,6 +78,7 @@ def test_replies_equal_the_cli(example_site, bf, cli, method, args, kwargs):
     (lambda s: s.recall("x", budget=0), "invalid_input", 2, ("recall", "x", "--budget", "0")),
     (lambda s: s.read("projects/new-website.md#"), "invalid_input", 2, ("read", "projects/new-website.md#")),
     (lambda s: s.types(brains=["nope"]), "invalid_input", 2, ("types", "--brain", "nope")),
+    (lambda s: s.similar("projects/no-such-note.md"), "not_found", 3, ("similar", "projects/no-such-note.md")),
 ])
 def test_errors_carry_the_cli_code_and_exit(example_site, bf, call, code, exit, cli):
     with pytest.raises(BfError) as info:
@@ -81,7 +91,9 @@ def test_errors_carry_the_cli_code_and_exit(example_site, bf, call, code, exit, 
 def test_wrong_argument_types_raise_bferror(example_site):
     site = open_site(example_site)
     for call in (lambda: site.search(None), lambda: site.search("x", limit=2.5), lambda: site.read(5),
-                 lambda: site.search("x", brains=5), lambda: site.types(brains=[1])):
+                 lambda: site.search("x", brains=5), lambda: site.types(brains=[1]),
+                 lambda: site.search("x", mode="fuzzy"), lambda: site.recall("x", mode=1),
+                 lambda: site.similar("projects/new-website.md", limit=0)):
         with pytest.raises(BfError) as info:
             call()
         assert info.value.code == "invalid_input" and info.value.exit == 2
