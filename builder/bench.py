@@ -304,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-pagefind", action="store_true")
     p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
     p.add_argument("--quality", action="store_true", help="search quality per arm (builder/benchquality.py), no timings")
+    p.add_argument("--locomo", metavar="DIR", help="with --quality: also recall on the raw LoCoMo conversations in DIR "
+                                                   "(builder/benchlocomo.py)")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
     p.add_argument("--child-now", default=NOW, help=argparse.SUPPRESS)
     p.add_argument("--child-watch", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
@@ -314,9 +316,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.child_build:
         _child_build(*args.child_build, pagefind=not args.no_pagefind, now=args.child_now)
         return 0
+    if args.locomo and not args.quality:
+        p.error("--locomo goes with --quality")
     if args.quality:
         from .benchquality import report
-        print(json.dumps(report(), sort_keys=True), flush=True)
+        print(json.dumps(report(locomo=args.locomo), sort_keys=True), flush=True)
         return 0
     sizes = args.notes or ([1000] if args.quick else [1000, 10000])
     work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="bf-bench-"))

@@ -12,6 +12,7 @@
   its notes added to a generated brain (builder/benchgen.py) of DISTRACTORS notes.
   These: hit@1, hit@3 and MRR@10 (an item counts as the expected note when it is the note or one
   of its sections).
+- `locomo` (with `--locomo DIR`): real long conversations, builder/benchlocomo.py.
 Needs the repository checkout (the fixtures are not in the package).
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from . import MODES, benchconv
+from . import MODES, benchconv, benchlocomo
 from .benchgen import generate
 from .build import build
 from .bm25 import name_key
@@ -107,12 +108,13 @@ def conversations(tmp: Path, fixture: dict | None = None, modes=MODES) -> dict:
     return out
 
 
-def report() -> dict:
+def report(locomo: str | None = None) -> dict:
     with tempfile.TemporaryDirectory(prefix="bf-quality-") as tmp:
         tmp = Path(tmp)
         example = json.loads((FIXTURES / "quality.json").read_text("utf-8"))["queries"]
         mismatch = mismatch_brain(tmp / "mismatch")
-        return {
+        real = {"locomo": benchlocomo.report(Path(locomo), tmp)} if locomo else {}
+        return real | {
             "conversations": conversations(tmp),
             "example": _known(_site(ROOT / "examples" / "brain", tmp), [(q["query"], q["expect"]) for q in example]),
             "multilingual": _known(_site(FIXTURES / "multilingual", tmp), multilingual_known_items()[0]),

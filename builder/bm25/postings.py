@@ -66,11 +66,15 @@ class Posting:
         return self._map
 
     def ranked(self, own: bool = False):
-        """Positions ordered by (not named, weight descending, id); `own`: only those of docs
-        holding the term in their own text."""
+        """Positions ordered by tier (named, else held in the doc's own text, else only in its
+        CONTEXT fields), weight descending, id; `own`: only those of docs holding the term in
+        their own text (a prefix)."""
         if self._ranked is None:
             ids, named, held = self.ids, self.named, self.own
-            ranked = sorted(self.by_weight(), key=lambda i: ids[i] not in named)   # stable
+
+            def tier(i):
+                return 0 if ids[i] in named else 1 if held is None or ids[i] in held else 2
+            ranked = sorted(self.by_weight(), key=tier)   # stable
             self._ranked = (ranked, ranked if held is None else [i for i in ranked if ids[i] in held])
         return self._ranked[own]
 

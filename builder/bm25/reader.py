@@ -15,7 +15,10 @@ term in its own text (scoring.CONTEXT says why).
 
 evaluated in exactly that order in both runtimes (scoring.py says why that gives equal doubles).
 Each hit also has a *tier*: 0 when the query's name key (pipeline.name_key) names the document
-(n/K.json), 1 when every group occurs in the document's title or aliases, else 2.
+(n/K.json), 1 when every group occurs in the document's title or aliases, 2 when every group
+occurs in the document's own text (outside CONTEXT fields), else 3 (the any-word hits).
+`when` (start, end) in seconds: a hit placed in that span (p/: a record's placed instant) has
+its score multiplied by WHEN_BOOST, after the sums above (a date the query names).
 Hits are ordered by tier, score descending, doc id (layout.arrange: notes and sections, then
 each source's records; ref order within each).
 """
@@ -29,7 +32,7 @@ from ..kernel import packs
 from .adjacent import phrase_buckets
 from .pipeline import analyze_pairs
 from .postings import Hits, Posting
-from .scoring import CONTEXT, FORMAT, fnv1a
+from .scoring import CONTEXT, FORMAT, WHEN_BOOST, fnv1a
 
 try:  # orjson parses the shards ~2x faster; json gives the same values
     from orjson import loads as _loads
@@ -214,11 +217,11 @@ class IndexReader:
             self._names[key] = frozenset(ids)
         return self._names[key]
 
-    def search(self, terms, required: bool, limit: int | None = None):
+    def search(self, terms, required: bool, limit: int | None = None, when=None):
         """[(ref, score, matched, tier)]: search_ids with refs."""
-        return [(self.ref(d), score, m, tier) for d, score, m, tier in self.search_ids(terms, required, limit)]
+        return [(self.ref(d), score, m, tier) for d, score, m, tier in self.search_ids(terms, required, limit, when)]
 
-    def search_ids(self, terms, required: bool, limit: int | None = None) -> Hits:
+    def search_ids(self, terms, required: bool, limit: int | None = None, when=None) -> Hits:
         """Hits of the query *terms* ((exact, folded) pairs, or words): ``(doc, score, matched,
         tier)`` with ``matched`` the frozenset of folded terms the doc holds."""
         pairs = _as_pairs(terms)
@@ -243,7 +246,7 @@ class IndexReader:
             return Hits.of([(d, 0.0, frozenset(), 0) for d in docs])
         extra = [(c, p) for e, c in bonus.items() if (p := self.postings(e)) is not None]
         whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
-        if len(present) == 1 and not extra:
+        if len(present) == 1 and not extra and when is None:
             return self._one(present[0], whole, names, limit, required)
         if required:
             ids = _intersect([p for _, _, p in present])
@@ -258,21 +261,25 @@ class IndexReader:
         sums = [0.0] * len(ids)
         masks = [0] * len(ids)
         nameds = [0] * len(ids)
+        owns = [len(present)] * len(ids)   # groups held in the doc's own text
         for bit, (c, _, p) in enumerate(present):
-            m, named = p.map(), p.named
+            m, named, own = p.map(), p.named, p.own
             sums = [s + c * m[d] if d in m else s for s, d in zip(sums, ids)]
             if not required:
                 masks = [k | (1 << bit) if d in m else k for k, d in zip(masks, ids)]
+                owns = [k - 1 if d not in m or (own is not None and d not in own) else k for k, d in zip(owns, ids)]
             nameds = [k + 1 if d in named else k for k, d in zip(nameds, ids)]
         for c, p in extra:
             m = p.map()
             sums = [s + c * m[d] if d in m else s for s, d in zip(sums, ids)]
+        if when is not None:
+            sums = [s * WHEN_BOOST if self._within(d, when) else s for s, d in zip(sums, ids)]
         need = len(groups) if whole else -1
-        tiers = [0 if d in names else 1 if k == need else 2 for d, k in zip(ids, nameds)]
+        tiers = [0 if d in names else 1 if k == need else 2 if o == need else 3
+                 for d, k, o in zip(ids, nameds, owns)]
         # (tier, score descending, id): ids ascend and both sorts are stable
         order = sorted(range(len(ids)), key=sums.__getitem__, reverse=True)
-        if need in nameds or names:
-            order.sort(key=tiers.__getitem__)
+        order.sort(key=tiers.__getitem__)
         if limit is not None:
             order = order[:limit]
         if required:
@@ -281,12 +288,16 @@ class IndexReader:
         sets = {k: frozenset(f for b, (_, f, _) in enumerate(present) if k >> b & 1) for k in set(masks)}
         return Hits.of([(ids[i], sums[i], sets[masks[i]], tiers[i]) for i in order])
 
+    def _within(self, doc: int, when: tuple[int, int]) -> bool:
+        placed = self.placed(doc)
+        return placed is not None and when[0] <= placed < when[1]
+
     def _one(self, entry, whole: bool, names: frozenset, limit: int | None, required: bool) -> Hits:
         """One group, no bonus term: the posting's cached order, named documents moved first.
         (`required` implies `whole`: a missing group returned no hits before.)"""
         c, f, p = entry
         s = frozenset([f])
-        ids, ws, named = p.ids, p.ws, p.named
+        ids, ws, named, own = p.ids, p.ws, p.named, p.own
         ranked = p.ranked(required) if whole else p.by_weight()
         head: list[tuple] = []   # tier 0: named documents holding the term, then the others
         if names:   # few: found by bisection, in by_weight() order (weight descending, id)
@@ -310,7 +321,7 @@ class IndexReader:
                 return head[k]
             i = order[k - n]
             d = ids[i]
-            return (d, c * ws[i], s, 1 if whole and d in named else 2)
+            return (d, c * ws[i], s, 3 if not whole else 1 if d in named else 2 if own is None or d in own else 3)
         return Hits(docs, at)
 
 

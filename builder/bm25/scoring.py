@@ -22,7 +22,7 @@ PARAMS = {
     "aliases": {"boost": 8, "k1": 1.2, "b": 0.75},
     "headings": {"boost": 4, "k1": 1.2, "b": 0.75},
     "body": {"boost": 1, "k1": 1.2, "b": 0.75},
-    "neighbours": {"boost": 0.3, "k1": 1.2, "b": 0, "scale": 2, "weights": [2, 1]},
+    "neighbours": {"boost": 0.5, "k1": 1.2, "b": 0, "scale": 2, "weights": [2, 1]},
 }
 # Fields that add to a document's score without holding the words for the all-words rule: a
 # record must hold every query word in its own text, or it is a hit of the any-word pass only,
@@ -31,7 +31,8 @@ PARAMS = {
 # word within five messages won the all-words pass and session recall@5 fell (0.992 -> 0.981);
 # with this rule turn recall@10 0.694 -> 0.994 and session recall@5 0.992 -> 0.997.
 CONTEXT = ("neighbours",)
-NAMED = ("title", "aliases")   # an item "holds the words in its name" when they are in these
+NAMED = ("title", "aliases")
+WHEN_BOOST = 2.0   # a hit placed in the span of a date the query names (query/when.py): exact in doubles   # an item "holds the words in its name" when they are in these
 LN2 = 0.6931471805599453
 SQRT2 = 1.4142135623730951
 _INV = [1.0 / k for k in range(1, 32, 2)]   # 1/1, 1/3, … 1/31

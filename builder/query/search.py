@@ -7,21 +7,21 @@ rather than one item per hit); _candidates is the reference both runtimes share.
    words, CJK/Thai/… bigrams, stemmed English, a diacritic-folded twin per term); nothing in it
    is lunr syntax. A double-quoted span is a phrase: its terms must also occur in that order
    in the item's stored text (excerpt.has_phrase).
-2. All-words: the index's documents holding every (folded) term in their own text (BM25,
-   bm25/reader.py; a record's neighbour field adds to its score but holds no word for this
-   rule). When no item survives the filters (kind, scope, --type, --path, phrases) in any
-   selected brain, any-word: documents holding at least one term (neighbour fields included),
-   ranked by how many they hold first.
+2. Hits: the index's documents holding at least one (folded) term (BM25, bm25/reader.py;
+   a record's neighbour field adds to its score). Those holding every term in their own text
+   come first (tier 2 below), then the others by score alone: the every-word results, then
+   the page filled with any-word ones (docs/replies.md, "Matching and ranking", says why).
+   A date the query names (query/when.py) weighs the hits placed in it more.
 3. Tiers (the index gives each hit one): 0 when the whole query is a note's title, alias or
    file stem (after analysis; such a note is a hit even when no indexed text holds a file
-   stem's words), 1 when every term is in the item's title or aliases, else 2.
-   A section's heading is not its title (views/documents indexes it as a heading).
-4. One item per note: among a note and its sections, the best by (tier, more terms, higher
-   score, the note before a section, ref); a section therefore replaces its note only when
-   it outranks it.
-5. Order of items: not deprecated before deprecated, tier, more terms, higher score, brain
-   name, ref. Strings compare by code points (JS: not by UTF-16 units; use a code-point compare).
-6. Then the first spread.POOL items are spread across conversations (query/spread.py).
+   stem's words), 1 when every term is in the item's title or aliases, 2 when every term is
+   in its own text, else 3. A section's heading is not its title (views/documents indexes it
+   as a heading).
+4. One item per note: among a note and its sections, the best by (tier, higher score, the
+   note before a section, ref); a section therefore replaces its note only when it outranks it.
+5. Order of items: not deprecated before deprecated, tier, higher score, brain name, ref.
+   Strings compare by code points (JS: not by UTF-16 units; use a code-point compare).
+6. Then the first items are spread across conversations (query/spread.py).
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ import re
 
 from ..kernel import refs
 from ..kernel.errors import IndexMissing, InvalidInput
+from ..kernel.periods import parse_period
 from ..bm25 import FormatError, analyze, query_terms
 from ..kernel.text import join_pieces   # the same join the build used
 from ..kernel.times import from_rfc3339, seconds
@@ -40,6 +41,7 @@ from . import topk, vector
 from .site import Site
 from .spread import POOL, spread
 from .store import BrainStore, Entry, open_store
+from .when import period_of
 
 MAX_QUERY = 4096
 MAX_LIMIT = 50
@@ -103,7 +105,7 @@ def _text(store: BrainStore, entry: Entry) -> str:
     return join_pieces(pieces)
 
 
-def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> tuple[list[tuple], bool]:
+def _candidates(stores, words, phrases, scope, type_, path, when, as_of) -> tuple[list[tuple], bool]:
     """[(entry, score, count, tier)] that survive every filter, and whether the scope dropped any hit.
     With a phrase, each hit is first asked of the index alone: whether its adjacent pairs may
     hold the phrase (reader.may_hold), and whether --type, --path and the scope keep it
@@ -116,7 +118,7 @@ def _candidates(stores, words, phrases, scope, type_, path, required, as_of) -> 
     for name, store in sorted(stores.items()):
         bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
         reader, keep = store.reader, topk.keep_groups(scope, store, type_, path)
-        for doc, score, matched, tier in reader.search_ids(words, required):
+        for doc, score, matched, tier in reader.search_ids(words, False, when=when.get(name)):
             group = reader.group(doc)
             if keep is not None and group not in keep:
                 narrowed = True
@@ -206,13 +208,26 @@ def _best_per_note(kept: list[tuple]) -> list[tuple]:
 
 
 def _within(cand: tuple) -> tuple:
-    entry, score, count, tier = cand
-    return (tier, -count, -score, 0 if entry.kind == "note" else 1, entry.doc)
+    entry, score, _, tier = cand
+    return (tier, -score, 0 if entry.kind == "note" else 1, entry.doc)
 
 
 def _order(cand: tuple) -> tuple:
-    entry, score, count, tier = cand
-    return (1 if entry.deprecated else 0, tier, -count, -score, entry.brain, entry.doc)
+    entry, score, _, tier = cand
+    return (1 if entry.deprecated else 0, tier, -score, entry.brain, entry.doc)
+
+
+def spans(stores: dict[str, BrainStore], period: str | None, as_of) -> dict[str, tuple[int, int]]:
+    """{brain: (start, end) in seconds} of the period a query names, in each brain's timezone."""
+    out = {}
+    for name, store in stores.items() if period else ():
+        try:
+            parsed = parse_period(period, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
+        except (InvalidInput, OverflowError, ValueError):
+            return {}
+        if parsed is not None:
+            out[name] = (seconds(parsed[1]), seconds(parsed[2]))
+    return out
 
 
 def item_of(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
@@ -233,26 +248,24 @@ def item_of(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
     return item
 
 
-def _ranked(stores, words, phrases, scope, type_, path, required, as_of, limit) -> tuple[list[tuple], int, bool]:
-    """(the first `limit` candidates, ranked and spread across conversations, how many in all,
-    whether the scope dropped a hit)."""
-    ranked, total, narrowed = _top(stores, words, phrases, scope, type_, path, required, as_of, POOL)
-
+def _spread(stores, scored: list[tuple], block) -> list[tuple]:
+    """`scored` (entry, score, …) in reply order, spread across conversations (spread.py);
+    `block(cand)`: the part of the reply's order before the score."""
     def conversation(cand: tuple) -> tuple:
         entry = cand[0]
         if entry.kind == "record":
             # numbered per source (views/conversations.py)
             return (entry.brain, "record", entry.source, stores[entry.brain].reader.conversation(entry.doc))
         return (entry.brain, "note", entry.owner)   # its note's doc id: no ref needed
-    return spread(ranked, conversation, lambda cand: _order(cand)[:3])[:limit], total, narrowed
+    return spread(scored, conversation, block)
 
 
-def _top(stores, words, phrases, scope, type_, path, required, as_of, limit) -> tuple[list[tuple], int, bool]:
+def _top(stores, words, phrases, scope, type_, path, when, as_of, limit) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked candidates, how many in all, whether the scope dropped a hit)."""
     if not phrases:
         check = _checker(stores, scope, type_, path, as_of)
-        return topk.ranked_top(stores, words, scope, type_, path, required, limit, check, _order)
-    kept, narrowed = _candidates(stores, words, phrases, scope, type_, path, required, as_of)
+        return topk.ranked_top(stores, words, scope, type_, path, when, limit, check, _order)
+    kept, narrowed = _candidates(stores, words, phrases, scope, type_, path, when, as_of)
     ranked = _best_per_note(kept)
     return ranked[:limit], len(ranked), narrowed
 
@@ -267,20 +280,20 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     words, phrases = parse_query(text)
     mode, has_vectors = vector.check_mode(mode, site, stores)
     depth = limit if mode == "lexical" else max(limit, vector.DEPTH)
-    top, total, narrowed, every_word = [], 0, False, True
+    top, total, narrowed = [], 0, False
     try:
         if words and not (mode == "semantic" and topk.own_candidates(sc, type_, path)):
-            top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, True, as_of, depth)
-            if not total and len({f for _, f in words}) > 1:
-                every_word = False
-                top, total, narrowed = _ranked(stores, words, phrases, sc, type_, path, False, as_of, depth)
+            when = spans(stores, period_of(text), as_of)
+            top, total, narrowed = _top(stores, words, phrases, sc, type_, path, when, as_of, POOL)
+            top = _spread(stores, top, lambda c: _order(c)[:2])[:depth]
     except FormatError as exc:   # a site built by an older bf: its index is another format
         raise IndexMissing(str(site.path), f"search index: {exc}") from None
     if mode == "lexical":
         scored = [(c[0], c[1], c[1], None) for c in top]
     else:   # fuse after the lexical ranking: it gives its ordered candidates, the vector arm re-ranks
-        scored, total = vector.fused(mode, site, stores, text, top, total, every_word and bool(top),
-                                     len({f for _, f in words}), limit, sc, type_, path)
+        admit = (lambda e: all(has_phrase(_text(stores[e.brain], e), p, site.words) for p in phrases)) if phrases else None
+        scored, total = vector.fused(mode, site, stores, text, top, total, len({f for _, f in words}),
+                                     limit, sc, type_, path, admit)
     terms = {t for pair in words for t in pair}
     items = [item_of(stores[c[0].brain], c, terms) for c in scored[:limit]]
     reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,

@@ -9,8 +9,7 @@ Why it is the same:
   with its note (note ref, meta), so it holds for all hits of a note or none; it is checked
   once per note (a record stands for itself), from the index (scopes.admits_doc): no hit's
   metadata is read to filter it.
-- Hits come in (tier, more terms, higher score, doc id) order: search_ids sorts by tier, score,
-  then id, and a stable sort by (tier, term count) keeps that within equal counts. The best
+- Hits come in (tier, higher score, doc id) order, as search_ids sorts them. The best
   item of a note is its first hit in that order: notes and sections are numbered in ref order
   (bm25/layout.arrange: group "") and the note's ref is a prefix of its sections' refs, so its
   id is smaller, which is `_within`'s "note before section, then ref".
@@ -58,21 +57,19 @@ def _mask(store: BrainStore, keep: set[str]) -> bytes:
     return bytes(mask)
 
 
-def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, type_, path, required: bool,
+def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, type_, path, when: dict,
                limit: int, check, order) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked (entry, score, count), how many in all, whether the scope
-    dropped a hit). `check(store, doc, group, owner)` is None when the item of doc id `doc` (in
+    dropped a hit). `when`: {brain: the span of the date the query names} (search.spans). `check(store, doc, group, owner)` is None when the item of doc id `doc` (in
     index group `group`, ranking as doc `owner`) passes the filters, else whether its refusal
     narrows; `order` is search._order."""
     top, total, narrowed = [], 0, False
     # Every hit the groups keep passes: no filter to check, and the walk stops at `limit`.
     trivial = own_candidates(scope, type_, path)
-    for _, store in sorted(stores.items()):
+    for name, store in sorted(stores.items()):
         reader = store.reader
-        hits = reader.search_ids(words, required)
+        hits = reader.search_ids(words, False, when=when.get(name))
         docs, idx = hits.docs, range(len(hits))
-        if not required:
-            idx = sorted(idx, key=lambda i: (hits[i][3], -len(hits[i][2])))
         keep = keep_groups(scope, store, type_, path)
         if keep is not None:
             mask, n = _mask(store, keep), len(idx)

@@ -18,19 +18,22 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
    the lexical candidates alone). Sections are never the vector arm's own candidates (one
    item per note).
 4. Vector order: similarity descending, then brain, then doc id. Lexical order: as search.py.
-5. Hybrid: a lexical candidate is *strong* when it holds the words: every query word (the
-   all-words pass), all of them in its title or aliases or its name is the query (tier 0 or
-   1), or at least held_enough(n) of the query's n words (the any-word pass). Other lexical
-   candidates and the arm's additions are *weak*. Guard: strong items come before weak ones
-   (deprecated ones included), so the vector arm never displaces words that match; and when
-   the lexical candidates hold every query word, the first of them stays first (a known item
-   is first there). Within each class, reciprocal rank fusion: score = 1/(K + lexical rank) +
-   w/(K + vector rank) (ranks from 1; an arm that did not list the item adds nothing; w:
-   WEIGHT for a strong item, WEIGHT_WEAK for a weak one, so the vector arm decides what the
-   words missed), ordered by not deprecated, score descending, lexical rank (unlisted last),
-   vector rank. Vector ranks count within the class (strong items among strong ones).
+5. Hybrid: a lexical candidate is *strong* when it holds the words: every query word in its
+   own text, all of them in its title or aliases, or its name is the query (tiers 0-2); when
+   no candidate does, one holding at least held_enough(n) of the query's n words. Other
+   lexical candidates and the arm's additions are *weak*. Order: not deprecated before
+   deprecated (in every mode); then strong before weak, so the vector arm never displaces
+   words that match; and when a candidate holds every query word, the first of them stays
+   first (a known item is first there). Within each class, reciprocal rank fusion: score =
+   (1/(K + lexical rank) + w/(K + vector rank)) / (1 + w) (ranks from 1; an arm that did not
+   list the item adds nothing; w: WEIGHT for a strong item, WEIGHT_WEAK for a weak one, so
+   the vector arm decides what the words missed), so every score is a weighted mean of
+   reciprocal ranks, in (0, 1/(K + 1)]: one scale for both classes. Ties: lexical rank
+   (unlisted last), vector rank. Vector ranks count within the class (strong among strong).
 6. Semantic: the vector order alone over the same candidates (its own candidates when
-   allowed, else the lexical ones), score = similarity.
+   allowed, else the lexical ones), score = similarity, deprecated items last.
+7. The arm's own candidates obey the query's phrases: an addition whose stored text does not
+   hold every quoted span in order is left out (`admit`), as the lexical arm leaves it out.
 """
 from __future__ import annotations
 
@@ -49,7 +52,7 @@ PROBE = 16
 # arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.
 MIN_ADDED = 0.6
 # Measured with bench --quality on every set (docs/decisions.md, "The vector arm")
-WEIGHT = 0.2          # the vector arm's weight beside a strong lexical item (it holds the words)
+WEIGHT = 0.05         # the vector arm's weight beside a strong lexical item (it holds the words)
 WEIGHT_WEAK = 100.0   # … beside a weak one, and for its additions: there the vector order leads
 # recall's MMR: relevance against novelty. Not tuned on a set (docs/decisions.md, "recall").
 LAMBDA = 0.7
@@ -103,13 +106,13 @@ def held_enough(n: int) -> int:
     return 1 if n == 2 else 2
 
 
-def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexical_total: int, every_word: bool,
-          n_words: int, limit: int, scope, type_, path) -> tuple[list[tuple], int]:
+def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexical_total: int,
+          n_words: int, limit: int, scope, type_, path, admit=None) -> tuple[list[tuple], int]:
     """([(entry, score, lexical score | None, similarity | None)] in reply order, total).
     `lexical`: the lexical arm's first DEPTH candidates (entry, score, count, tier), in order
     (for a semantic search, the candidates when the arm may not add its own, else none);
-    `every_word`: whether they hold every query word (else they come from the any-word pass);
-    `n_words`: how many distinct words the query has; `limit`: the reply's."""
+    `n_words`: how many distinct words the query has; `limit`: the reply's; `admit(entry)`:
+    whether an addition of the arm's holds the query's phrases (None: no phrase)."""
     q = table(site).query(text)
     qq = dot(q, q)
     sims: dict[tuple, float | None] = {}
@@ -118,8 +121,9 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
         key = (entry.brain, entry.doc)
         entries[key] = entry
         sims[key] = brain_vectors(site, stores[entry.brain]).similarity(q, qq, entry.doc) if qq else None
-    need = n_words if every_word else held_enough(n_words)
-    strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] < 2 or c[2] >= need} if mode == "hybrid" else set()
+    every_word = any(c[3] <= 2 for c in lexical)
+    need = n_words + 1 if every_word else held_enough(n_words)   # (n + 1: none holds enough)
+    strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] <= 2 or c[2] >= need} if mode == "hybrid" else set()
     added = 0
     if qq and len(strong) < limit and topk.own_candidates(scope, type_, path) and table(site).known(text):
         for name, store in sorted(stores.items()):
@@ -128,7 +132,7 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
                 key = (name, doc)
                 if key not in entries and sim >= MIN_ADDED:
                     entry = store.hit(doc, store.reader.group(doc))
-                    if entry is not None:
+                    if entry is not None and (admit is None or admit(entry)):
                         entries[key], sims[key] = entry, sim
                         added += 1
     ranked = sorted((key for key, sim in sims.items() if sim is not None), key=lambda k: (-sims[k], k))
@@ -138,14 +142,16 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
     lrank = {(c[0].brain, c[0].doc): r for r, c in enumerate(lexical, 1)}
     lscore = {(c[0].brain, c[0].doc): c[1] for c in lexical}
     if mode == "semantic":
-        out = [(entries[k], sims[k], None, sims[k]) for k in ranked]
+        out = [(entries[k], sims[k], None, sims[k]) for k in sorted(ranked, key=lambda k: entries[k].deprecated)]
         return out, len(out)
-    score = {k: (1 / (K + lrank[k]) if k in lrank else 0.0)
-             + ((WEIGHT if k in strong else WEIGHT_WEAK) / (K + vrank[k]) if k in vrank else 0.0) for k in entries}
+    score = {}
+    for k in entries:
+        w = WEIGHT if k in strong else WEIGHT_WEAK
+        score[k] = ((1 / (K + lrank[k]) if k in lrank else 0.0) + (w / (K + vrank[k]) if k in vrank else 0.0)) / (1 + w)
     unlisted = len(entries) + 1
 
     def order(k):
         first = 0 if every_word and lrank.get(k) == 1 else 1   # the best item holding every word
-        return (first, k not in strong, entries[k].deprecated, -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted))
+        return (entries[k].deprecated, first, k not in strong, -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted))
     keys = sorted(entries, key=order)
     return [(entries[k], score[k], lscore.get(k), sims.get(k)) for k in keys], lexical_total + added

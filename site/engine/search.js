@@ -11,6 +11,8 @@ import { finish, selected } from './read.js'
 import { admits, admitsDoc, parseScope, window } from './scopes.js'
 import { seconds } from './listing.js'
 import { openStore } from './store.js'
+import { parsePeriod } from './periods.js'
+import { periodOf } from './when.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
 import { keepGroups, ownCandidates, rankedTop } from './topk.js'
@@ -126,7 +128,7 @@ async function refused (check, store, doc, group, scope) {
 // --path and the scope); only one that passes has its ref and entry read and its text checked.
 // One that cannot hold the phrase is asked of the scope until the scope has dropped a hit
 // (search.py _candidates).
-async function candidates (stores, words, phrases, scope, type, path, required, asOf) {
+async function candidates (stores, words, phrases, scope, type, path, when, asOf) {
   const kept = []
   let narrowed = false
   const filtered = scope.kind !== 'none' || type !== null || path !== null
@@ -139,7 +141,7 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
     const keep = keepGroups(scope, store, type, path)
     const groupOf = await reader.grouper()
     let hits = []
-    for (const hit of await reader.searchIds(words, required)) {
+    for (const hit of await reader.searchIds(words, false, null, when.get(name) ?? null)) {
       const [group, pos] = groupOf(hit.id)
       if (keep !== null && !keep.has(group)) narrowed = true
       else hits.push([hit, group, pos])
@@ -187,8 +189,8 @@ async function candidates (stores, words, phrases, scope, type, path, required, 
 }
 
 // Doc ids stand for refs: within a brain they are in ref (code point) order.
-const within = ([entry, score, count, tier]) => [tier, -count, -score, entry.kind === 'note' ? 0 : 1, entry.id]
-const order = ([entry, score, count, tier]) => [entry.deprecated ? 1 : 0, tier, -count, -score, entry.brain, entry.id]
+const within = ([entry, score, , tier]) => [tier, -score, entry.kind === 'note' ? 0 : 1, entry.id]
+const order = ([entry, score, , tier]) => [entry.deprecated ? 1 : 0, tier, -score, entry.brain, entry.id]
 
 function bestPerNote (kept) {
   const best = new Map()
@@ -214,24 +216,42 @@ async function spreadRanked (stores, ranked) {
     const owners = await store.reader.owners(notes.map((i) => pool[i][0].id))
     notes.forEach((i, k) => { keys[i] = JSON.stringify([name, 'note', owners[k]]) })
   }
-  return spread(ranked, keys, (cand) => order(cand).slice(0, 3))
+  return spread(ranked, keys, (cand) => order(cand).slice(0, 2))
 }
 
 // [the first `limit` ranked candidates, how many in all, whether the scope dropped a hit]
 // (search.py _top): without phrases, topk.js rankedTop checks one item per note and stops at
 // `limit`, so a search reads the note metadata and refs of what it ranks, not of every hit.
-async function topOf (stores, words, phrases, scope, type, path, required, asOf, limit) {
-  if (!phrases.length) return rankedTop(stores, words, scope, type, path, required, limit, checker(stores, scope, type, path, asOf), order)
-  const [kept, narrowed] = await candidates(stores, words, phrases, scope, type, path, required, asOf)
+async function topOf (stores, words, phrases, scope, type, path, when, asOf, limit) {
+  if (!phrases.length) return rankedTop(stores, words, scope, type, path, when, limit, checker(stores, scope, type, path, asOf), order)
+  const [kept, narrowed] = await candidates(stores, words, phrases, scope, type, path, when, asOf)
   const best = bestPerNote(kept)
   return [best.slice(0, limit), best.length, narrowed]
 }
 
 // [the first `limit` candidates, ranked and spread across conversations, how many in all,
 // whether the scope dropped a hit] (search.py _ranked).
-async function ranked (stores, words, phrases, scope, type, path, required, asOf, limit) {
-  const [top, total, narrowed] = await topOf(stores, words, phrases, scope, type, path, required, asOf, POOL)
+async function ranked (stores, words, phrases, scope, type, path, when, asOf, limit) {
+  const [top, total, narrowed] = await topOf(stores, words, phrases, scope, type, path, when, asOf, POOL)
   return [(await spreadRanked(stores, top)).slice(0, limit), total, narrowed]
+}
+
+// Map brain -> [start, end) in seconds of the period a query names, in each brain's timezone
+// (search.py spans).
+export function spans (stores, period, asOf) {
+  const out = new Map()
+  if (period === null) return out
+  for (const [name, store] of stores) {
+    const info = store.site.brain(name) || {}
+    let parsed
+    try {
+      parsed = parsePeriod(period, 'timezone' in info ? info.timezone : 'UTC', asOf)
+    } catch (e) {
+      return new Map()
+    }
+    if (parsed !== null) out.set(name, [seconds(parsed[1]), seconds(parsed[2])])
+  }
+  return out
 }
 
 // Fill in the refs candidates() and rankedTop left out.
@@ -277,14 +297,10 @@ export async function search (site, query, { scope = null, type = null, path = n
   let top = []
   let total = 0
   let narrowed = false
-  let everyWord = true
   try {
     if (words.length && !(arm === 'semantic' && ownCandidates(sc, type, path))) {
-      [top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, true, asOf, depth)
-      if (!total && new Set(words.map(([, f]) => f)).size > 1) {
-        [top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, false, asOf, depth)
-        everyWord = false
-      }
+      const when = spans(stores, periodOf(text), asOf)
+      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth)
     }
   } catch (e) { // a site built by an older bf: its index is another format
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
@@ -292,8 +308,15 @@ export async function search (site, query, { scope = null, type = null, path = n
   }
   let scored = top.map((c) => [c[0], c[1], c[1], null])
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
-    [scored, total] = await fused(arm, site, stores, text, top, total, everyWord && top.length > 0,
-      new Set(words.map(([, f]) => f)).size, limit, sc, type, path)
+    const admit = phrases.length
+      ? async (entry) => {
+        await refsOf(stores, [entry])
+        const text = await textOf(stores.get(entry.brain), entry)
+        return phrases.every((p) => hasPhrase(text, p, stores.get(entry.brain).site.words))
+      }
+      : null
+    ;[scored, total] = await fused(arm, site, stores, text, top, total, new Set(words.map(([, f]) => f)).size,
+      limit, sc, type, path, admit)
   }
   const terms = new Set(words.flat())
   const items = []

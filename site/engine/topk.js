@@ -24,7 +24,8 @@ export function keepGroups (scope, store, type, path) {
 // docstring says why it gives search.js candidates' items, order and total). `check(store, id,
 // group, owner)`: null when the item of doc `id` (in index group `group`, ranking as doc
 // `owner`) passes the filters, else whether its refusal narrows; `order`: search.js order.
-export async function rankedTop (stores, words, scope, type, path, required, limit, check, order) {
+// `when`: Map brain -> the span of the date the query names (search.js spans).
+export async function rankedTop (stores, words, scope, type, path, when, limit, check, order) {
   const top = []
   let total = 0
   let narrowed = false
@@ -32,8 +33,7 @@ export async function rankedTop (stores, words, scope, type, path, required, lim
   for (const name of sortedBy([...stores.keys()], (n) => n)) {
     const store = stores.get(name)
     const reader = store.reader
-    let hits = await reader.searchIds(words, required)
-    if (!required) hits = sortedBy(hits.map((h, i) => [h, i]), ([h, i]) => [h.tier, -h.matched.length, i]).map(([h]) => h)
+    let hits = await reader.searchIds(words, false, null, when.get(name) ?? null)
     const groupOf = await reader.grouper()
     const keep = keepGroups(scope, store, type, path)
     const n = hits.length

@@ -12,7 +12,7 @@ export const DEPTH = 50
 export const EXTEND = 20
 export const PROBE = 16 // buckets scanned for the arm's own candidates (vector.py)
 export const MIN_ADDED = 0.6 // an addition needs this similarity (vector.py)
-export const WEIGHT = 0.2 // the vector arm's weight beside a strong lexical item (it holds the words)
+export const WEIGHT = 0.05 // the vector arm's weight beside a strong lexical item (it holds the words)
 export const WEIGHT_WEAK = 100.0 // … beside a weak one, and for its additions: there the vector order leads
 
 // [the mode to run, whether every selected brain has vectors].
@@ -61,7 +61,8 @@ export function diversify (items, vectors) {
 export function heldEnough (n) { return n === 2 ? 1 : 2 }
 
 // [[[entry, score, lexical score | null, similarity | null]] in reply order, total] (vector.py fused).
-export async function fused (mode, site, stores, text, lexical, lexicalTotal, everyWord, nWords, limit, scope, type, path) {
+// admit(entry): whether an addition holds the query's phrases (null: no phrase).
+export async function fused (mode, site, stores, text, lexical, lexicalTotal, nWords, limit, scope, type, path, admit = null) {
   const q = await (await table(site)).query(text)
   const qq = dot(q, q, 0)
   const keyOf = (entry) => JSON.stringify([entry.brain, entry.id])
@@ -74,8 +75,9 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
     keys.set(key, [entry.brain, entry.id])
     sims.set(key, qq ? await (await brainVectors(site, stores.get(entry.brain))).similarity(q, qq, entry.id) : null)
   }
-  const need = everyWord ? nWords : heldEnough(nWords)
-  const strong = new Set(mode === 'hybrid' ? lexical.filter((c) => c[3] < 2 || c[2] >= need).map((c) => keyOf(c[0])) : [])
+  const everyWord = lexical.some((c) => c[3] <= 2)
+  const need = everyWord ? nWords + 1 : heldEnough(nWords) // (n + 1: none holds enough)
+  const strong = new Set(mode === 'hybrid' ? lexical.filter((c) => c[3] <= 2 || c[2] >= need).map((c) => keyOf(c[0])) : [])
   let added = 0 // additions follow every strong item: sought only when those do not fill the reply
   if (qq && strong.size < limit && ownCandidates(scope, type, path) && await (await table(site)).known(text)) {
     for (const name of sortedBy([...stores.keys()], (n) => n)) {
@@ -85,7 +87,7 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
         const key = JSON.stringify([name, doc])
         if (entries.has(key) || sim < MIN_ADDED) continue
         const entry = await store.hit(doc)
-        if (entry === null) continue
+        if (entry === null || (admit !== null && !(await admit(entry)))) continue
         entries.set(key, entry)
         keys.set(key, [name, doc])
         sims.set(key, sim)
@@ -100,17 +102,18 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, ev
   const lrank = new Map(lexical.map((c, r) => [keyOf(c[0]), r + 1]))
   const lscore = new Map(lexical.map((c) => [keyOf(c[0]), c[1]]))
   if (mode === 'semantic') {
-    const out = ranked.map((k) => [entries.get(k), sims.get(k), null, sims.get(k)])
+    const out = sortedBy(ranked, (k) => [entries.get(k).deprecated ? 1 : 0])
+      .map((k) => [entries.get(k), sims.get(k), null, sims.get(k)])
     return [out, out.length]
   }
   const score = new Map()
   for (const k of entries.keys()) {
     const weight = strong.has(k) ? WEIGHT : WEIGHT_WEAK
-    score.set(k, (lrank.has(k) ? 1 / (K + lrank.get(k)) : 0.0) + (vrank.has(k) ? weight / (K + vrank.get(k)) : 0.0))
+    score.set(k, ((lrank.has(k) ? 1 / (K + lrank.get(k)) : 0.0) + (vrank.has(k) ? weight / (K + vrank.get(k)) : 0.0)) / (1 + weight))
   }
   const unlisted = entries.size + 1
-  // the best item holding every word first; strong items before weak ones
-  const order = (k) => [everyWord && lrank.get(k) === 1 ? 0 : 1, strong.has(k) ? 0 : 1, entries.get(k).deprecated ? 1 : 0, -score.get(k),
+  // deprecated items last; the best item holding every word first; strong items before weak ones
+  const order = (k) => [entries.get(k).deprecated ? 1 : 0, everyWord && lrank.get(k) === 1 ? 0 : 1, strong.has(k) ? 0 : 1, -score.get(k),
     lrank.has(k) ? lrank.get(k) : unlisted, vrank.has(k) ? vrank.get(k) : unlisted]
   const out = sortedBy([...entries.keys()], order).map((k) =>
     [entries.get(k), score.get(k), lscore.has(k) ? lscore.get(k) : null, sims.has(k) ? sims.get(k) : null])

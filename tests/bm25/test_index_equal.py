@@ -111,8 +111,12 @@ def test_tiers(tmp_path):
     assert [t for _, _, _, t in got][-1] == 2 and got[-1][0] == "c.md"
     got = reader.search(["sync", "settings"], True)
     assert got[0][0] == "b.md" and got[0][3] == 0
-    got = reader.search(["sync", "zzz"], False)   # a word no document holds: no tier 1
-    assert {t for _, _, _, t in got} == {2}
+    got = reader.search(["sync", "zzz"], False)   # a word no document holds: every hit is tier 3
+    assert {t for _, _, _, t in got} == {3}
+    got = reader.search(["settings", "helper"], False)   # no doc holds both: any-word hits only
+    assert {r: t for r, _, _, t in got} == {"b.md": 3, "d.md": 3}
+    got = reader.search(["sync", "settings"], False)   # b holds both (in its title): tier 0, then 3
+    assert [t for _, _, _, t in got] == [0] + [3] * (len(got) - 1)
     # a name no indexed text holds (a file stem) still finds its document, first
     assert reader.search(["alpha one"], True) == [("a.md", 0.0, frozenset(), 0)]
     assert reader.search(["alpha", "one"], False) == [("a.md", 0.0, frozenset(), 0)]

@@ -162,7 +162,8 @@ def test_ranking_reads_no_ref_nor_metadata(scope):
     sc = parse_scope(scope, stores)
     parsed = set(stores["brain"]._files)
     as_of = datetime.fromisoformat(s.as_of.replace("Z", "+00:00"))
-    top, _, _ = mod._ranked(stores, mod.parse_query("website launch plan")[0], [], sc, None, None, False, as_of, 50)
+    top, _, _ = mod._top(stores, mod.parse_query("website launch plan")[0], [], sc, None, None, {}, as_of, 50)
+    top = mod._spread(stores, top, lambda c: mod._order(c)[:2])
     assert len(top) > 3
     assert not [rel for rel in stores["brain"]._files if "/m/" in rel and rel not in parsed]
     assert not [key for key in stores["brain"].reader._chunks if key[0] == "r"]

@@ -18,8 +18,8 @@ QUERIES = ["website", "launch plan", "the", "pricing page", "meeting notes deplo
            "new website", "brand refresh", "style guide colour"]
 
 
-def general(stores, words, scope, type_, path, required, as_of, limit):
-    kept, narrowed = mod._candidates(stores, words, [], scope, type_, path, required, as_of)
+def general(stores, words, scope, type_, path, when, as_of, limit):
+    kept, narrowed = mod._candidates(stores, words, [], scope, type_, path, when, as_of)
     ranked = mod._best_per_note(kept)
     return ranked[:limit], len(ranked), narrowed
 
@@ -38,11 +38,12 @@ def test_topk_equals_general_path(scope):
     for query in QUERIES:
         words = mod.parse_query(query)[0]
         for type_, path in [(None, None), ("project", None), (None, "memories/c"), (None, "projects/")]:
-            for required in (True, False):
+            # with and without a date the query names (its hits placed then weigh more)
+            for when in ({}, mod.spans(stores, "2026-11", as_of)):
                 for limit in (1, 3, 50):
-                    fast = mod._top(stores, words, [], sc, type_, path, required, as_of, limit)
-                    slow = general(stores, words, sc, type_, path, required, as_of, limit)
-                    assert view(fast) == view(slow), (query, scope, type_, path, required, limit)
+                    fast = mod._top(stores, words, [], sc, type_, path, when, as_of, limit)
+                    slow = general(stores, words, sc, type_, path, when, as_of, limit)
+                    assert view(fast) == view(slow), (query, scope, type_, path, when, limit)
 
 
 def test_scoped_record_search_reads_no_other_source():

@@ -4,7 +4,7 @@ import { packedName, unpack } from '../packs.js'
 import { cmp } from '../order.js'
 import { phraseBuckets } from './adjacent.js'
 import { analyzePairs } from './pipeline.js'
-import { FORMAT, fnv1a, idf } from './scoring.js'
+import { FORMAT, WHEN_BOOST, fnv1a, idf } from './scoring.js'
 
 export class FormatError extends Error {}
 
@@ -258,7 +258,7 @@ export class IndexReader {
 
   // [{id, score, matched: [folded terms, sorted], tier}]: tier, then score desc, then id
   // asc — reader.IndexReader.search_ids.
-  async searchIds (terms, required, limit) {
+  async searchIds (terms, required, limit, when = null) {
     const pairs = asPairs(terms)
     const groups = new Map()
     const bonus = new Map()
@@ -311,8 +311,14 @@ export class IndexReader {
       for (let j = 0; j < p.ids.length; j++) if (hits[p.ids[j]]) sums[p.ids[j]] += c * p.ws[j]
     }
     if (required) ids = ids.filter((d) => owns[d] === present.length || names.has(d))
+    if (when !== null) { // a date the query names: hits placed in its span weigh more
+      const placed = await this.placed(ids)
+      ids.forEach((d, k) => { if (placed[k] !== null && when[0] <= placed[k] && placed[k] < when[1]) sums[d] = sums[d] * WHEN_BOOST })
+    }
     const tiers = hits // reused: per doc its tier from here on
-    for (const d of ids) tiers[d] = names.has(d) ? 0 : whole && nameds[d] === groups.size ? 1 : 2
+    for (const d of ids) {
+      tiers[d] = names.has(d) ? 0 : !whole ? 3 : nameds[d] === groups.size ? 1 : owns[d] === groups.size ? 2 : 3
+    }
     ids.sort((x, y) => (tiers[x] - tiers[y]) || (sums[y] - sums[x]) || (x - y))
     if (limit != null) ids = ids.slice(0, limit)
     const has = present.length <= 31
@@ -331,8 +337,8 @@ export class IndexReader {
   }
 
   // [{ref, score, matched, tier}] like IndexReader.search in Python.
-  async search (terms, required, limit) {
-    const items = await this.searchIds(terms, required, limit)
+  async search (terms, required, limit, when = null) {
+    const items = await this.searchIds(terms, required, limit, when)
     const refs = await this.refs(items.map((it) => it.id))
     return items.map((it, k) => ({ ref: refs[k], score: it.score, matched: it.matched, tier: it.tier }))
   }

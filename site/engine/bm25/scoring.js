@@ -2,6 +2,8 @@
 // Twin of builder/bm25/scoring.py: same tokens, same numbers, bit for bit.
 
 export const FORMAT = 'bf-lunr-9'
+// A hit placed in the span of a date the query names weighs this much more (scoring.WHEN_BOOST).
+export const WHEN_BOOST = 2.0
 
 const LN2 = 0.6931471805599453
 const SQRT2 = 1.4142135623730951

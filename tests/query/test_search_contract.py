@@ -1,0 +1,53 @@
+"""The search contract in every mode (docs/replies.md, "Matching and ranking"): a quoted span
+demands its words in that order, the vector arm's own candidates included; a deprecated item
+comes after every item that is not; a fused reply's scores are one scale. The brain is
+tests/fixtures/contract: only "clear explanation" occurs, zebra-old.md is deprecated and
+offsite.md shares no word with "zebra crossing" (the vector arm adds it)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from builder import MODES
+from builder.build import build
+from builder.query import vector
+from builder.query.search import search
+from builder.query.site import open_site
+
+BRAIN = Path(__file__).resolve().parents[1] / "fixtures" / "contract"
+
+
+@pytest.fixture(scope="module")
+def contract_site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("contract") / "site"
+    build([BRAIN], out, now="2026-12-02T12:00:00Z", pagefind=False)
+    return open_site(out)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_phrase_demands_its_words_in_order(contract_site, mode):
+    reply = search(contract_site, '"explanation clear"', mode=mode)
+    assert reply["items"] == [] and reply["arms"] == {"hybrid": ["lexical", "vector"], "lexical": ["lexical"],
+                                                      "semantic": ["vector"]}[mode]
+    held = search(contract_site, '"clear explanation"', mode=mode)["items"]
+    assert [i["ref"] for i in held] == ["pricing-copy.md"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_deprecated_comes_after_every_other_item(contract_site, mode):
+    items = search(contract_site, "zebra crossing", mode=mode)["items"]
+    flags = [i["ref"] == "zebra-old.md" for i in items]
+    assert True in flags and flags == sorted(flags)
+    if mode != "lexical":   # the arm's own candidate is there, before the deprecated note
+        assert [i["ref"] for i in items] == ["zebra-new.md", "offsite.md", "zebra-old.md"]
+
+
+def test_a_fused_score_is_one_scale(contract_site):
+    items = search(contract_site, "zebra crossing", mode="hybrid")["items"]
+    added = [i for i in items if i["lexical_score"] is None]
+    assert added, "the vector arm added offsite.md"
+    top = 1 / (vector.K + 1)   # a weighted mean of reciprocal ranks
+    assert all(0 < i["score"] <= top for i in items)
+    worded = [i["score"] for i in items if i["lexical_score"] is not None]
+    assert min(worded) / 2 < added[0]["score"] < max(worded) * 2
