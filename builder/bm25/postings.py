@@ -14,30 +14,55 @@ def gaps(ids: list[int]) -> list[int]:
     return [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]
 
 
+# Postings longer than this are weighed by numpy: the same IEEE operations in the same order,
+# element by element, so the same doubles as the loop below and as JS.
+ARRAY_FROM = 2000
+
+
+def _weigh(w_idf, tfs, lens, k1, b, boost, a, scale) -> list[float]:
+    k1p1 = k1 + 1
+    if scale != 1:   # a weighted field stores tf * scale: divide back (FORMAT.md)
+        tfs = [tf / scale for tf in tfs]
+    lens = lens if lens is not None else [0] * len(tfs)
+    return [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost for tf, ln in zip(tfs, lens)]
+
+
+def _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale):
+    import numpy as np   # lazily: rare words never need it
+    k1p1 = k1 + 1
+    tf = np.array(tfs, dtype=np.float64)
+    if scale != 1:
+        tf = tf / scale
+    ln = np.array(lens, dtype=np.float64) if lens is not None else np.zeros(tf.size)
+    return w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
+
+
 class Posting:
     """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
     per doc, ``named`` the set of docs holding it in a NAMED field, ``own`` the set of docs
     holding it outside CONTEXT fields, or None when that is every doc."""
-    __slots__ = ("ids", "ws", "named", "own", "_map", "_ranked", "_by_weight", "_docs")
+    __slots__ = ("ids", "ws", "named", "own", "_map", "_ranked", "_by_weight", "_docs", "_arrays")
 
     def __init__(self, entry, reader):
-        n, avg, params, named_fields = reader.n, reader.avg, reader.params, reader.named_fields
         df = sum(len(e[1]) for e in entry)   # (document, field) postings
-        w_idf = idf(n, df)
+        self._map = None
+        self._ranked = None
+        self._by_weight = None
+        self._docs = [None, None, None]
+        self._arrays = None
+        if df > ARRAY_FROM:
+            self._weigh_arrays(entry, reader, idf(reader.n, df))
+            return
+        w_idf, params, named_fields = idf(reader.n, df), reader.params, reader.named_fields
         named: set[int] = set()
         own: set[int] | None = None
         parts = []
         for fi, gaps, tfs in entry:
             k1, b, boost, a, scale = params[fi]
-            k1p1 = k1 + 1
             ids = list(accumulate(gaps))
-            if scale != 1:   # a weighted field stores tf * scale: divide back (FORMAT.md)
-                tfs = [tf / scale for tf in tfs]
             # a field whose b is 0 has no lengths (l/ files): b * (len / a) is 0 for any len
-            lens = reader.lengths(fi, ids) if b != 0 else [0] * len(ids)
-            ws = [w_idf * (k1p1 * tf) / (k1 * (1 - b + b * (ln / a)) + tf) * boost
-                  for tf, ln in zip(tfs, lens)]
-            parts.append((ids, ws))
+            lens = reader.lengths(fi, ids) if b != 0 else None
+            parts.append((ids, _weigh(w_idf, tfs, lens, k1, b, boost, a, scale)))
             if fi in named_fields:
                 named.update(ids)
         context = [fi in reader.context_fields for fi, _, _ in entry]
@@ -55,10 +80,55 @@ class Posting:
             self.ws = [acc[d] for d in self.ids]
         self.named = named
         self.own = own
-        self._map = None
-        self._ranked = None
-        self._by_weight = None
-        self._docs = [None, None, None]
+
+    def _weigh_arrays(self, entry, reader, w_idf) -> None:
+        """__init__ for a long posting, over numpy arrays: per field the same elementwise double
+        operations, summed over fields in field order from 0.0 (as the dict above)."""
+        import numpy as np
+        fields = []
+        for fi, gaps, tfs in entry:
+            k1, b, boost, a, scale = reader.params[fi]
+            ids = np.cumsum(np.array(gaps, dtype=np.int64))
+            lens = reader.lengths(fi, ids.tolist()) if b != 0 else None
+            fields.append((fi, ids, _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale)))
+        every = fields[0][1]
+        for _, ids, _ in fields[1:]:
+            every = np.union1d(every, ids)
+        ws = np.zeros(every.size)
+        named = np.zeros(every.size, dtype=bool)
+        own = np.zeros(every.size, dtype=bool)
+        context = any(fi in reader.context_fields for fi, _, _ in fields)
+        for fi, ids, w in fields:
+            at = np.searchsorted(every, ids)
+            ws[at] = ws[at] + w
+            if fi in reader.named_fields:
+                named[at] = True
+            if fi not in reader.context_fields:
+                own[at] = True
+        self.ids, self.ws = every.tolist(), ws.tolist()
+        self.named = set(every[named].tolist())
+        self.own = set(every[own].tolist()) if context else None
+        self._arrays = (every, ws, named, own if context else np.ones(every.size, dtype=bool))
+
+    def arrays(self):
+        """(ids, ws, named, own) as numpy arrays: int64 ids, float64 weights, and per position
+        whether the doc holds the term in a NAMED field, and in its own text."""
+        if self._arrays is None:
+            import numpy as np
+            ids = np.array(self.ids, dtype=np.int64)
+            named = np.isin(ids, np.fromiter(self.named, dtype=np.int64, count=len(self.named)))
+            own = np.ones(ids.size, dtype=bool) if self.own is None else np.isin(
+                ids, np.fromiter(self.own, dtype=np.int64, count=len(self.own)))
+            self._arrays = (ids, np.array(self.ws, dtype=np.float64), named, own)
+        return self._arrays
+
+    def find(self, docs):
+        """(positions, held): for each doc id of the numpy array `docs`, its position in ids
+        (clipped) and whether it is there."""
+        import numpy as np
+        ids = self.arrays()[0]
+        at = np.minimum(np.searchsorted(ids, docs), ids.size - 1)
+        return at, ids[at] == docs
 
     def map(self):
         if self._map is None:

@@ -31,6 +31,7 @@ from itertools import accumulate
 from ..kernel import packs
 from .adjacent import phrase_buckets
 from .pipeline import analyze_pairs
+from . import postings as _postings
 from .postings import Hits, Posting
 from .scoring import CONTEXT, FORMAT, WHEN_BOOST, fnv1a
 
@@ -180,6 +181,18 @@ class IndexReader:
         """The doc id doc `doc` ranks as: a section's note, else itself (FORMAT.md o/)."""
         return doc - self._per_doc("o", self.meta["convChunk"], doc)
 
+    def group_end(self, group: str) -> int:
+        """One past the last doc id of group `group` (0 when it has none)."""
+        return self._spans.get(group, (0, 0))[1]
+
+    def owners_upto(self, end: int) -> list[int]:
+        """The owner of every doc id below `end` (FORMAT.md o/), from whole chunks."""
+        size, out = self.meta["convChunk"], []
+        for k in range((end + size - 1) // size):
+            base = k * size
+            out += [base + i - offset for i, offset in enumerate(self._chunk("o", k))]
+        return out[:end]
+
     def conversation(self, doc: int) -> int:
         """The conversation number of doc id `doc` (0: a note or section; FORMAT.md c/)."""
         return self._per_doc("c", self.meta["convChunk"], doc)
@@ -248,6 +261,8 @@ class IndexReader:
         whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
         if len(present) == 1 and not extra and when is None:
             return self._one(present[0], whole, names, limit, required)
+        if len(present) < 60 and sum(len(p.ids) for _, _, p in present) > _postings.ARRAY_FROM:
+            return self._search_arrays(present, extra, names, required, whole, len(groups), when, limit)
         if required:
             ids = _intersect([p for _, _, p in present])
         else:
@@ -287,6 +302,60 @@ class IndexReader:
             return Hits.of([(ids[i], sums[i], s, tiers[i]) for i in order])
         sets = {k: frozenset(f for b, (_, f, _) in enumerate(present) if k >> b & 1) for k in set(masks)}
         return Hits.of([(ids[i], sums[i], sets[masks[i]], tiers[i]) for i in order])
+
+    def _search_arrays(self, present, extra, names, required, whole, n_groups, when, limit) -> Hits:
+        """search_ids' multi-term ranking over numpy arrays, for long postings: the same sums
+        (each `s + c * w` an elementwise double operation, in the same order), tiers and order."""
+        import numpy as np
+        if required:
+            ids = np.array(_intersect([p for _, _, p in present]), dtype=np.int64)
+        else:   # the union as a mask over the id space: linear, no sort
+            held = np.zeros(self.meta["ids"], dtype=bool)
+            for _, _, p in present:
+                held[p.arrays()[0]] = True
+            ids = np.flatnonzero(held)
+        if names:
+            more = np.setdiff1d(np.array(sorted(names), dtype=np.int64), ids)
+            if more.size:
+                ids, required = np.union1d(ids, more), False
+        n = ids.size
+        sums, masks = np.zeros(n), np.zeros(n, dtype=np.int64)
+        nameds, owns = np.zeros(n, dtype=np.int64), np.full(n, len(present), dtype=np.int64)
+        for bit, (c, _, p) in enumerate(present):
+            at, hit = p.find(ids)
+            p_ids, p_ws, p_named, p_own = p.arrays()
+            sums = np.where(hit, sums + c * p_ws[at], sums)
+            masks |= hit.astype(np.int64) << bit
+            owns -= ~(hit & p_own[at])
+            nameds += hit & p_named[at]
+        for c, p in extra:
+            at, hit = p.find(ids)
+            sums = np.where(hit, sums + c * p.arrays()[1][at], sums)
+        if when is not None:
+            sums = np.where(self._placed_within(ids, when), sums * WHEN_BOOST, sums)
+        need = n_groups if whole else -1
+        named_ids = np.isin(ids, np.fromiter(names, dtype=np.int64, count=len(names)))
+        tiers = np.where(named_ids, 0, np.where(nameds == need, 1, np.where(owns == need, 2, 3)))
+        order = np.lexsort((np.arange(n), -sums, tiers))
+        if limit is not None:
+            order = order[:limit]
+        docs, scores, tiers, masks = ids[order].tolist(), sums[order].tolist(), tiers[order].tolist(), masks[order].tolist()
+        every = frozenset(f for _, f, _ in present)
+        sets = {}
+
+        def at_(k):
+            if required:
+                return docs[k], scores[k], every, tiers[k]
+            mask = masks[k]
+            if mask not in sets:
+                sets[mask] = frozenset(f for b, (_, f, _) in enumerate(present) if mask >> b & 1)
+            return docs[k], scores[k], sets[mask], tiers[k]
+        return Hits(docs, at_)
+
+    def _placed_within(self, ids, when: tuple[int, int]):
+        """A boolean array: which doc ids of `ids` (a numpy array) are placed in [start, end)."""
+        import numpy as np
+        return np.array([self._within(d, when) for d in ids.tolist()], dtype=bool)
 
     def _within(self, doc: int, when: tuple[int, int]) -> bool:
         placed = self.placed(doc)
