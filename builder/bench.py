@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .benchgen import NOW, SHAPES, Corpus, generate, queries
 from .benchmcp import mcp_times
+from .benchmix import mix_report
 from .benchrebuild import bench_rebuilds, watch_rebuilds
 from .benchsize import dir_bytes, site_sizes
 from .benchview import first_view, search_download
@@ -195,6 +196,11 @@ def _search(res: Result, site: Path, qs, reps: int, read_ref: str) -> None:
     except Exception as exc:   # an SDK or server failure is reported, as for bf search
         for key in ("mcp_search_p50_ms", "mcp_search_p95_ms", "mcp_search_empty_replies"):
             res.null(key, f"bf mcp failed: {type(exc).__name__}: {exc}")
+    try:   # a fresh agent's session over the query mix (benchmix.py), and a cold bf search
+        res.update(mix_report(site))
+    except Exception as exc:
+        for key in ("mix_mcp_p50_ms", "mix_mcp_p95_ms", "cold_search_frequent_s"):
+            res.null(key, f"query mix failed: {type(exc).__name__}: {exc}")
     for key in ("p50_ms", "p95_ms"):
         res.ratio(f"ratio_stock_to_bf_search_{key}", f"stock_lunr_{key}", f"search_warm_{key}")
     walls, rss, why = [], [], None

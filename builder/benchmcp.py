@@ -11,8 +11,9 @@ import time
 from pathlib import Path
 
 
-def mcp_times(site: Path, queries: list[tuple[str, str | None]], reps: int) -> tuple[list[float], int]:
-    """(the ms of each timed `search` tool call over MCP, how many queries found nothing)."""
+def mcp_times(site: Path, queries: list[tuple[str, str | None]], reps: int, warm: bool = True) -> tuple[list[float], int]:
+    """(the ms of each timed `search` tool call over MCP, how many queries found nothing).
+    `warm` False: a fresh session asks each query once, timed, as an agent does."""
     import anyio
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -31,10 +32,15 @@ def mcp_times(site: Path, queries: list[tuple[str, str | None]], reps: int) -> t
                 async with ClientSession(read, write) as session:
                     await session.initialize()
                     for query, scope in queries:
+                        start = time.perf_counter()
                         result = await session.call_tool("search", arguments(query, scope))
+                        if not warm:
+                            times.append((time.perf_counter() - start) * 1000)
                         if result.is_error:
                             raise RuntimeError(f"bf mcp search {query!r} failed: {result.content}")
                         empty[0] += not (result.structured_content or {}).get("items")
+                    if not warm:
+                        return
                     for _ in range(reps):
                         for query, scope in queries:
                             start = time.perf_counter()

@@ -74,6 +74,17 @@ def test_the_mcp_round_trip_is_measured_over_the_same_queries(rows):
     assert row["mcp_search_empty_replies"] == row["search_empty_replies"]
 
 
+def test_the_query_mix_is_timed_in_a_fresh_session(rows):
+    """80 queries (20 frequent, 20 rare, 20 of three frequent terms, 20 scoped), listed, each
+    timed once in a fresh bf mcp session; a cold bf search of a frequent term."""
+    row = rows[0]
+    assert row["mix_mcp_p50_ms"] is not None, row["null_reasons"].get("mix_mcp_p50_ms")
+    assert row["mix_mcp_p50_ms"] <= row["mix_mcp_p95_ms"] and row["cold_search_frequent_s"] > 0
+    mix = row["mix_queries"]
+    assert len(mix) == 80 and all(len(q.split()) == 3 for q, _ in mix[40:60])
+    assert all(scope for _, scope in mix[60:]) and not any(scope for _, scope in mix[:60])
+
+
 def test_the_generated_brain_builds_without_problems(rows):
     assert rows[0]["build_problems"] == 0
 

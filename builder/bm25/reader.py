@@ -185,13 +185,9 @@ class IndexReader:
         """One past the last doc id of group `group` (0 when it has none)."""
         return self._spans.get(group, (0, 0))[1]
 
-    def owners_upto(self, end: int) -> list[int]:
-        """The owner of every doc id below `end` (FORMAT.md o/), from whole chunks."""
-        size, out = self.meta["convChunk"], []
-        for k in range((end + size - 1) // size):
-            base = k * size
-            out += [base + i - offset for i, offset in enumerate(self._chunk("o", k))]
-        return out[:end]
+    def owner_chunk(self, k: int) -> list[int]:
+        """o/k.json: each doc id's offset from its owner, for the ids of chunk k (FORMAT.md o/)."""
+        return self._chunk("o", k)
 
     def conversation(self, doc: int) -> int:
         """The conversation number of doc id `doc` (0: a note or section; FORMAT.md c/)."""

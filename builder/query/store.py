@@ -271,7 +271,7 @@ class _Owners:
     kept once asked: a warm search of a common word counts tens of thousands of hits."""
 
     def __init__(self, reader):
-        self.reader, self.known, self.span = reader, {}, None
+        self.reader, self.known, self.span, self.filled = reader, {}, None, set()
 
     def __getitem__(self, doc: int) -> int:
         owner = self.known.get(doc)
@@ -281,18 +281,26 @@ class _Owners:
 
     def count(self, docs) -> int:
         """How many distinct owners `docs` have. Only group "" (notes and sections, the first
-        span of ids) holds sections, so a record counts for itself; the notes' span has its
-        owners in one array, read once (a common word's search counts tens of thousands)."""
+        span of ids) holds sections, so a record counts for itself; the notes' owners come from
+        an array filled from the o/ chunks of the hits only (what the browser fetches too)."""
         import numpy as np   # lazily: a rare word's search needs none of it
         docs = np.fromiter(docs, dtype=np.int64)
-        end = self.reader.group_end("")
-        inside = docs[docs < end]
-        return int(docs.size - inside.size) + int(np.unique(self._span_owners(end)[inside]).size)
+        inside = docs[docs < self.reader.group_end("")]
+        return int(docs.size - inside.size) + int(np.unique(self._span_owners(inside)[inside]).size)
 
-    def _span_owners(self, end: int):
+    def _span_owners(self, inside):
+        import numpy as np
+        size = self.reader.meta["convChunk"]
         if self.span is None:
-            import numpy as np
-            self.span = np.array(self.reader.owners_upto(end), dtype=np.int64)
+            self.span = np.full(self.reader.group_end(""), -1, dtype=np.int64)
+        for k in np.unique(inside // size).tolist():
+            if k not in self.filled:
+                base = k * size
+                chunk = np.arange(base, base + size, dtype=np.int64)[:len(self.reader.owner_chunk(k))]
+                chunk -= np.array(self.reader.owner_chunk(k), dtype=np.int64)
+                end = min(base + chunk.size, self.span.size)
+                self.span[base:end] = chunk[:end - base]
+                self.filled.add(k)
         return self.span
 
 
