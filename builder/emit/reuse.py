@@ -38,6 +38,7 @@ from .entries import came_went
 from .days import local_day
 from .listing_pages import DAY_TEMPLATE, PAGED, SiteViews, stamped
 from .pages import offset_variant
+from .recordtext import text_targets
 from .urls import page_path, reply_path
 
 
@@ -124,13 +125,18 @@ def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str, reads: s
         if r in site.records:
             reads.add(r)
             reads.update((_token(brain, link["ref"]),) for p in site.records[r].pages for link in p.get("links", ()) if link["ref"])
+            reads.update((_token(brain, ref),) for ref, _ in _linked(brain, site.records[r])[1] if ref)
     return key + tuple((r, _item(brain, r), site.records[r].pages if r in site.records else None,
                         _linked(brain, site.records[r]) if r in site.records else None) for r in items)
 
 
 def _linked(brain: Brain, record: View) -> tuple:
-    """What a record shown in full shows of the items it links to: their titles (their objects)."""
-    return tuple(_item(brain, link["ref"]) for p in record.pages for link in p.get("links", ()) if link["ref"])
+    """What a record shown in full shows of the items it links to, in its links and its text's
+    [[wikilinks]] (emit/recordtext.py): their titles (their objects)."""
+    links = [link for p in record.pages for link in p.get("links", ())]
+    named = text_targets(brain, brain.records[record.ref].text, links) if record.ref in brain.records else ()
+    return (tuple(_item(brain, link["ref"]) for link in links if link["ref"]),
+            tuple((ref, _item(brain, ref) if ref else None) for ref in named))
 
 
 def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, as_of: str) -> tuple[dict, set]:
