@@ -3,6 +3,7 @@ with its [[wikilinks]] made links to what they name, labelled by its title."""
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 
 from markdown_it import MarkdownIt
@@ -27,6 +28,16 @@ def _target(brain: Brain, links: list[dict], name: str) -> str | None:
 def text_targets(brain: Brain, text: str, links: list[dict]) -> tuple[str | None, ...]:
     """The ref each [[wikilink]] of a record's `text` resolves to (None: to nothing)."""
     return tuple(_target(brain, links, _name(m)) for m in WIKILINK.finditer(text))
+
+
+def text_names(text: str) -> set[str]:
+    """The names a record's text links to."""
+    return {_name(m) for m in WIKILINK.finditer(text)}
+
+
+def claims(note) -> set[str]:
+    """The names a note claims (as brain/resolve.claimed_names): its title, file stem, aliases."""
+    return {note.title, posixpath.splitext(posixpath.basename(note.ref))[0], *note.aliases} if note else set()
 
 
 def _name(m: re.Match) -> str:
