@@ -21,7 +21,7 @@ from .writer import Writer
 # snippets nearer 160), not the reply's whole 320-character excerpt in every page's head.
 OG_DESCRIPTION = 200
 LISTED = {"folder": "Folder", "tag": "Notes tagged", "source": "Source", "period": "Period", "identity": "Identity",
-          "type": "Type", "memories": "Memories"}
+          "type": "Type", "memories": ""}
 
 
 def offset_variant(view: View, page: dict) -> tuple[str, ...]:
@@ -66,7 +66,7 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     title = reply.get("title") or ref
     return {
         "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
-        "description": description(reply, title),
+        "description": description(reply, title) or f"{title} · {brain.config.title}",   # an empty note's too
         "look": brain.config.site, "footer": footer_html(brain.config.site.footer),
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
         "as_of": as_of if stamped else None, "json": reply_path(brain.name, ref, *variant) if json else None,
@@ -83,12 +83,13 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
 
 
 def description(reply: dict, title: str) -> str | None:
-    """A page's meta description: its excerpt, else what a listing lists and how many."""
+    """A page's meta description: its excerpt, else what a listing lists and how many, else None."""
     if reply.get("excerpt"):
         return cut(reply["excerpt"], OG_DESCRIPTION)
     if "total" in reply:
         n = reply["total"]
-        return f"{LISTED.get(reply.get('page'), 'Listing')} {title}: {n} item{'' if n == 1 else 's'}"
+        word = LISTED.get(reply.get("page"), "Listing")
+        return f"{word + ' ' if word else ''}{title}: {n} item{'' if n == 1 else 's'}"
     return None
 
 

@@ -58,11 +58,13 @@ def test_other_pages_keep_bf_templates_with_the_look(site):
 
 def test_every_page_links_bf_favicon_and_has_a_description(make_brain, build_site, tmp_path):
     out = tmp_path / "site"
-    build_site(make_brain(tmp_path, {"plan.md": NOTE}), out)
+    build_site(make_brain(tmp_path, {"plan.md": NOTE, "empty.md": ""}), out)
     assert (out / "_bf/favicon.svg").is_file()
-    for page in ("index.html", "brain/plan.md.html", "search.html", "404.html", "graph.html"):
+    for page in ("index.html", "brain/plan.md.html", "brain/empty.md.html", "search.html", "404.html", "graph.html"):
         text = (out / page).read_text()
         assert "favicon.svg" in text and '<meta name="description" content="' in text, page
+    assert '<meta name="description" content="The plan for the site.">' in (out / "brain/plan.md.html").read_text()
+    assert '<meta name="description" content="empty · brain">' in (out / "brain/empty.md.html").read_text()
 
 
 def test_a_broken_template_fails_the_build_naming_file_and_line_and_keeps_the_site(make_brain, build_site, tmp_path, bf):
@@ -106,3 +108,18 @@ def test_invalid_site_values_are_config_errors_naming_the_key(make_brain, tmp_pa
     code, _, err = bf("build", brain, "--out", tmp_path / "site", "--no-pagefind", "--quiet")
     error = json.loads(err.strip().splitlines()[-1])
     assert code == 2 and f"brain.toml: {key}" in error["error"], error
+
+
+def test_listings_and_days_are_described_by_what_they_hold(example_site):
+    def described(page):
+        text = (example_site / page).read_text()
+        return text.split('<meta name="description" content="', 1)[1].split('"', 1)[0]
+    assert described("brain/projects.html") == "Folder projects: 6 items"
+    assert described("brain/memories/chat/2026-11-12.html") == "Team chat, 2026-11-12: 1 record"
+    assert described("brain/memories.html") == "Memories: 7 items"
+
+
+def test_a_theme_flag_naming_no_folder_is_invalid_input(make_brain, tmp_path, bf):
+    code, _, err = bf("build", make_brain(tmp_path, {"plan.md": NOTE}), "--out", tmp_path / "site",
+                      "--theme", tmp_path / "nowhere", "--no-pagefind", "--quiet")
+    assert code == 2 and "--theme" in json.loads(err.strip().splitlines()[-1])["error"]
