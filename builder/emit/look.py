@@ -10,6 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, TemplateError, select_autoescape
+
 from ..kernel.config import SiteConfig
 from ..kernel.errors import BuildError, ConfigError
 from ..kernel.resources import resource_dir
@@ -17,7 +18,6 @@ from .recordtext import MARKDOWN
 
 OWN = "_own"        # the brain's [site] files
 THEME = "_theme"    # the theme's static/ files
-FAVICON = "_bf/favicon.svg"
 
 
 def settled(site: SiteConfig, root: str, flag: str | None) -> SiteConfig:

@@ -205,10 +205,11 @@ def local_file(root: Path, value, key: str, folder: bool = False) -> str:
     _expect(isinstance(value, str) and value.strip() != "", key, f"a path to a {what} in the brain", value)
     parts = Path(value).parts
     local = not (Path(value).is_absolute() or ":" in value or "\\" in value or ".." in parts or value.startswith("/"))
-    _expect(local, key, f"a path inside the brain, not a URL, an absolute path or '..'", value)
+    _expect(local, key, "a path inside the brain, not a URL, an absolute path or '..'", value)
     path = root / value
     found = path.is_dir() if folder else path.is_file()
-    _expect(found and not path.is_symlink(), key, f"an existing {what} in the brain", value)
+    inside = found and path.resolve().is_relative_to(root.resolve())   # no link out of the brain
+    _expect(inside, key, f"an existing {what} in the brain", value)
     return Path(value).as_posix()
 
 

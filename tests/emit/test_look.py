@@ -93,6 +93,14 @@ def test_theme_flag_wins(make_brain, build_site, tmp_path):
     assert "FLAG" in (out / "brain/plan.md.html").read_text()
 
 
+def test_a_site_file_linked_out_of_the_brain_is_refused(make_brain, tmp_path, bf):
+    outside = make_brain(tmp_path, {"logo.svg": "<svg/>"}, "outside")
+    brain = make_brain(tmp_path, FILES | {"brain.toml": 'name = "brain"\n[site]\nlogo = "out/logo.svg"\n'})
+    (brain / "out").symlink_to(outside)
+    code, _, err = bf("build", brain, "--out", tmp_path / "site", "--no-pagefind", "--quiet")
+    assert code == 2 and "brain.toml: site.logo" in json.loads(err.strip().splitlines()[-1])["error"]
+
+
 @pytest.mark.parametrize("line, key", [
     ('logo = "https://example.com/logo.png"', "site.logo"),
     ('logo = "/etc/passwd"', "site.logo"),
