@@ -24,6 +24,8 @@ from .brain import LoadMemo, load
 from .kernel.times import parse_instant, rfc3339
 from .kernel.config import site_urls
 from .emit.emitters import EMITTERS, Context, Emitter
+from .emit.html import checked
+from .emit.look import settled
 from .emit.state import BuildState
 from .emit.spare import recover
 from .emit.writer import Writer
@@ -103,7 +105,7 @@ def _without_full_collections(run):
 def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str | None = None,
           site_url: str | None = None, pagefind: bool | str = True, embeddings: bool = True, progress=None,
           state: BuildState | None = None, changed: set[Path] | None = None,
-          stop: threading.Event | None = None) -> BuildReport:
+          stop: threading.Event | None = None, theme: str | None = None) -> BuildReport:
     """`state`: what the last build in this process left (emit/state.py; bf serve --watch keeps
     one), so this build recomputes only what changed where a stage knows how; its search side
     runs in a worker beside, which the state's first build forks (searchworker.py). `changed`: the
@@ -111,8 +113,9 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
     instead of every file (brain/rediscover.py); None: it walks the brains. `pagefind="later"`
     takes the previous site's full-text bundles as they are (bf serve --watch publishes a
     rebuild's pages first, then builds again with pagefind: watch.WatchBuilds), and `stop`, once set,
-    ends that second build early with a BuildError (a newer save made it moot)."""
-    args = Path(out), roots, now, base_url, site_url, pagefind, embeddings, progress, state, changed, stop
+    ends that second build early with a BuildError (a newer save made it moot). `theme`: a theme
+    folder, instead of the first brain's (emit/look.py)."""
+    args = Path(out), roots, now, base_url, (site_url, theme), pagefind, embeddings, progress, state, changed, stop
     try:
         return _build(*args, fork=True)
     except SearchLost:   # its worker died, or read other bytes: this process does its part afresh
@@ -120,9 +123,10 @@ def build(roots: list[Path], out: Path, *, now: str | None = None, base_url: str
         return _build(*args, fork=False)
 
 
-def _build(out: Path, roots, now, base_url, site_url, pagefind, embeddings, progress, state, changed, stop,
+def _build(out: Path, roots, now, base_url, flags, pagefind, embeddings, progress, state, changed, stop,
            fork: bool) -> BuildReport:
-    """build(); `fork`: a kept state without a search worker forks one (searchworker.py)."""
+    """build(); `flags`: its site URL and theme; `fork`: a kept state without a search worker
+    forks one (searchworker.py)."""
     report = BuildReport(out=out, as_of=parse_now(now))
     phases = Phases(report, progress)
     cache_file = cache_path(out)
@@ -135,7 +139,7 @@ def _build(out: Path, roots, now, base_url, site_url, pagefind, embeddings, prog
     worker = state.search if state is not None else None
     cache_file.with_suffix(".pickle").unlink(missing_ok=True)   # an older bf's pickle cache: never read
     skip = {out, cache_file.parent}
-    request = (roots, skip, changed, site_url, base_url)
+    request = (roots, skip, changed, flags, base_url)
     with worker.session(request) if worker is not None else nullcontext() as remote:
         brains, digests, (site_url, base_url) = phases.run("parse", _load, request, cache, remote is not None)
         names = [b.name for b in brains]
@@ -192,7 +196,7 @@ def _load(request: tuple, cache, digest: bool = True) -> tuple[list, list[int], 
     """Parse each brain of a build `request` (with `cache`, parsecache.Cache, updated in place),
     each with its config's site URL set (every page's og:url): the brains, what each parse read
     (searchworker.read_digest, when `digest`) and the build's (site URL, base_url)."""
-    roots, skip, changed, site_url, base_url = request
+    roots, skip, changed, (site_url, theme), base_url = request
     brains, digests = [], []
     for root in roots:
         if not Path(root).is_dir():
@@ -207,7 +211,9 @@ def _load(request: tuple, cache, digest: bool = True) -> tuple[list, list[int], 
     if len(set(names)) != len(names):
         raise InvalidInput("brain", f"two brains share the name {sorted(n for n in names if names.count(n) > 1)[0]!r}; set `name` in brain.toml")
     urls = site_urls(site_url, base_url, brains[0].config)
-    return [replace(b, config=replace(b.config, site_url=urls[0])) for b in brains], digests, urls
+    site = settled(brains[0].config.site, brains[0].root, theme)   # the first brain's look, as its URL
+    checked(site.theme, site.digest)
+    return [replace(b, config=replace(b.config, site_url=urls[0], site=site)) for b in brains], digests, urls
 
 
 def _fork_search(state: BuildState) -> None:

@@ -71,6 +71,7 @@ def parser() -> Parser:
     b.add_argument("--out", default="_site")
     b.add_argument("--base-url")
     b.add_argument("--site-url", help="the site's absolute URL, e.g. https://me.github.io/repo/: feeds, sitemap, og:url")
+    b.add_argument("--theme", metavar="DIR", help="a theme folder: its templates override bf's, its static/ is copied")
     b.add_argument("--now", help="pin the build instant (RFC 3339)")
     b.add_argument("--no-pagefind", action="store_true")
     b.add_argument("--no-embeddings", action="store_true", help="skip the vector arm's files (search is lexical only)")
@@ -126,7 +127,7 @@ def cmd_build(args) -> int:
     try:
         report = build(brain_paths(args.brains), user_path(args.out), now=args.now, base_url=args.base_url,
                        site_url=args.site_url, pagefind=not args.no_pagefind, embeddings=not args.no_embeddings,
-                       progress=progress)
+                       progress=progress, theme=None if args.theme is None else str(user_path(args.theme)))
     except OSError as exc:      # disk full, permissions: build() already dropped its staging folder
         where = f": {exc.filename}" if exc.filename else ""
         raise BuildError(f"build failed, previous site kept: {exc.strerror or exc}{where}") from None

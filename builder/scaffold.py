@@ -24,6 +24,17 @@ title = "{title}"             # shown on the home page (default: the name)
 # base_url = "/"              # site prefix, e.g. "/my-repo/" for a GitHub Pages project site
 # fields = ["status", "priority", "due", "owner"]   # single-value frontmatter fields shown in listings
 # allow_html = false          # publish raw HTML in notes and active attachments (html, js, svg)
+# theme = "theme"             # a folder whose templates override bf's (theme/note.html), its static/ copied
+
+# How the site looks (docs/brain.md, Site look): files are paths in this brain.
+# [site]
+# logo = "assets/logo.svg"
+# favicon = "assets/icon.svg"
+# accent = "#0b57c2"          # and accent_dark for the dark scheme
+# nav = [{{ title = "Blog", url = "https://example.com/" }}]
+# footer = "Made with bf"     # Markdown
+# extra_css = ["assets/site.css"]
+# extra_js = ["assets/site.js"]
 
 # One table per source of records (a folder memories/SOURCE/ also makes a source).
 [sources.journal]

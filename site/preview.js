@@ -58,7 +58,7 @@ export function summary (reply, tz) {
     line.push('record', rec.source)
     if (rec.time || rec.observed) line.push(stamp(rec.time || rec.observed, tz))
     if (rec.author) line.push(rec.author)
-    return { title: reply.title, line: line.join(' · '), text: cut(rec.text || '', OPENING) }
+    return { title: reply.title, line: line.join(' · '), text: opening(rec.text || '') } // its links as their labels, as a note's
   }
   if (typeof reply.text === 'string') {
     line.push(reply.page === 'section' ? 'section of ' + reply.note : 'note')

@@ -78,6 +78,8 @@ async function startPagefind () {
       processResult: (result) => { delete result.meta.instant; return result },
       mergeIndex: mergedIndexes(bundles, document.documentElement.lang).map((index) => ({ ...index, baseUrl }))
     })
+    // pagefind's input is named by its title alone (axe: label-title-only)
+    holder.querySelector('input')?.setAttribute('aria-label', 'Search the full text')
     if (params.get('q') && !scopedWanted()) ui.triggerSearch(params.get('q'))
     if ($('#tab-fulltext').getAttribute('aria-selected') === 'true') select($('#tab-fulltext'))
   })

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from builder.kernel.config import TOP_KEYS
+from builder.kernel.config import SITE_KEYS, TOP_KEYS
 
 
 def test_new_brain_builds_with_no_problems(tmp_path, bf):
@@ -27,8 +27,9 @@ def test_new_brain_toml_names_every_key(tmp_path, bf):
     brain = tmp_path / "b"
     bf("new", brain)
     text = (brain / "brain.toml").read_text(encoding="utf-8")
-    for key in TOP_KEYS - {"sources", "identities"}:
+    for key in TOP_KEYS - {"sources", "identities", "site"}:
         assert f"{key} = " in text, key
+    assert "# [site]" in text and all(f"# {key} = " in text for key in SITE_KEYS - {"accent_dark"})
     assert "[sources.journal]" in text and "[identities]" in text and "cadence" in text and "priority" in text
 
 

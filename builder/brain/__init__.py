@@ -52,6 +52,8 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     then looks at alone (rediscover.py); None: walk the brain."""
     root = Path(root)
     cfg = load_config(root)
+    if cfg.site.theme:   # its templates and files are the site's look, not the brain's content
+        skip = set(skip) | {root / cfg.site.theme}
     found = _found(root, skip, memo, changed)
     problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
     cache = {} if cache is None else cache

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from ..kernel.embeds import page_assets
 from ..kernel.resources import resource_dir
+from .look import copy_look
 from .writer import Writer
 
 # Vendored libraries that only pages holding math or a diagram load (kernel/embeds.page_assets):
@@ -37,6 +38,7 @@ def emit_assets(writer: Writer, brains) -> None:
     _copy_tree(writer, resource_dir("site"), "_bf", tuple(p for k, p in OPTIONAL.items() if k not in needed))
     _copy_tree(writer, resource_dir("schemas"), "schemas")
     writer.write(".nojekyll", b"", "site")
+    copy_look(writer, brains[0].config.site, brains[0].root)
 
 
 def emit_attachments(writer: Writer, brain_name: str, root: Path, attachments, path_for) -> None:

@@ -8,39 +8,48 @@ from __future__ import annotations
 import html
 import posixpath
 import re
+from pathlib import Path
 from datetime import date
 from functools import lru_cache
 from urllib.parse import unquote
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
-
 from ..kernel.embeds import embeddable, fragment_key, page_assets
 from ..kernel.model import SLOT, Brain, Link
-from ..kernel.resources import resource_dir
 from .days import due_badge
+from .look import environment as look_environment, guarded
 from .urls import absolute, attachment_path, page_path, record_url, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
 MAX_EMBED_DEPTH = 4   # ![[A]] in ![[B]] in …: deeper embeds show as a link (as would a cycle)
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(str(resource_dir("templates"))),
-                      autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True)
+@lru_cache(maxsize=4)
+def environment(theme: str | None = None, digest: str = ""):
+    """bf's templates, under a theme's when there is one (emit/look.py)."""
+    env = look_environment(theme, digest)
     env.filters["pagefind_filter"] = pagefind_filter
     env.filters["page_assets"] = page_assets
     env.filters["absolute_url"] = lambda path, site_url: absolute(site_url, path)
     return env
 
 
-def compile_templates() -> None:
+def compile_templates(theme: str | None = None) -> None:
     """Compile every template now (bf serve --watch, once its first build is done): that build
     renders in forked workers, so the server would compile them on the first save (0.1 s)."""
-    env = environment()
+    env = environment(theme)
     for name in env.list_templates():
         env.get_template(name)
+
+
+def checked(theme: str | None, digest: str) -> None:
+    """Compile the theme's templates before anything is written: a syntax error ends the build."""
+    if theme is None:
+        return
+    env = environment(theme, digest)
+    for path in sorted(Path(theme).rglob("*.html")):
+        name = path.relative_to(theme).as_posix()
+        if not name.startswith("static/"):
+            guarded(lambda: env.get_template(name))
 
 
 def pagefind_filter(value) -> str:
@@ -52,10 +61,13 @@ def pagefind_filter(value) -> str:
 
 
 def render(template: str, page: str, **context) -> str:
-    """Render `template` as the page at site path `page`; `url(path)` gives relative URLs."""
+    """Render `template` as the page at site path `page`; `url(path)` gives relative URLs. The
+    theme is the one of `look` (common()'s SiteConfig)."""
     context.setdefault("url", lambda path: relative(page, path))
     context.setdefault("page_path", page)
-    return environment().get_template(template).render(**context)
+    look = context.get("look")
+    env = environment(look.theme, look.digest if look.theme else "") if look is not None else environment()
+    return guarded(lambda: env.get_template(template).render(**context))
 
 
 def ref_url(brain: Brain, ref: str) -> str:

@@ -20,6 +20,7 @@ from .html import ref_url, render
 from .data import stored_in_files
 from .days import stamp
 from .pages import whole_reply, common, grouped
+from .recordtext import record_html
 from .urls import crumbs, page_path, record_page_ref, relation_anchor, relative
 from .writer import Writer
 
@@ -247,6 +248,8 @@ def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_
         "up_periods": _containing(view.ref) if view.extra.get("previous") or view.extra.get("next") else [],
         "when": words,
     }
+    if view.ref == "home":
+        ctx["description"] = f"{ctx['title']}: {len(brain.notes)} notes, {len(brain.records)} records"
     return render(view.template, target, **ctx)
 
 
@@ -264,10 +267,13 @@ def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lis
             listed.append(it)         # undated page: placed by observation, shown on its day page
     source = header["source"]
     previous, following = site.neighbours.get(view.ref, (None, None))
+    count = len(shown) + len(listed)
+    source_title = header["title"].rsplit(":", 1)[0]
     ctx = common(brain, view.ref, header, as_of) | {
+        "description": f"{source_title}, {here}: {count} record{'' if count == 1 else 's'}",
         "crumbs": crumbs(brain.name, view.ref, here, site.known),
         "records": shown, "listed": listed, "item_list": lambda items: item_lists(items, target),
-        "source": source, "source_title": header["title"].rsplit(":", 1)[0],
+        "source": source, "source_title": source_title,
         "source_path": page_path(brain.name, f"memories/{source}"),
         "period_path": page_path(brain.name, here) if here in site.known else None,
         "previous_day": previous, "next_day": following,
@@ -285,7 +291,7 @@ def _label(brain: Brain, link: dict) -> str:
 
 
 def _record(brain: Brain, view: View, target: str) -> dict:
-    """What day.html shows of one record: its whole read, split into paragraphs, its links (the
+    """What day.html shows of one record: its whole read, its text as HTML, its links (the
     author's is on its meta line) with their targets' titles, backlinks by relation."""
     reply = whole_reply(view)
     rec = reply["record"]
@@ -294,6 +300,6 @@ def _record(brain: Brain, view: View, target: str) -> dict:
     return {"reply": reply, "record": rec, "anchor": refs.record_anchor(reply["ref"]), "links": links,
             "title": brain.records[reply["ref"]].own_title,
             "author_path": ref_url(brain, author) if author in brain.identities else None,
-            "paragraphs": [p.strip() for p in rec["text"].split("\n\n") if p.strip()],
+            "text": record_html(brain, rec["text"], reply["links"], lambda ref: relative(target, ref_url(brain, ref))),
             "backlinks": [(relation, relation_anchor(relation, reply["ref"]), links)
                           for relation, links in grouped(reply.get("backlinks", []))]}

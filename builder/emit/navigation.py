@@ -86,7 +86,8 @@ def emit_navigation(writer: Writer, brains: list[Brain], as_of: str, memo: dict 
     memo[""] = (trees, graphs, explorer, graph)
     writer.write_pack(EXPLORER, explorer, "site")
     writer.write_pack(GRAPH, graph, "site")
-    writer.write("graph.html", render("graph.html", "graph.html", **_context(brains[0], as_of, "Graph")), "site")
+    writer.write("graph.html", render("graph.html", "graph.html", **_context(
+        brains[0], as_of, "Graph", f"The notes of {brains[0].config.title} and the links between them")), "site")
 
 
 def _same(new: tuple, old: tuple) -> bool:

@@ -12,6 +12,7 @@ from ..views.graph import Graph
 from .feeds import page_feeds
 from .days import clock, due_badge, full_date, local_day, stamp
 from .html import NoteRenderer, ref_url, render
+from .look import footer_html
 from .data import stored_in_files
 from .urls import attachment_path, crumbs, page_path, relation_anchor, reply_path
 from .writer import Writer
@@ -19,6 +20,8 @@ from .writer import Writer
 # An Open Graph description as long as link cards show it (X cuts at 200 characters, search
 # snippets nearer 160), not the reply's whole 320-character excerpt in every page's head.
 OG_DESCRIPTION = 200
+LISTED = {"folder": "Folder", "tag": "Notes tagged", "source": "Source", "period": "Period", "identity": "Identity",
+          "type": "Type", "memories": ""}
 
 
 def offset_variant(view: View, page: dict) -> tuple[str, ...]:
@@ -54,15 +57,17 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     `clock(instant)` its local time ("09:14"), `stamp(instant)` both ("3 Dec 2026, 09:14").
     `json`: the page's reply is a file of its own (notes, home), linked as `json`; any other page
     offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button).
-    `description` (Open Graph) is the reply's excerpt (cut to OG_DESCRIPTION), else None (a made-up
-    "TITLE in SITE" said nothing og:title and og:site_name do not, on ~18k pages at 10k notes);
+    `description` (meta description; og:description too with a site URL) is the reply's excerpt
+    (cut to OG_DESCRIPTION), else what a listing lists and how many (description());
+    `look` is the site's SiteConfig (emit/look.py), `footer` its footer as HTML;
     `site_url` and `feeds` (emit/feeds.py) are set only when the build has a site URL."""
     tz = brain.config.timezone
     today = local_day(as_of, tz)
     title = reply.get("title") or ref
     return {
         "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
-        "description": cut(reply["excerpt"], OG_DESCRIPTION) if reply.get("excerpt") else None,
+        "description": description(reply, title) or f"{title} · {brain.config.title}",   # an empty note's too
+        "look": brain.config.site, "footer": footer_html(brain.config.site.footer),
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
         "as_of": as_of if stamped else None, "json": reply_path(brain.name, ref, *variant) if json else None,
         "reply_uri": None if json else reply.get("uri"),
@@ -75,6 +80,17 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
         "day": lambda instant: full_date(local_day(instant, tz)),
         "clock": lambda instant: clock(instant, tz), "stamp": lambda instant: stamp(instant, tz),
     }
+
+
+def description(reply: dict, title: str) -> str | None:
+    """A page's meta description: its excerpt, else what a listing lists and how many, else None."""
+    if reply.get("excerpt"):
+        return cut(reply["excerpt"], OG_DESCRIPTION)
+    if "total" in reply:
+        n = reply["total"]
+        word = LISTED.get(reply.get("page"), "Listing")
+        return f"{word + ' ' if word else ''}{title}: {n} item{'' if n == 1 else 's'}"
+    return None
 
 
 def emit_item_pages(writer: Writer, brain: Brain, g: Graph, views: Sequence[View], as_of: str,

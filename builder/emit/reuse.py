@@ -38,6 +38,7 @@ from .entries import came_went
 from .days import local_day
 from .listing_pages import DAY_TEMPLATE, PAGED, SiteViews, stamped
 from .pages import offset_variant
+from .recordtext import claims, text_names, text_targets
 from .urls import page_path, reply_path
 
 
@@ -85,6 +86,7 @@ def _note_key(brain: Brain, g: Graph, view: View, reads: set) -> tuple:
 
 EXISTS = "exists"   # (EXISTS, ref): read by the pages that link to ref's page when it has one
 DAYS = "days"       # (DAYS, source): read by the pages that show which days the source has
+NAME = "name"       # (NAME, name): read by the day pages whose records' text links that name
 
 
 def _existence(view: View) -> list:
@@ -124,13 +126,20 @@ def _listing_key(brain: Brain, site: SiteViews, view: View, as_of: str, reads: s
         if r in site.records:
             reads.add(r)
             reads.update((_token(brain, link["ref"]),) for p in site.records[r].pages for link in p.get("links", ()) if link["ref"])
+            reads.update((_token(brain, ref),) for ref, _ in _linked(brain, site.records[r])[1] if ref)
+            if r in brain.records:   # a note that comes to claim a name its text links to
+                reads.update((NAME, name) for name in text_names(brain.records[r].text))
     return key + tuple((r, _item(brain, r), site.records[r].pages if r in site.records else None,
                         _linked(brain, site.records[r]) if r in site.records else None) for r in items)
 
 
 def _linked(brain: Brain, record: View) -> tuple:
-    """What a record shown in full shows of the items it links to: their titles (their objects)."""
-    return tuple(_item(brain, link["ref"]) for p in record.pages for link in p.get("links", ()) if link["ref"])
+    """What a record shown in full shows of the items it links to, in its links and its text's
+    [[wikilinks]] (emit/recordtext.py): their titles (their objects)."""
+    links = [link for p in record.pages for link in p.get("links", ())]
+    named = text_targets(brain, brain.records[record.ref].text, links) if record.ref in brain.records else ()
+    return (tuple(_item(brain, link["ref"]) for link in links if link["ref"]),
+            tuple((ref, _item(brain, ref) if ref else None) for ref in named))
 
 
 def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, as_of: str) -> tuple[dict, set]:
@@ -256,6 +265,8 @@ class PageMemo:
         for mine, now in zip(self.items, (brain.notes, brain.records)):
             other = list(compress(now, map(is_not, now.values(), map(mine.get, now))))
             changed.update((ref,) for ref in other)
+            if mine is self.items[0]:   # names claimed or given up: day pages whose records name them
+                changed.update((NAME, name) for ref in other for name in claims(mine.get(ref)) | claims(now.get(ref)))
             if len(now) - sum(ref not in mine for ref in other) != len(mine):    # some item is gone
                 changed.update((ref,) for ref in mine.keys() - now.keys())
         self.items = (brain.notes, brain.records)

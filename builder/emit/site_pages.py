@@ -27,17 +27,19 @@ def scope_suggestions(brain: Brain) -> list[str]:
     return out[:MAX_SUGGESTIONS]
 
 
-def _context(brain: Brain, as_of: str, title: str) -> dict:
-    return common(brain, "home", {"title": title}, as_of, stamped=True) | {"json": None, "crumbs": None}
+def _context(brain: Brain, as_of: str, title: str, description: str | None = None) -> dict:
+    return common(brain, "home", {"title": title}, as_of, stamped=True) | {
+        "json": None, "crumbs": None, "description": description}
 
 
 def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: str | None) -> None:
     brain = brains[0]
     types = sorted({n.type for b in brains for n in b.notes.values() if n.type})
-    writer.write("search.html", render("search.html", "search.html", **_context(brain, as_of, "Search"),
+    writer.write("search.html", render("search.html", "search.html", **_context(
+        brain, as_of, "Search", f"Search the notes and records of {brain.config.title}"),
                                        scopes=[s for b in brains for s in scope_suggestions(b)][:MAX_SUGGESTIONS],
                                        types=types, brains=[b.name for b in brains]), "site")
     prefix = "/" + (base_url or brain.config.base_url or "/").strip("/") + "/"
     prefix = "/" if prefix == "//" else prefix
-    writer.write("404.html", render("404.html", "404.html", **_context(brain, as_of, "Not found"),
+    writer.write("404.html", render("404.html", "404.html", **_context(brain, as_of, "Not found", "Nothing lives at this address"),
                                     url=lambda path: prefix + path), "site")

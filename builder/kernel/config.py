@@ -14,7 +14,9 @@ DEFAULT_FIELDS = ("status", "priority", "due", "owner")
 RESERVED_NAMES = {"schemas", "pagefind", "search", "_bf", "assets"}
 DURATION = re.compile(r"^(\d+)([dwmy])$")
 TOP_KEYS = {"name", "title", "language", "timezone", "base_url", "site_url", "fields", "sources", "identities",
-            "allow_html"}
+            "allow_html", "site", "theme"}
+SITE_KEYS = {"logo", "favicon", "accent", "accent_dark", "nav", "footer", "extra_css", "extra_js"}
+COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 SOURCE_KEYS = {"title", "cadence", "priority"}
 #: A BCP 47 language tag as pages declare it (`<html lang>`): a 2–3 letter language, then subtags
 #: (script, region, variant) of letters and digits: `en`, `zh-Hans`, `pt-BR`, `de-CH-1996`.
@@ -30,6 +32,25 @@ class SourceConfig:
 
 
 @dataclass(frozen=True)
+class SiteConfig:
+    """How the site looks ([site] and `theme`): files are brain-relative paths checked to exist."""
+    logo: str | None = None
+    favicon: str | None = None
+    accent: str | None = None
+    accent_dark: str | None = None
+    nav: tuple[tuple[str, str], ...] = ()    # (title, url)
+    footer: str = ""                         # Markdown
+    extra_css: tuple[str, ...] = ()
+    extra_js: tuple[str, ...] = ()
+    theme: str | None = None                 # a folder: brain-relative, or absolute from --theme
+    digest: str = ""                         # of every file above and the theme's (emit/look.py)
+
+    def files(self) -> tuple[str, ...]:
+        """The brain's files the site copies (into _own/)."""
+        return tuple(f for f in (self.logo, self.favicon) if f) + self.extra_css + self.extra_js
+
+
+@dataclass(frozen=True)
 class BrainConfig:
     name: str
     title: str
@@ -42,6 +63,7 @@ class BrainConfig:
     language: str = "en"          # pages' <html lang>; a note's `lang:` overrides it for its page
     site_url: str | None = None   # the site's absolute URL, ending in "/" (feeds, sitemap, og:url)
     base_url_given: bool = False  # base_url was written, not derived: it may conflict with a site URL
+    site: SiteConfig = SiteConfig()
 
 
 def check_site_url(text, key: str) -> str:
@@ -144,7 +166,7 @@ def load_config(root: Path) -> BrainConfig:
         name=name, title=title, timezone=tz, language=language, base_url=base_url,
         fields=tuple(fields), sources=_sources(data.get("sources", {})),
         identities=_identities(data.get("identities", {})), allow_html=allow_html,
-        site_url=site, base_url_given="base_url" in data,
+        site_url=site, base_url_given="base_url" in data, site=_site(root, data.get("site", {}), data.get("theme")),
     )
 
 
@@ -175,3 +197,62 @@ def _identities(table) -> dict[str, tuple[str, ...]]:
                 f"identities.{ident}", "a list of alias strings", aliases)
         out[ident] = tuple(aliases)
     return out
+
+
+def local_file(root: Path, value, key: str, folder: bool = False) -> str:
+    """A path inside the brain (no URL, absolute path or '..'), naming a file (or `folder`) there."""
+    what = "folder" if folder else "file"
+    _expect(isinstance(value, str) and value.strip() != "", key, f"a path to a {what} in the brain", value)
+    parts = Path(value).parts
+    local = not (Path(value).is_absolute() or ":" in value or "\\" in value or ".." in parts or value.startswith("/"))
+    _expect(local, key, "a path inside the brain, not a URL, an absolute path or '..'", value)
+    path = root / value
+    found = path.is_dir() if folder else path.is_file()
+    inside = found and path.resolve().is_relative_to(root.resolve())   # no link out of the brain
+    _expect(inside, key, f"an existing {what} in the brain", value)
+    return Path(value).as_posix()
+
+
+def _files(root: Path, value, key: str) -> tuple[str, ...]:
+    listed = [value] if isinstance(value, str) else value
+    _expect(isinstance(listed, list), key, "a path or a list of paths", value)
+    return tuple(local_file(root, v, f"{key}[{i}]") for i, v in enumerate(listed))
+
+
+def _nav(value) -> tuple[tuple[str, str], ...]:
+    _expect(isinstance(value, list), "site.nav", "a list of {title, url} tables", value)
+    out = []
+    for i, link in enumerate(value):
+        key = f"site.nav[{i}]"
+        _expect(isinstance(link, dict) and set(link) == {"title", "url"}, key, "a table {title, url}", link)
+        title, url = link["title"], link["url"]
+        _expect(isinstance(title, str) and title.strip() != "", f"{key}.title", "a non-empty string", title)
+        safe = isinstance(url, str) and url.strip() != "" and not any(c.isspace() or c in '<>"\\' for c in url)
+        scheme = urlsplit(url).scheme if safe else ""
+        _expect(safe and scheme in ("", "http", "https", "mailto"), f"{key}.url",
+                "a site path or an http(s) or mailto: URL", url)
+        out.append((title, url))
+    return tuple(out)
+
+
+def _colour(table: dict, key: str) -> str | None:
+    value = table.get(key)
+    _expect(value is None or isinstance(value, str) and COLOUR.fullmatch(value) is not None,
+            f"site.{key}", "a hex colour like #2563eb", value)
+    return value
+
+
+def _site(root: Path, table, theme) -> SiteConfig:
+    _expect(isinstance(table, dict), "site", "a table", table)
+    unknown = sorted(set(table) - SITE_KEYS)
+    if unknown:
+        raise ConfigError(f"brain.toml: site: unknown key {unknown[0]!r} (valid keys: {', '.join(sorted(SITE_KEYS))})")
+    one = {k: local_file(root, table[k], f"site.{k}") if k in table else None for k in ("logo", "favicon")}
+    footer = table.get("footer", "")
+    _expect(isinstance(footer, str), "site.footer", "a Markdown string", footer)
+    return SiteConfig(
+        **one, accent=_colour(table, "accent"), accent_dark=_colour(table, "accent_dark"),
+        nav=_nav(table.get("nav", [])), footer=footer,
+        extra_css=_files(root, table.get("extra_css", []), "site.extra_css"),
+        extra_js=_files(root, table.get("extra_js", []), "site.extra_js"),
+        theme=local_file(root, theme, "theme", folder=True) if theme is not None else None)

@@ -93,7 +93,8 @@ def test_a_feed_per_source_links_records_on_their_day_pages(site):
 def test_pages_carry_feed_sitemap_and_open_graph_tags(site):
     html = (site / "brain/memories/chat.html").read_text()
     assert '<meta property="og:url" content="https://example.github.io/brain-site/brain/memories/chat.html">' in html
-    assert '<meta property="og:title" content="Team chat">' in html and "og:description" not in html   # no excerpt
+    assert '<meta property="og:title" content="Team chat">' in html
+    assert '<meta property="og:description" content="Source Team chat: 22 items">' in html   # no excerpt: what it lists
     assert '<link rel="sitemap" type="application/xml" href="../../sitemap.xml">' in html
     alternates = re.findall(r'<link rel="alternate" type="application/atom\+xml" title="[^"]*" href="([^"]*)">', html)
     assert alternates == ["../../_bf/feeds/brain.xml", "../../_bf/feeds/brain/chat.xml"]

@@ -76,8 +76,8 @@ class Editor:
                  self.relations, self.note_time, self.record_time, self.record_fields, self.task, self.draft,
                  self.delete_note, self.rename_note, self.new_note, self.new_record, self.delete_record,
                  self.attachment, self.source_status, self.config, self.move_now, self.stamp, self.touch,
-                 self.diagram, self.link_record, self.facets]
-        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2, 3]
+                 self.diagram, self.link_record, self.facets, self.look, self.theme_file]
+        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2, 3, 3, 3]
         return self.rng.choices(kinds, weights)[0]()
 
     def _edit(self, fn, what: str) -> str:
@@ -318,6 +318,44 @@ class Editor:
                 "priority": self.rng.choice(["low", "normal"])}
         path.write_text(dump_toml(data), encoding="utf-8")
         return f"brain.toml {what}: {json.dumps(data.get(what, data.get('sources')), ensure_ascii=False)}"
+
+    def look(self) -> str:
+        """[site] and the theme setting of brain.toml (emit/look.py)."""
+        path = self.root / "brain.toml"
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        site = data.setdefault("site", {})
+        what = self.rng.choice(["accent", "footer", "nav", "logo", "extra_css", "theme", "none"])
+        if what == "accent":
+            site["accent"] = self.rng.choice(["#aa3300", "#0055aa", "#222"])
+        elif what == "footer":
+            site["footer"] = f"{self.word(3)} **{self.word(1)}**"
+        elif what == "nav":
+            site["nav"] = [{"title": self.word(1), "url": self.rng.choice(["https://example.com/", "search.html"])}]
+        elif what in ("logo", "extra_css"):
+            rel = f"look/{self.rng.choice(['a', 'b'])}.{'svg' if what == 'logo' else 'css'}"
+            (self.root / rel).parent.mkdir(exist_ok=True)
+            (self.root / rel).write_text(f"/* {self.word(2)} */", encoding="utf-8")
+            site[what] = rel if what == "logo" else [rel]
+        elif what == "theme":
+            self.theme_file()
+            data["theme"] = "theme"
+        else:
+            data.pop("site", None)
+            data.pop("theme", None)
+        path.write_text(dump_toml(data), encoding="utf-8")
+        return f"brain.toml look {what}: {json.dumps([data.get('site'), data.get('theme')], ensure_ascii=False)}"
+
+    def theme_file(self) -> str:
+        """A theme template or static file written (it counts once brain.toml names the theme)."""
+        theme = self.root / "theme"
+        (theme / "static").mkdir(parents=True, exist_ok=True)
+        if self.rng.random() < 0.6:
+            text = ('{% extends "bf/note.html" %}{% block main %}<p class="theme">' + self.word(2)
+                    + '</p>{{ super() }}{% endblock %}\n')
+            (theme / "note.html").write_text(text, encoding="utf-8")
+            return f"theme/note.html: {text.strip()!r}"
+        (theme / "static" / "theme.css").write_text(f"/* {self.word(2)} */", encoding="utf-8")
+        return "theme/static/theme.css written"
 
     def stamp(self) -> str:
         """--now moves and a note names the new instant, as a tool stamping its last sync would."""

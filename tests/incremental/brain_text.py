@@ -40,12 +40,22 @@ def set_fm(text: str, key: str, value: str | None) -> str:
 def dump_toml(data: dict) -> str:
     """The brain.toml subset the example uses: top-level scalars and lists, then tables."""
     def value(v):
+        if isinstance(v, list):
+            return "[" + ", ".join(map(value, v)) + "]"
         return json.dumps(v, ensure_ascii=False) if not isinstance(v, bool) else str(v).lower()
     lines = [f"{k} = {value(v) if not isinstance(v, list) else '[' + ', '.join(map(value, v)) + ']'}"
              for k, v in data.items() if not isinstance(v, dict)]
     for name, spec in sorted(data.get("sources", {}).items()):
         lines += ["", f"[sources.{name}]"] + [f"{k} = {value(v)}" for k, v in spec.items()]
+    site = data.get("site", {})
+    if site:
+        lines += ["", "[site]"] + [f"{k} = {value(v) if k != 'nav' else _nav(v)}" for k, v in site.items()]
     if data.get("identities"):
         lines += ["", "[identities]"] + [f"{json.dumps(k)} = [{', '.join(map(value, v))}]"
                                          for k, v in data["identities"].items()]
     return "\n".join(lines) + "\n"
+
+
+def _nav(links: list[dict]) -> str:
+    """[site] nav: a list of inline tables."""
+    return "[" + ", ".join("{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in link.items()) + " }" for link in links) + "]"
