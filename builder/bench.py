@@ -330,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if extra:
             from .benchreal import bench_extra
-            bench_extra(args, work)
+            bench_extra(args, work, sys.modules[__name__])
         for n in sizes:
             res = bench_size(n, args.records_per_note, work, pagefind=not args.no_pagefind, reps=args.reps,
                              shape=args.shape)

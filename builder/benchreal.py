@@ -13,95 +13,98 @@ import shutil
 import tarfile
 from pathlib import Path
 
-from .bench import Result, _build, _compare_indexes, _log, _record_build, _run
 from .benchgen import NOW, generate, queries
 from .benchlang import generate_lang
 
 
-def reference(work: Path, reps: int = 5) -> dict:
-    """Stock lunr.py's search p50 (and the rest of bench's index comparison) at 1k rich notes."""
-    res = Result()
-    corpus = generate(work / "reference-brain", 1000, 0)
-    _compare_indexes(res, corpus, queries(corpus), reps, work)
-    shutil.rmtree(work / "reference-brain", ignore_errors=True)
-    return {"stock_lunr_p50_ms": res["stock_lunr_p50_ms"], "bf_index_p50_ms": res["bf_index_p50_ms"]}
+class RealBench:
+    """One run's builds. `bench`: the module builder.bench (passed in, as it imports this one),
+    whose Result, child builds and index comparison these builds share."""
 
+    def __init__(self, bench, work: Path, pagefind: bool, base: Path | None, reps: int):
+        self.bench, self.work, self.pagefind, self.base = bench, work, pagefind, base
+        self.ref = self.reference(reps)
 
-def _base_build(base: Path, brain: Path, out: Path, pagefind: bool) -> dict:
-    """One build by the checkout at `base` (its .venv's python, its own modules: run from there)."""
-    python = base / ".venv" / "bin" / "python"
-    cmd = ["env", "-C", str(base), str(python), "-m", "builder.bench", "--child-build", str(brain), str(out),
-           "--child-now", NOW] + ([] if pagefind else ["--no-pagefind"])
-    wall, code, stdout, _ = _run(cmd)
-    if code != 0:
-        raise RuntimeError(f"base build failed (exit {code}): {' '.join(cmd)}")
-    return json.loads(stdout)
+    def reference(self, reps: int) -> dict:
+        """Stock lunr.py's search p50 (and bf's index p50) over the 1k-note `rich` brain."""
+        res = self.bench.Result()
+        corpus = generate(self.work / "reference-brain", 1000, 0)
+        self.bench._compare_indexes(res, corpus, queries(corpus), reps, self.work)
+        shutil.rmtree(self.work / "reference-brain", ignore_errors=True)
+        return {"stock_lunr_p50_ms": res["stock_lunr_p50_ms"], "bf_index_p50_ms": res["bf_index_p50_ms"]}
 
+    def _base_build(self, brain: Path, out: Path) -> dict:
+        """One build by the checkout at --base (its .venv's python, its own modules: run from there)."""
+        python = self.base / ".venv" / "bin" / "python"
+        cmd = ["env", "-C", str(self.base), str(python), "-m", "builder.bench", "--child-build", str(brain), str(out),
+               "--child-now", NOW] + ([] if self.pagefind else ["--no-pagefind"])
+        _, code, stdout, _ = self.bench._run(cmd)
+        if code != 0:
+            raise RuntimeError(f"base build failed (exit {code}): {' '.join(cmd)}")
+        return json.loads(stdout)
 
-def _builds(res: Result, brain: Path, work: Path, pagefind: bool, base: Path | None) -> None:
-    """This checkout's build of `brain` (keys build_*), then the base's (base_build_*) and the ratios."""
-    out = work / "site-real"
-    for tag, run in (("build", lambda: _build(brain, out, pagefind)),
-                     ("base_build", lambda: _base_build(base, brain, out, pagefind) if base else None)):
+    def _builds(self, res, brain: Path) -> None:
+        """This checkout's build of `brain` (keys build_*), then the base's (base_build_*) and the ratio."""
+        out = self.work / "site-real"
+        runs = (("build", lambda: self.bench._build(brain, out, self.pagefind)),
+                ("base_build", lambda: self._base_build(brain, out) if self.base else None))
+        for tag, run in runs:
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(self.work / ".bf-cache", ignore_errors=True)
+            child = run()
+            if child is None:
+                res.null(f"{tag}_s", "no --base checkout given")
+                continue
+            self.bench._record_build(res, tag, child)
+            res[f"{tag}_problems"] = child["problems"]
+            res[f"{tag}_peak_rss_mb"] = round(child["rss_mb"], 1)
         shutil.rmtree(out, ignore_errors=True)
-        shutil.rmtree(work / ".bf-cache", ignore_errors=True)
-        child = run()
-        if child is None:
-            res.null(f"{tag}_s", "no --base checkout given")
-            continue
-        _record_build(res, tag, child)
-        res[f"{tag}_problems"] = child["problems"]
-        res[f"{tag}_peak_rss_mb"] = round(child["rss_mb"], 1)
-    shutil.rmtree(out, ignore_errors=True)
-    if base:
-        res.ratio("speedup_vs_base", "base_build_s", "build_s")
+        if self.base:
+            res.ratio("speedup_vs_base", "base_build_s", "build_s")
+
+    def vault(self, tarball: Path):
+        res = self.bench.Result()
+        res.update(brain="vault", vault=tarball.name, **self.ref)
+        root = self.work / "vault"
+        shutil.rmtree(root, ignore_errors=True)
+        with tarfile.open(tarball) as tar:
+            tar.extractall(root, filter="data")
+        brain = root / "en" if (root / "en").is_dir() else next(p for p in root.iterdir() if p.is_dir())
+        notes = list(brain.rglob("*.md"))
+        res.update(notes=len(notes), raw_note_bytes=sum(p.stat().st_size for p in notes))
+        self.bench._log(f"vault {tarball.name}: {len(notes)} notes; building")
+        self._builds(res, brain)
+        return res
+
+    def lang(self, sizes: list[int]) -> list:
+        """One object per size, then (for two sizes or more) how each phase grew from the smallest
+        to the largest: `growth_phase_*` = its time at the largest / at the smallest size."""
+        out = []
+        for n in sorted(sizes):
+            res = self.bench.Result()
+            brain = self.work / f"lang-{n}"
+            shutil.rmtree(brain, ignore_errors=True)
+            res.update(brain="lang", **self.ref, **generate_lang(brain, n))
+            self.bench._log(f"multilingual brain, {n} notes: building")
+            self._builds(res, brain)
+            shutil.rmtree(brain, ignore_errors=True)
+            out.append(res)
+        if len(out) > 1:
+            small, large = out[0], out[-1]
+            growth = self.bench.Result()
+            growth.update(brain="lang-growth", notes=[small["notes"], large["notes"]])
+            for key in sorted(k for k in large if k.startswith("build_phase_") or k == "build_s"):
+                if small.get(key) and large.get(key) is not None:
+                    growth[key.replace("build_", "growth_", 1)] = round(large[key] / small[key], 3)
+            out.append(growth)
+        return out
 
 
-def bench_vault(tarball: Path, work: Path, *, pagefind: bool, base: Path | None, ref: dict) -> Result:
-    res = Result()
-    res.update(brain="vault", vault=tarball.name, **ref)
-    root = work / "vault"
-    shutil.rmtree(root, ignore_errors=True)
-    with tarfile.open(tarball) as tar:
-        tar.extractall(root, filter="data")
-    tops = [p for p in root.iterdir() if p.is_dir()]
-    brain = root / "en" if (root / "en").is_dir() else tops[0]
-    notes = list(brain.rglob("*.md"))
-    res.update(notes=len(notes), raw_note_bytes=sum(p.stat().st_size for p in notes))
-    _log(f"vault {tarball.name}: {len(notes)} notes; building")
-    _builds(res, brain, work, pagefind, base)
-    return res
-
-
-def bench_lang(sizes: list[int], work: Path, *, pagefind: bool, base: Path | None, ref: dict) -> list[Result]:
-    """One object per size, then (for two sizes or more) how each phase grew from the smallest to
-    the largest: `growth_phase_*` = its time at the largest / at the smallest size."""
-    out = []
-    for n in sorted(sizes):
-        res = Result()
-        brain = work / f"lang-{n}"
-        shutil.rmtree(brain, ignore_errors=True)
-        res.update(brain="lang", **ref, **generate_lang(brain, n))
-        _log(f"multilingual brain, {n} notes: building")
-        _builds(res, brain, work, pagefind, base)
-        shutil.rmtree(brain, ignore_errors=True)
-        out.append(res)
-    if len(out) > 1:
-        small, large = out[0], out[-1]
-        growth = Result()
-        growth.update(brain="lang-growth", notes=[small["notes"], large["notes"]])
-        for key in sorted(k for k in large if k.startswith("build_phase_") or k == "build_s"):
-            if small.get(key) and large.get(key) is not None:
-                growth[key.replace("build_", "growth_", 1)] = round(large[key] / small[key], 3)
-        out.append(growth)
-    return out
-
-
-def bench_extra(args, work: Path) -> None:
-    """bench.py's --lang and --vault: print one JSON object per build."""
-    ref, pagefind = reference(work, args.reps), not args.no_pagefind
-    results = bench_lang(args.lang or [], work, pagefind=pagefind, base=args.base, ref=ref)
+def bench_extra(args, work: Path, bench) -> None:
+    """bench.py's --lang and --vault (`bench`: that module): print one JSON object per build."""
+    real = RealBench(bench, work, not args.no_pagefind, args.base, args.reps)
+    results = real.lang(args.lang or [])
     if args.vault:
-        results.append(bench_vault(args.vault, work, pagefind=pagefind, base=args.base, ref=ref))
+        results.append(real.vault(args.vault))
     for res in results:
         print(json.dumps(res, sort_keys=True), flush=True)
