@@ -36,17 +36,20 @@ CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F
 _ASCII = str.maketrans({**{chr(c): None for c in (*range(32), 127)}, "\t": " ", "\n": " ", "\r": " "})
 _ASCII_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 _ASCII_WORD = re.compile(r"[^ !-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]")
-_CJK = re.compile("([%s])" % "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in CJK))
+_CJK_BMP = re.compile("([%s])" % "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in CJK if hi <= 0xFFFF))
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 @lru_cache(maxsize=None)
 def _clean(ch: str) -> str:
-    """Step 1 before NFD, but the ideographs' spaces: a space, nothing or the character."""
+    """Step 1 before NFD: a space, nothing, the character spaced (an ideograph beyond the BMP:
+    _CJK_BMP spaces the BMP's) or itself."""
     cat = unicodedata.category(ch)
     if cat == "Zs" or ch in "\t\n\r":
         return " "
-    return "" if ch == "\ufffd" or cat in OTHER else ch
+    if ch == "\ufffd" or cat in OTHER:
+        return ""
+    return f" {ch} " if ord(ch) > 0xFFFF and any(lo <= ord(ch) <= hi for lo, hi in CJK) else ch
 
 
 @lru_cache(maxsize=None)
@@ -85,7 +88,12 @@ def _classes() -> tuple[re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
 def _astral(text: str, step) -> str:
     """`text` with its characters beyond the BMP mapped by `step`."""
     found = set(_ASTRAL.findall(text))
-    return text.translate({ord(ch): step(ch) for ch in found}) if found else text
+    if len(found) > 8:   # translate looks every character up; replace scans in C, once per character it maps
+        return text.translate({ord(ch): step(ch) for ch in found})
+    for ch in found:
+        if step(ch) != ch:
+            text = text.replace(ch, step(ch))
+    return text
 
 
 def normalize(text: str) -> str:
@@ -93,7 +101,7 @@ def normalize(text: str) -> str:
         return text.translate(_ASCII).lower()
     dropped, spaces, marks, _ = _classes()
     text = _astral(spaces.sub(" ", dropped.sub("", text)), _clean)
-    text = " ".join(_CJK.split(text))   # " X " around each ideograph
+    text = " ".join(_CJK_BMP.split(text))   # " X " around each ideograph of the BMP (_astral did the rest)
     return _astral(marks.sub("", unicodedata.normalize("NFD", text)), _unmarked).lower()
 
 
