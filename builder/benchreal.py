@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import tarfile
+import tempfile
 from pathlib import Path
 
 from .benchgen import NOW, generate, queries
@@ -33,21 +36,25 @@ class RealBench:
         shutil.rmtree(self.work / "reference-brain", ignore_errors=True)
         return {"stock_lunr_p50_ms": res["stock_lunr_p50_ms"], "bf_index_p50_ms": res["bf_index_p50_ms"]}
 
-    def _base_build(self, brain: Path, out: Path) -> dict:
-        """One build by the checkout at --base (its .venv's python, its own modules: run from there)."""
-        python = self.base / ".venv" / "bin" / "python"
-        cmd = ["env", "-C", str(self.base), str(python), "-m", "builder.bench", "--child-build", str(brain), str(out),
-               "--child-now", NOW] + ([] if self.pagefind else ["--no-pagefind"])
-        _, code, stdout, _ = self.bench._run(cmd)
-        if code != 0:
-            raise RuntimeError(f"base build failed (exit {code}): {' '.join(cmd)}")
-        return json.loads(stdout)
+    def _child_build(self, checkout: Path | None, brain: Path, out: Path) -> dict:
+        """One build by this checkout, or by the one at `checkout` (its .venv's python and its own
+        modules: run from there), with the CPU seconds it and its children took (`cpu_s`): on a
+        host others load too, the work done is steadier than the time it took."""
+        python = checkout / ".venv" / "bin" / "python" if checkout else Path(sys.executable)
+        cmd = [str(python), "-m", "builder.bench", "--child-build", str(brain), str(out), "--child-now", NOW]
+        with tempfile.TemporaryDirectory() as tmp:
+            cpu = Path(tmp) / "cpu"
+            timed = [self.bench.TIME, "-f", "%U %S", "-o", str(cpu), *cmd] + ([] if self.pagefind else ["--no-pagefind"])
+            proc = subprocess.run(timed, cwd=checkout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            if proc.returncode != 0:
+                raise RuntimeError(f"benchmark build failed (exit {proc.returncode}): {' '.join(cmd)}")
+            return dict(json.loads(proc.stdout), cpu_s=sum(map(float, cpu.read_text().split()[-2:])))
 
     def _builds(self, res, brain: Path) -> None:
         """This checkout's build of `brain` (keys build_*), then the base's (base_build_*) and the ratio."""
         out = self.work / "site-real"
-        runs = (("build", lambda: self.bench._build(brain, out, self.pagefind)),
-                ("base_build", lambda: self._base_build(brain, out) if self.base else None))
+        runs = (("build", lambda: self._child_build(None, brain, out)),
+                ("base_build", lambda: self._child_build(self.base, brain, out) if self.base else None))
         for tag, run in runs:
             shutil.rmtree(out, ignore_errors=True)
             shutil.rmtree(self.work / ".bf-cache", ignore_errors=True)
@@ -58,9 +65,11 @@ class RealBench:
             self.bench._record_build(res, tag, child)
             res[f"{tag}_problems"] = child["problems"]
             res[f"{tag}_peak_rss_mb"] = round(child["rss_mb"], 1)
+            res[f"{tag}_cpu_s"] = round(child["cpu_s"], 1)
         shutil.rmtree(out, ignore_errors=True)
         if self.base:
             res.ratio("speedup_vs_base", "base_build_s", "build_s")
+            res.ratio("cpu_ratio_base_to_this", "base_build_cpu_s", "build_cpu_s")
 
     def vault(self, tarball: Path):
         res = self.bench.Result()
@@ -93,7 +102,7 @@ class RealBench:
             small, large = out[0], out[-1]
             growth = self.bench.Result()
             growth.update(brain="lang-growth", notes=[small["notes"], large["notes"]])
-            for key in sorted(k for k in large if k.startswith("build_phase_") or k == "build_s"):
+            for key in sorted(k for k in large if k.startswith("build_phase_") or k in ("build_s", "build_cpu_s")):
                 if small.get(key) and large.get(key) is not None:
                     growth[key.replace("build_", "growth_", 1)] = round(large[key] / small[key], 3)
             out.append(growth)
