@@ -304,11 +304,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--notes", type=int, action="append", help="a size to run (repeatable); default 1000 and 10000")
     p.add_argument("--records-per-note", type=int, default=5)
     p.add_argument("--shape", choices=sorted(SHAPES), default="rich",
-                   help="the generated brain: rich (2-6 sections, 5 sources) or issue (issue 14's: 1-4 sections, "
-                        "2 sources, 50 authors)")
+                   help="the generated brain: rich (2-6 sections, 5 sources), issue (issue 14's: 1-4 sections, "
+                        "2 sources, 50 authors) or linked (issue's, records linking notes, a task per section, "
+                        "relations, 20k words)")
     p.add_argument("--reps", type=int, default=5, help="timed passes over the query set")
     p.add_argument("--no-pagefind", action="store_true")
     p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
+    p.add_argument("--vault", type=Path, help="also build this real vault (a .tar.gz) per phase (builder/benchreal.py)")
+    p.add_argument("--lang", type=int, action="append", metavar="NOTES",
+                   help="also build a long multilingual brain of NOTES notes per phase (repeatable; benchlang.py)")
+    p.add_argument("--base", type=Path, help="with --vault/--lang: also build them by this checkout (its .venv)")
     p.add_argument("--quality", action="store_true", help="search quality per arm (builder/benchquality.py), no timings")
     p.add_argument("--locomo", metavar="DIR", help="with --quality: also recall on the raw LoCoMo conversations in DIR "
                                                    "(builder/benchlocomo.py)")
@@ -328,10 +333,14 @@ def main(argv: list[str] | None = None) -> int:
         from .benchquality import report
         print(json.dumps(report(locomo=args.locomo), sort_keys=True), flush=True)
         return 0
-    sizes = args.notes or ([1000] if args.quick else [1000, 10000])
+    extra = bool(args.vault or args.lang)
+    sizes = args.notes or ([] if extra else [1000] if args.quick else [1000, 10000])
     work = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="bf-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
+        if extra:
+            from .benchreal import bench_extra
+            bench_extra(args, work, sys.modules[__name__])
         for n in sizes:
             res = bench_size(n, args.records_per_note, work, pagefind=not args.no_pagefind, reps=args.reps,
                              shape=args.shape)

@@ -4,9 +4,11 @@ Words follow a Zipf law over a pseudo-English vocabulary (real function words at
 ranks, so stop-word handling is exercised), notes have the folders, frontmatter, sections,
 wikilinks, inline tags and tasks of a real brain, and records spread over the year before
 `NOW` across sources, some naming notes and identities. `queries(corpus)` is the fixed
-query set the benchmark times over it. Two shapes (`SHAPES`): `rich`, the benchmark's own brain
-(2–6 sections, five sources, an identity per 20 notes), and `issue`, the brain issue 14 measured
-SPEC §11's targets on (1–4 sections, chat and issues with four chat records in five, 50 authors).
+query set the benchmark times over it. Three shapes (`SHAPES`): `rich`, the benchmark's own brain
+(2–6 sections, five sources, an identity per 20 notes), `issue`, the brain issue 14 measured
+SPEC §11's targets on (1–4 sections, chat and issues with four chat records in five, 50 authors),
+and `linked`, the issue shape as a person's brain grows dense: every record links a note, every
+section holds a task, every note has typed relations, over a 20,000-word vocabulary.
 """
 from __future__ import annotations
 
@@ -42,6 +44,8 @@ class Shape:
     sources: dict[str, str]
     source_weights: tuple[float, ...] | None = None   # None: a Pareto draw over `sources` in order
     authors: int | None = None                         # None: one identity per 20 notes (at least 8)
+    vocabulary: int = 4000
+    dense: bool = False    # every record links a note, every section has a task, every note relations
 
     def people(self, words: "_Words", notes: int) -> list[str]:
         if self.authors is None:
@@ -59,7 +63,10 @@ class Shape:
 
 
 SHAPES = {"rich": Shape((2, 6), SOURCES),
-          "issue": Shape((1, 4), {"chat": "1d", "issues": "7d"}, (0.8, 0.2), authors=50)}
+          "issue": Shape((1, 4), {"chat": "1d", "issues": "7d"}, (0.8, 0.2), authors=50),
+          "linked": Shape((1, 4), {"chat": "1d", "issues": "7d"}, (0.8, 0.2), authors=50, vocabulary=20000,
+                          dense=True)}
+RELATIONS = ("depends-on", "cites", "part-of")
 HUB_LINKERS = 50   # notes that link the first note by title: the benchmark edits its title (issue 15)
 
 
@@ -119,7 +126,7 @@ def _slug(title: str) -> str:
 
 def generate(root: Path, notes: int, records_per_note: int = 5, seed: int = 7, shape: str = "rich") -> Corpus:
     rng = random.Random(seed)
-    words = _Words(rng, vocabulary(rng, 4000))
+    words = _Words(rng, vocabulary(rng, SHAPES[shape].vocabulary))
     root = Path(root)
     corpus = Corpus(root, words.vocab, SHAPES[shape])
     corpus.tags = sorted({"/".join(words.content(rng.choice((1, 1, 1, 2)))) for _ in range(300)})
@@ -200,6 +207,9 @@ def _note_text(rng, words, corpus, note, names) -> str:
         front["tags"] = note["tags"]
     if note["aliases"]:
         front["aliases"] = note["aliases"]
+    if corpus.shape.dense:
+        front["relations"] = {rel: [f"[[{name}]]" for name, _ in rng.sample(names, rng.randint(1, 2))]
+                              for rel in rng.sample(RELATIONS, rng.randint(1, 2))}
     if rng.random() < 0.5:
         front["modified"] = _instant(rng)
     if note["folder"] in ("events", "meetings/2026"):
@@ -218,7 +228,7 @@ def _note_text(rng, words, corpus, note, names) -> str:
         for _ in range(rng.randint(1, 3)):
             body.append(" ".join(_sentence(rng, words, names, corpus.tags, note["links"])
                                  for _ in range(rng.randint(2, 5))) + "\n")
-        if rng.random() < 0.25:
+        if corpus.shape.dense or rng.random() < 0.25:
             for _ in range(rng.randint(1, 3)):
                 done = "x" if rng.random() < 0.3 else " "
                 due = f" 📅 {_instant(rng, 200)[:10]}" if rng.random() < 0.3 else ""
@@ -254,7 +264,7 @@ def _write_records(rng, words, corpus, count) -> None:
         if rng.random() < 0.5:
             rec["title"] = " ".join(words.content(rng.randint(2, 5))).capitalize()
         refs = []
-        if rng.random() < 0.4:
+        if corpus.shape.dense or rng.random() < 0.4:
             refs.append(rng.choice(corpus.notes)["ref"])
         if rng.random() < 0.2:
             refs.append(f"person:{rng.choice(corpus.people)}")

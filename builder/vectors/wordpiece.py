@@ -28,23 +28,28 @@ INITIAL, CONTINUING = 64, 32   # vocabulary shards of initial and of continuatio
 OTHER = frozenset(("Cc", "Cf", "Cs", "Co", "Cn"))
 CJK = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F), (0x2B740, 0x2B81F),
        (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
-# Every step works per character, so ASCII goes through one translate table and each other
-# character through a cached function: the same result as a loop over characters, far faster.
+# Every step maps characters one by one, so each runs over the whole text in C, never calling
+# Python per character: a regex of a character class over the BMP per step (built once from the
+# functions below, on the first text that is not ASCII), a regex split for the ideographs, NFD
+# and lower. Characters beyond the BMP are rare and their classes large (most are unassigned),
+# which would slow every regex down: each text maps the few distinct ones it holds.
 _ASCII = str.maketrans({**{chr(c): None for c in (*range(32), 127)}, "\t": " ", "\n": " ", "\r": " "})
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_ASCII_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+_ASCII_PUNCT = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 _ASCII_WORD = re.compile(r"[^ !-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]")
+_CJK_BMP = re.compile("([%s])" % "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in CJK if hi <= 0xFFFF))
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 @lru_cache(maxsize=None)
 def _clean(ch: str) -> str:
-    """Step 1 before NFD for a non-ASCII character: a space, nothing, spaced, or itself."""
+    """Step 1 before NFD: a space, nothing, the character spaced (an ideograph beyond the BMP:
+    _CJK_BMP spaces the BMP's) or itself."""
     cat = unicodedata.category(ch)
-    if cat == "Zs":
+    if cat == "Zs" or ch in "\t\n\r":
         return " "
     if ch == "\ufffd" or cat in OTHER:
         return ""
-    return f" {ch} " if any(lo <= ord(ch) <= hi for lo, hi in CJK) else ch
+    return f" {ch} " if ord(ch) > 0xFFFF and any(lo <= ord(ch) <= hi for lo, hi in CJK) else ch
 
 
 @lru_cache(maxsize=None)
@@ -54,23 +59,60 @@ def _unmarked(ch: str) -> str:
 
 @lru_cache(maxsize=None)
 def _spaced_punct(ch: str) -> str:
-    return f" {ch} " if unicodedata.category(ch).startswith("P") else ch
+    return f" {ch} " if ch in _ASCII_PUNCT or unicodedata.category(ch).startswith("P") else ch
+
+
+def _bmp(test) -> str:
+    """A regex character class body of the BMP's characters where test(character) holds."""
+    out, first = [], None
+    for cp in range(0x10001):
+        hit = cp < 0x10000 and test(chr(cp))
+        if hit and first is None:
+            first = cp
+        elif not hit and first is not None:
+            out.append(re.escape(chr(first)) + (f"-{re.escape(chr(cp - 1))}" if cp - 1 > first else ""))
+            first = None
+    return "".join(out)
+
+
+@lru_cache(maxsize=1)
+def _classes() -> tuple[re.Pattern, re.Pattern, re.Pattern, re.Pattern]:
+    """Over the BMP: the characters step 1 drops, those it makes spaces, the marks, and words."""
+    clean, unmarked, spaced = _clean.__wrapped__, _unmarked.__wrapped__, _spaced_punct.__wrapped__
+    punct = _bmp(lambda ch: spaced(ch) != ch)
+    return (re.compile(f"[{_bmp(lambda ch: clean(ch) == '')}]"),
+            re.compile(f"[{_bmp(lambda ch: clean(ch) == ' ' and ch != ' ')}]"),
+            re.compile(f"[{_bmp(lambda ch: unmarked(ch) == '')}]"), re.compile(f"[^ {punct}]+|[{punct}]"))
+
+
+def _astral(text: str, step) -> str:
+    """`text` with its characters beyond the BMP mapped by `step`."""
+    found = set(_ASTRAL.findall(text))
+    if len(found) > 8:   # translate looks every character up; replace scans in C, once per character it maps
+        return text.translate({ord(ch): step(ch) for ch in found})
+    for ch in found:
+        if step(ch) != ch:
+            text = text.replace(ch, step(ch))
+    return text
 
 
 def normalize(text: str) -> str:
-    text = unicodedata.normalize("NFD", _NON_ASCII.sub(lambda m: _clean(m[0]), text.translate(_ASCII)))
-    return _NON_ASCII.sub(lambda m: _unmarked(m[0]), text).lower()
+    if text.isascii():   # no ASCII character is CJK or a mark, and NFD leaves it alone
+        return text.translate(_ASCII).lower()
+    dropped, spaces, marks, _ = _classes()
+    text = _astral(spaces.sub(" ", dropped.sub("", text)), _clean)
+    text = " ".join(_CJK_BMP.split(text))   # " X " around each ideograph of the BMP (_astral did the rest)
+    return _astral(marks.sub("", unicodedata.normalize("NFD", text)), _unmarked).lower()
 
 
 def words(text: str) -> list[str]:
-    if text.isascii():   # no ASCII character is CJK or a mark, and NFD leaves it alone
+    if text.isascii():
         return _ASCII_WORD.findall(text.translate(_ASCII).lower())
     return unicode_words(text)
 
 
 def unicode_words(text: str) -> list[str]:
-    spaced = _NON_ASCII.sub(lambda m: _spaced_punct(m[0]), _ASCII_PUNCT.sub(r" \1 ", normalize(text)))
-    return [w for w in spaced.split(" ") if w]
+    return _classes()[3].findall(_astral(normalize(text), _spaced_punct))
 
 
 def shard_of(token: str) -> int:

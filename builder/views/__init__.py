@@ -11,7 +11,7 @@ from .delta import Last, changed_items, changed_replies
 from .graph import Graph, graph
 from .paging import paginate
 from .memo import Memos
-from .reads import back_stamp, claims_stamp, note_reply, record_reply, section_reply
+from .reads import back_stamp, claims_stamp, note_reply, problems_by_path, record_reply, section_reply
 from .view import View
 
 __all__ = ["View", "compute"]
@@ -40,9 +40,7 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
         paged[ref] = old
         return old[1]
 
-    problems: dict[str, list] = {}
-    for p in brain.problems:
-        problems.setdefault(p.path, []).append(p)
+    problems = problems_by_path(brain)
     changed = dirty = None
     if last is not None:
         changed = changed_items(brain, last, reviews)
@@ -58,13 +56,13 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
         if note is None:
             rec = brain.records[ref]
             stamp = (rec, g.outgoing.get(ref), back_stamp(brain, g, ref), problems.get(rec.path))
-            reply = memos["records"](ref, stamp, lambda: record_reply(brain, g, rec))
+            reply = memos["records"](ref, stamp, lambda: record_reply(brain, g, rec, problems.get(rec.path, ())))
             replies[ref] = (View(brain.name, ref, "record.html", pages(ref, reply, ("record", "text"))),)
             continue
         back = back_stamp(brain, g, ref)
         stamp = (note, brain.modified[ref], g.outgoing.get(ref), back, claims_stamp(brain, note),
                  problems.get(ref), reviews.get(ref))
-        reply = memos["notes"](ref, stamp, lambda: note_reply(brain, g, note, reviews.get(ref)))
+        reply = memos["notes"](ref, stamp, lambda: note_reply(brain, g, note, reviews.get(ref), problems.get(ref, ())))
         made = [View(brain.name, ref, "note.html", pages(ref, reply, divided=bool(note.sections)))]
         for section in note.sections:
             sreply = memos["sections"](section.ref, (note, brain.modified[ref], back),

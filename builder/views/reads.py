@@ -80,11 +80,24 @@ def _tasks(note: Note) -> list[dict]:
     return [{"ref": t.ref, "line": t.line, "text": t.text, "done": t.done, "due": t.due} for t in note.tasks]
 
 
-def _problems(brain: Brain, path: str) -> list[dict]:
-    return [p.to_json() for p in brain.problems if p.path == path]
+def problems_by_path(brain: Brain) -> dict[str, list]:
+    """The brain's problems by the path they are about, in the brain's order: each reply reads
+    its own list instead of scanning them all (a brain may have thousands of broken links)."""
+    out: dict[str, list] = {}
+    for p in brain.problems:
+        out.setdefault(p.path, []).append(p)
+    return out
 
 
-def note_reply(brain: Brain, g: Graph, note: Note, signals: dict | None = None) -> dict:
+def _problems(brain: Brain, path: str, problems: list | None) -> list[dict]:
+    """`problems`: the path's own (problems_by_path); None: found by scanning the brain's."""
+    if problems is None:
+        problems = [p for p in brain.problems if p.path == path]
+    return [p.to_json() for p in problems]
+
+
+def note_reply(brain: Brain, g: Graph, note: Note, signals: dict | None = None, problems: list | None = None) -> dict:
+    """`problems`: the note's own (problems_by_path)."""
     reply = {
         "page": "note", "brain": brain.name, "ref": note.ref, "uri": refs.uri(brain.name, note.ref),
         "kind": "note", "title": note.title, "path": note.ref, "type": note.type, "fields": dict(note.fields),
@@ -92,7 +105,7 @@ def note_reply(brain: Brain, g: Graph, note: Note, signals: dict | None = None) 
         "text": note.text, "sha256": note.sha256, "modified": rfc3339(brain.modified[note.ref]),
         "deprecated": note.deprecated, "outline": _outline(brain, note), "backlinks": backlinks(brain, g, note.ref),
         "claims": claims(brain, note), "links": outgoing(brain, g, note.ref), "tasks": _tasks(note),
-        "problems": _problems(brain, note.ref),
+        "problems": _problems(brain, note.ref, problems),
     }
     if signals is not None:
         reply.update(signals)
@@ -117,7 +130,8 @@ def section_reply(brain: Brain, g: Graph, note: Note, section) -> dict:
     }
 
 
-def record_reply(brain: Brain, g: Graph, rec) -> dict:
+def record_reply(brain: Brain, g: Graph, rec, problems: list | None = None) -> dict:
+    """`problems`: the record's file's own (problems_by_path)."""
     record = {
         "source": rec.source, "id": rec.id, "time": rfc3339(rec.time), "observed": rfc3339(rec.observed),
         "edited": rfc3339(rec.edited), "text": rec.text, "title": rec.title, "uri": rec.uri,
@@ -131,5 +145,5 @@ def record_reply(brain: Brain, g: Graph, rec) -> dict:
         "kind": "record", "title": rec.title, "source": rec.source, "record": record,
         "sha256": rec.sha256, "modified": rfc3339(rec.modified), "entities": entities,
         "backlinks": backlinks(brain, g, rec.ref), "links": outgoing(brain, g, rec.ref),
-        "problems": _problems(brain, rec.path),
+        "problems": _problems(brain, rec.path, problems),
     }

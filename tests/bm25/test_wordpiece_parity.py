@@ -1,7 +1,14 @@
 """The vector arm's tokenizer (builder/vectors/wordpiece.py) equals its JS twin
 (site/engine/wordpiece.js) token for token, on a corpus of many scripts."""
+import random
+import string
+import unicodedata
+
+import pytest
+
 from builder import vectors
-from builder.vectors.wordpiece import normalize, unicode_words, words
+from builder.bm25.pipeline import LATIN, SPACELESS
+from builder.vectors.wordpiece import CJK, OTHER, normalize, unicode_words, words
 
 from bm25_corpus import MULTILINGUAL
 from test_analysis_parity import CORPUS
@@ -37,3 +44,45 @@ def test_rules():
     assert wp.tokens("unaffable") == [ids["una"], ids["##ffa"], ids["##ble"]]
     assert wp.tokens("a" * 101) == []          # longer than 100 characters: [UNK], dropped
     assert wp.tokens("pricing tiers", 1) == [ids["pricing"]]
+
+
+# Every script the analysis tells apart (builder/bm25/pipeline.py: the spaceless ones, Latin, the
+# rest kept as they are), by block, and what separates words: each gets 100k characters.
+OTHER_SCRIPTS = [(0x370, 0x3FF), (0x400, 0x52F), (0x530, 0x58F), (0x590, 0x5FF), (0x600, 0x6FF), (0x750, 0x77F),
+                 (0x900, 0x97F), (0x980, 0x9FF), (0xB80, 0xBFF), (0x10A0, 0x10FF), (0x1200, 0x137F),
+                 (0x2000, 0x206F), (0x3000, 0x303F), (0xFF00, 0xFFEF), (0x1F300, 0x1F64F), (0x10000, 0x1007F)]
+
+
+def _script_texts(ranges, size=100_000, seed=0) -> list[str]:
+    rng = random.Random(seed)
+    chars = [chr(c) for lo, hi in ranges for c in range(lo, hi + 1) if unicodedata.category(chr(c)) != "Cn"]
+    seps = [" ", " ", " ", ", ", ". ", "\n", "\t", "-", "\u00a0", "\u3000", "\u0301 ", " x\u0308y "]
+    out, total = [], 0
+    while total < size:
+        text = "".join("".join(rng.choices(chars, k=rng.randint(1, 9))) + rng.choice(seps) for _ in range(300))
+        out.append(text)
+        total += len(text)
+    return out
+
+
+def _reference_words(text: str) -> list[str]:
+    """wordpiece.py's steps as its docstring states them, one character at a time."""
+    cjk = lambda ch: any(lo <= ord(ch) <= hi for lo, hi in CJK)
+    kept = [" " if ch in "\t\n\r" or unicodedata.category(ch) == "Zs" else f" {ch} " if cjk(ch) else ch
+            for ch in text if ch in "\t\n\r" or not (ch == "\ufffd" or unicodedata.category(ch) in OTHER)]
+    norm = "".join(ch for ch in unicodedata.normalize("NFD", "".join(kept)) if unicodedata.category(ch) != "Mn").lower()
+    spaced = "".join(f" {ch} " if ch in string.punctuation or unicodedata.category(ch)[0] == "P" else ch for ch in norm)
+    return [w for w in spaced.split(" ") if w]
+
+
+@pytest.mark.parametrize("ranges", [[r] for r in SPACELESS + OTHER_SCRIPTS] + [LATIN],
+                         ids=lambda ranges: f"{ranges[0][0]:x}")
+def test_every_script_tokens_equal_the_reference_and_node(ranges, run_node):
+    texts = _script_texts(ranges)
+    assert sum(map(len, texts)) >= 100_000
+    assert [words(t) for t in texts] == [_reference_words(t) for t in texts]
+    wp = vectors.wordpiece()
+    js = run_node("node_wordpiece.mjs", {"vocab": vectors.vocab(), "strings": texts})["tokens"]
+    py = [wp.tokens(t) for t in texts]
+    bad = [i for i, (p, j) in enumerate(zip(py, js)) if p != j]
+    assert not bad, (len(bad), texts[bad[0]][:200] if bad else None)

@@ -1,0 +1,119 @@
+"""Full builds of brains the benchmark's shapes are not, for `python -m builder.bench`: a real
+vault (`--vault TARBALL`: its `en/` folder, or its one top folder, is the brain; nothing is
+downloaded) and the long multilingual brain of benchlang.py (`--lang N`), each timed per phase,
+and the same build by another checkout (`--base DIR`: a worktree of an earlier commit with its
+own `.venv`) in the same run, so two commits compare on one machine at one time. Each object
+carries stock lunr's p50 over the 1k-note `rich` brain (`stock_lunr_p50_ms`), the machine's
+reference: figures compare across machines and days only against it.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+from .benchgen import NOW, generate, queries
+from .benchlang import generate_lang
+
+
+class RealBench:
+    """One run's builds. `bench`: the module builder.bench (passed in, as it imports this one),
+    whose Result, child builds and index comparison these builds share."""
+
+    def __init__(self, bench, work: Path, pagefind: bool, base: Path | None, reps: int):
+        self.bench, self.work, self.pagefind, self.base = bench, work, pagefind, base
+        self.ref = self.reference(reps)
+
+    def reference(self, reps: int) -> dict:
+        """Stock lunr.py's search p50 (and bf's index p50) over the 1k-note `rich` brain."""
+        res = self.bench.Result()
+        corpus = generate(self.work / "reference-brain", 1000, 0)
+        self.bench._compare_indexes(res, corpus, queries(corpus), reps, self.work)
+        shutil.rmtree(self.work / "reference-brain", ignore_errors=True)
+        return {"stock_lunr_p50_ms": res["stock_lunr_p50_ms"], "bf_index_p50_ms": res["bf_index_p50_ms"]}
+
+    def _child_build(self, checkout: Path | None, brain: Path, out: Path) -> dict:
+        """One build by this checkout, or by the one at `checkout` (its .venv's python and its own
+        modules: run from there), with the CPU seconds it and its children took (`cpu_s`): on a
+        host others load too, the work done is steadier than the time it took."""
+        python = checkout / ".venv" / "bin" / "python" if checkout else Path(sys.executable)
+        cmd = [str(python), "-m", "builder.bench", "--child-build", str(brain), str(out), "--child-now", NOW]
+        with tempfile.TemporaryDirectory() as tmp:
+            cpu = Path(tmp) / "cpu"
+            timed = [self.bench.TIME, "-f", "%U %S", "-o", str(cpu), *cmd] + ([] if self.pagefind else ["--no-pagefind"])
+            proc = subprocess.run(timed, cwd=checkout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            if proc.returncode != 0:
+                raise RuntimeError(f"benchmark build failed (exit {proc.returncode}): {' '.join(cmd)}")
+            return dict(json.loads(proc.stdout), cpu_s=sum(map(float, cpu.read_text().split()[-2:])))
+
+    def _builds(self, res, brain: Path) -> None:
+        """This checkout's build of `brain` (keys build_*), then the base's (base_build_*) and the ratio."""
+        out = self.work / "site-real"
+        runs = (("build", lambda: self._child_build(None, brain, out)),
+                ("base_build", lambda: self._child_build(self.base, brain, out) if self.base else None))
+        for tag, run in runs:
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(self.work / ".bf-cache", ignore_errors=True)
+            child = run()
+            if child is None:
+                res.null(f"{tag}_s", "no --base checkout given")
+                continue
+            self.bench._record_build(res, tag, child)
+            res[f"{tag}_problems"] = child["problems"]
+            res[f"{tag}_peak_rss_mb"] = round(child["rss_mb"], 1)
+            res[f"{tag}_cpu_s"] = round(child["cpu_s"], 1)
+        shutil.rmtree(out, ignore_errors=True)
+        if self.base:
+            res.ratio("speedup_vs_base", "base_build_s", "build_s")
+            res.ratio("cpu_ratio_base_to_this", "base_build_cpu_s", "build_cpu_s")
+
+    def vault(self, tarball: Path):
+        res = self.bench.Result()
+        res.update(brain="vault", vault=tarball.name, **self.ref)
+        root = self.work / "vault"
+        shutil.rmtree(root, ignore_errors=True)
+        with tarfile.open(tarball) as tar:
+            tar.extractall(root, filter="data")
+        brain = root / "en" if (root / "en").is_dir() else next(p for p in root.iterdir() if p.is_dir())
+        notes = list(brain.rglob("*.md"))
+        res.update(notes=len(notes), raw_note_bytes=sum(p.stat().st_size for p in notes))
+        self.bench._log(f"vault {tarball.name}: {len(notes)} notes; building")
+        self._builds(res, brain)
+        return res
+
+    def lang(self, sizes: list[int]) -> list:
+        """One object per size, then (for two sizes or more) how each phase grew from the smallest
+        to the largest: `growth_phase_*` = its time at the largest / at the smallest size."""
+        out = []
+        for n in sorted(sizes):
+            res = self.bench.Result()
+            brain = self.work / f"lang-{n}"
+            shutil.rmtree(brain, ignore_errors=True)
+            res.update(brain="lang", **self.ref, **generate_lang(brain, n))
+            self.bench._log(f"multilingual brain, {n} notes: building")
+            self._builds(res, brain)
+            shutil.rmtree(brain, ignore_errors=True)
+            out.append(res)
+        if len(out) > 1:
+            small, large = out[0], out[-1]
+            growth = self.bench.Result()
+            growth.update(brain="lang-growth", notes=[small["notes"], large["notes"]])
+            for key in sorted(k for k in large if k.startswith("build_phase_") or k in ("build_s", "build_cpu_s")):
+                if small.get(key) and large.get(key) is not None:
+                    growth[key.replace("build_", "growth_", 1)] = round(large[key] / small[key], 3)
+            out.append(growth)
+        return out
+
+
+def bench_extra(args, work: Path, bench) -> None:
+    """bench.py's --lang and --vault (`bench`: that module): print one JSON object per build."""
+    real = RealBench(bench, work, not args.no_pagefind, args.base, args.reps)
+    results = real.lang(args.lang or [])
+    if args.vault:
+        results.append(real.vault(args.vault))
+    for res in results:
+        print(json.dumps(res, sort_keys=True), flush=True)
