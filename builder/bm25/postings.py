@@ -2,6 +2,7 @@
 them; format in FORMAT.md. Twin: the makePosting and hit arrays of site/engine/bm25/reader.js."""
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from itertools import accumulate
 
@@ -50,7 +51,7 @@ class Posting:
         self._by_weight = None
         self._docs = [None, None, None]
         self._arrays = None
-        if df > ARRAY_FROM:
+        if df > ARRAY_FROM and "numpy" in sys.modules:   # (its import costs more than one posting)
             self._weigh_arrays(entry, reader, idf(reader.n, df))
             return
         w_idf, params, named_fields = idf(reader.n, df), reader.params, reader.named_fields

@@ -3,6 +3,7 @@ same replies, scores bit for bit, as the element-by-element path, over every sco
 phrase and date of the ranking tests."""
 from __future__ import annotations
 
+import numpy  # noqa: F401  (long postings use arrays once numpy is loaded)
 import pytest
 
 from builder.bm25 import postings
