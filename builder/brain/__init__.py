@@ -15,6 +15,7 @@ from ..kernel.parallel import chunks, cores, mapped
 from .discover import discover
 from .rediscover import rediscover
 from .gittimes import commit_times
+from .pagenames import settle
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
 from .reach import reaches
@@ -90,6 +91,8 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     if memo:
         memo.names = (notes, identities, names)
     attachments = _safe_attachments(found.attachments, cfg, problems)
+    moved, clashes = settle(cfg.name, notes, identities, sources, attachments)
+    problems.extend(clashes)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
     inputs = resolver.inputs()
     known = memo.resolved[1] if memo and memo.resolved[1] is not None else Resolved()
@@ -110,7 +113,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
         sources=sources, links=tuple(links), names=names, identities=identities,
         attachments=tuple(attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
-        listing=files, note_links=sum(map(len, map(known.links.__getitem__, notes))),   # resolve_links: notes first
+        listing=files, moved=moved, note_links=sum(map(len, map(known.links.__getitem__, notes))),   # resolve_links: notes first
     )
 
 

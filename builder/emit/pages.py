@@ -61,7 +61,7 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     today = local_day(as_of, tz)
     title = reply.get("title") or ref
     return {
-        "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
+        "site_title": brain.config.title, "brain": brain.name, "ref": ref, "title": title, "lang": brain.config.language,
         "description": cut(reply["excerpt"], OG_DESCRIPTION) if reply.get("excerpt") else None,
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
         "as_of": as_of if stamped else None, "json": reply_path(brain.name, ref, *variant) if json else None,

@@ -28,7 +28,7 @@ def scope_suggestions(brain: Brain) -> list[str]:
 
 
 def _context(brain: Brain, as_of: str, title: str) -> dict:
-    return common(brain, "home", {"title": title}, as_of, stamped=True) | {"json": None, "crumbs": None}
+    return common(brain, "home", {"title": title}, as_of, stamped=True) | {"json": None, "crumbs": None, "ref": None}
 
 
 def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: str | None) -> None:

@@ -13,8 +13,8 @@ from crawl import screenshot
 
 VAULT = Path(__file__).resolve().parents[1] / "fixtures" / "obsidian"
 NOW = "2026-12-02T12:00:00Z"
-SHOWCASE = "obsidian/~53yntax/~53howcase.md.html"
-EMBEDS = "obsidian/~53yntax/~45mbeds.md.html"
+SHOWCASE = "obsidian/Syntax/Showcase.html"
+EMBEDS = "obsidian/Syntax/Embeds.html"
 BLOCK_IDS = ["intro-para", "list-item", "the-table", "sync-e2e", "palette-summary"]
 RAW = [re.compile(p) for p in (r"%%", r"==", r"\$\$", r"```\s*mermaid", r"\^(?:%s)\b" % "|".join(BLOCK_IDS),
                                r"\[![a-z]+\]", r"zqx")]
@@ -111,9 +111,9 @@ def test_embeds_show_blocks_sections_and_stop_cycles(page, base):
     assert page.locator("img[src$='diagram.png']").evaluate("e => e.complete && e.naturalWidth") == 8
     screenshot(page, "obsidian-embeds")
     page.locator("a.internal", has_text="the table").click()
-    assert page.url.endswith("~53howcase.md.html#%5Ethe-table") or page.url.endswith("#^the-table")
+    assert page.url.endswith("Showcase.html#%5Ethe-table") or page.url.endswith("#^the-table")
     assert page.evaluate("document.getElementById(decodeURIComponent(location.hash.slice(1))).tagName") == "TABLE"
-    page.goto(base + "obsidian/index.md.html")
+    page.goto(base + "obsidian/index.html")
     assert page.locator(".body .link-broken").all_inner_texts() == ["Nowhere at all"]
     assert page.locator(".body .link-ambiguous").all_inner_texts() == ["Security"]
     screenshot(page, "obsidian-home")

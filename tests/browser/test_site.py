@@ -29,7 +29,7 @@ def base(site, serve_site):
 
 
 def test_header_links_and_breadcrumbs(page, base):
-    page.goto(base + "brain/projects/new-website.md.html")
+    page.goto(base + "brain/projects/new-website.html")
     nav = page.locator("header.top nav a")
     assert nav.all_inner_texts() == ["Home", "Search", "Memories", "Graph"]
     crumbs = page.locator("nav.crumbs a").all_inner_texts()
@@ -43,7 +43,7 @@ def test_header_links_and_breadcrumbs(page, base):
 
 
 def test_slash_focuses_the_search_box(page, base):
-    page.goto(base + "brain/projects/new-website.md.html")
+    page.goto(base + "brain/projects/new-website.html")
     page.wait_for_function("window.bf !== undefined")
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.name") == "q"
@@ -56,7 +56,7 @@ def test_readable_on_a_phone_and_in_dark_mode(chromium, site, serve_site):
     for scheme in ("light", "dark"):
         context = chromium.new_context(viewport={"width": 375, "height": 740}, color_scheme=scheme)
         page = context.new_page()
-        page.goto(base + "brain/projects/new-website.md.html")
+        page.goto(base + "brain/projects/new-website.html")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, f"horizontal scroll at 375 px ({width} px)"
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -66,7 +66,7 @@ def test_readable_on_a_phone_and_in_dark_mode(chromium, site, serve_site):
 
 
 def test_screenshots_of_the_main_pages(page, base):
-    for name, path in [("home", "index.html"), ("note", "brain/projects/new-website.md.html"),
+    for name, path in [("home", "index.html"), ("note", "brain/projects/new-website.html"),
                        ("period", "brain/2026-W49.html"), ("day", "brain/memories/chat/2026-10-25.html")]:
         page.goto(base + path)
         assert page.locator("main h1").count() >= 1

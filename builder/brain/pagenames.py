@@ -1,0 +1,83 @@
+"""Which page keeps a path two refs would share (docs/site.md, "Page URLs").
+
+Page paths are readable (kernel/pageurls.py), so two refs can read alike: `projects.md` and the
+folder `projects`, `Plan.md` and `plan.md`, `a b.md` and `a-b.md`, a root note `2026-12-02.md`
+and that day's period page. Paths meet when they are equal NFC-normalized and case-folded (so a
+case-insensitive file system never merges two pages). The first of this order keeps the path:
+
+  1. attachments (copied at their own path: a page never takes it)
+  2. home, memories, tags   3. sources   4. tags   5. folders
+  6. notes: one whose path reads exactly as its ref first, then by ref (code points)
+  7. identities   8. periods
+
+Site pages and folders come first because their paths are what earlier builds gave them (an old
+link to them still lands there) and a folder's is the start of every path below it; a note's
+old address ended in `.md.html`, which the 404 page sends to wherever the note now is. Notes
+come before periods: a daily note `2026-12-02.md` at the root is that day's page to its author.
+
+Every later one moves to its path + "-" + 6 hex digits of its ref's SHA-256 (12 should those
+meet too), the same for the same ref in every build, and is a `page_collision` problem naming
+both.
+"""
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+
+from ..kernel.model import Note, Problem
+from ..kernel.pageurls import page_file, page_stem
+from ..kernel.refs import escape_segment, is_period_like
+
+
+def key(path: str) -> str:
+    return unicodedata.normalize("NFC", path).casefold()
+
+
+def settle(brain: str, notes: dict[str, Note], identities, sources, attachments) -> tuple[dict[str, str], list[Problem]]:
+    """({ref: path} of every ref that lost its path, a problem per loss)."""
+    taken: dict[str, str] = {key(_attachment(brain, rel)): rel for rel in attachments}
+    moved: dict[str, str] = {}
+    problems = []
+    for ref in _candidates(notes, identities, sources):
+        path = page_file(brain, ref)
+        winner = taken.get(key(path))
+        if winner is not None:
+            path = _suffixed(brain, ref, taken)
+            moved[ref] = path
+            problems.append(Problem(brain, _blame(ref, winner, notes), "page_collision",
+                                    f"{ref!r} and {winner!r} read as the same page path; "
+                                    f"{winner!r} keeps it, {ref!r} is at {path!r}"))
+        taken[key(path)] = ref
+    return moved, problems
+
+
+def _attachment(brain: str, rel: str) -> str:
+    return "/".join([escape_segment(brain)] + [escape_segment(p) for p in rel.split("/")])
+
+
+def _suffixed(brain: str, ref: str, taken: dict[str, str]) -> str:
+    digest = hashlib.sha256(ref.encode("utf-8")).hexdigest()
+    stem = page_file(brain, ref)[: -len(".html")]
+    path = f"{stem}-{digest[:6]}.html"
+    return path if key(path) not in taken else f"{stem}-{digest[:12]}.html"
+
+
+def _blame(loser: str, winner: str, notes) -> str:
+    """The file a person would rename: the losing note, else the note or file that won (a
+    folder's ref when a folder won)."""
+    return loser if loser in notes else winner
+
+
+def _candidates(notes, identities, sources) -> list[str]:
+    """Every ref with a page that can meet another's path, in the order that settles who keeps it."""
+    exact = sorted(notes, key=lambda ref: (page_stem(ref) != ref[: -len(".md")], ref))
+    folders = sorted({ref[:i] for ref in notes for i, ch in enumerate(ref) if ch == "/"})
+    tags = sorted({f"tags/{t}" for note in notes.values() for t in note.tags})
+    periods = sorted({p for ref in notes if "/" not in ref and is_period_like(p := _period(ref[: -len(".md")]))})
+    return ["home", "memories", "tags", *sorted(f"memories/{s}" for s in sources), *tags, *folders, *exact,
+            *sorted(identities), *periods]
+
+
+def _period(stem: str) -> str:
+    """The period ref a root note's name reads as: `2026-w49` → `2026-W49`, `Today` → `today`."""
+    return stem.lower().replace("-w", "-W")
