@@ -6,7 +6,7 @@ and that day's period page. Paths meet when they are equal NFC-normalized and ca
 case-insensitive file system never merges two pages). The first of this order keeps the path:
 
   1. attachments (copied at their own path: a page never takes it)
-  2. home, memories, tags   3. sources   4. tags   5. folders
+  2. home, memories   3. sources (memories/SOURCE)   4. tags (tags/TAG)   5. folders
   6. notes: one whose path reads exactly as its ref first, then by ref (code points)
   7. identities   8. periods
 
@@ -74,7 +74,7 @@ def _candidates(notes, identities, sources) -> list[str]:
     folders = sorted({ref[:i] for ref in notes for i, ch in enumerate(ref) if ch == "/"})
     tags = sorted({f"tags/{t}" for note in notes.values() for t in note.tags})
     periods = sorted({p for ref in notes if "/" not in ref and is_period_like(p := _period(ref[: -len(".md")]))})
-    return ["home", "memories", "tags", *sorted(f"memories/{s}" for s in sources), *tags, *folders, *exact,
+    return ["home", "memories", *sorted(f"memories/{s}" for s in sources), *tags, *folders, *exact,
             *sorted(identities), *periods]
 
 
