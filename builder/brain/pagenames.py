@@ -6,14 +6,13 @@ and that day's period page. Paths meet when they are equal NFC-normalized and ca
 case-insensitive file system never merges two pages). The first of this order keeps the path:
 
   1. attachments (copied at their own path: a page never takes it)
-  2. home, memories   3. sources (memories/SOURCE)   4. tags (tags/TAG)   5. folders
-  6. notes: one whose path reads exactly as its ref first, then by ref (code points)
-  7. identities   8. periods
+  2. home, memories   3. sources (memories/SOURCE)   4. tags (tags/TAG)
+  5. notes: one whose path reads exactly as its ref first, then by ref (code points)
+  6. folders   7. identities   8. periods
 
-Site pages and folders come first because their paths are what earlier builds gave them (an old
-link to them still lands there) and a folder's is the start of every path below it; a note's
-old address ended in `.md.html`, which the 404 page sends to wherever the note now is. Notes
-come before periods: a daily note `2026-12-02.md` at the root is that day's page to its author.
+Site pages come first: every page links them, and earlier builds gave them these paths. A note
+comes before the folder of its name, as a folder note is that folder's page to its author, and
+before a period: a daily note `2026-12-02.md` at the root is that day's page.
 
 Every later one moves to its path + "-" + 6 hex digits of its ref's SHA-256 (12 should those
 meet too), the same for the same ref in every build, and is a `page_collision` problem naming
@@ -34,7 +33,7 @@ def key(path: str) -> str:
 
 
 def settle(brain: str, notes: dict[str, Note], identities, sources, attachments) -> tuple[dict[str, str], list[Problem]]:
-    """({ref: path} of every ref that lost its path, a problem per loss)."""
+    """({ref: suffix} of every ref that lost its path (pageurls.page_file), a problem per loss)."""
     taken: dict[str, str] = {key(_attachment(brain, rel)): rel for rel in attachments}
     moved: dict[str, str] = {}
     problems = []
@@ -42,8 +41,8 @@ def settle(brain: str, notes: dict[str, Note], identities, sources, attachments)
         path = page_file(brain, ref)
         winner = taken.get(key(path))
         if winner is not None:
-            path = _suffixed(brain, ref, taken)
-            moved[ref] = path
+            moved[ref] = _suffix(brain, ref, taken)
+            path = page_file(brain, ref, moved)
             problems.append(Problem(brain, _blame(ref, winner, notes), "page_collision",
                                     f"{ref!r} and {winner!r} read as the same page path; "
                                     f"{winner!r} keeps it, {ref!r} is at {path!r}"))
@@ -55,16 +54,15 @@ def _attachment(brain: str, rel: str) -> str:
     return "/".join([escape_segment(brain)] + [escape_segment(p) for p in rel.split("/")])
 
 
-def _suffixed(brain: str, ref: str, taken: dict[str, str]) -> str:
+def _suffix(brain: str, ref: str, taken: dict[str, str]) -> str:
     digest = hashlib.sha256(ref.encode("utf-8")).hexdigest()
-    stem = page_file(brain, ref)[: -len(".html")]
-    path = f"{stem}-{digest[:6]}.html"
-    return path if key(path) not in taken else f"{stem}-{digest[:12]}.html"
+    short = digest[:6]
+    return short if key(page_file(brain, ref, {ref: short})) not in taken else digest[:12]
 
 
 def _blame(loser: str, winner: str, notes) -> str:
-    """The file a person would rename: the losing note, else the note or file that won (a
-    folder's ref when a folder won)."""
+    """The file a person would rename: the losing note, else the note or file that won (the
+    ref of the site page that won)."""
     return loser if loser in notes else winner
 
 
@@ -74,7 +72,7 @@ def _candidates(notes, identities, sources) -> list[str]:
     folders = sorted({ref[:i] for ref in notes for i, ch in enumerate(ref) if ch == "/"})
     tags = sorted({f"tags/{t}" for note in notes.values() for t in note.tags})
     periods = sorted({p for ref in notes if "/" not in ref and is_period_like(p := _period(ref[: -len(".md")]))})
-    return ["home", "memories", *sorted(f"memories/{s}" for s in sources), *tags, *folders, *exact,
+    return ["home", "memories", *sorted(f"memories/{s}" for s in sources), *tags, *exact, *folders,
             *sorted(identities), *periods]
 
 

@@ -9,7 +9,8 @@ marks and digits of every script, `_` and `.` kept as they are and case kept; `&
 spelt as words; every other character (spaces, `? # : ~` …) a `-`, runs of `-` one, none at
 either end, no leading `.`. A segment over 150 UTF-8 bytes keeps its first 100 and appends `-` +
 12 hex digits of its SHA-256. Two refs whose paths meet (compared NFC + case-folded) are settled
-by the build (brain/pagenames.py): the loser's path is in `moved`, which the site's manifest ships.
+by the build (brain/pagenames.py): the loser's path gets "-" + a suffix, which `moved` (shipped
+in the site's manifest) holds by ref.
 
 Reply files keep the escaped mapping of refs.ref_file: that is the program contract.
 """
@@ -65,7 +66,6 @@ def page_stem(ref: str) -> str:
 
 
 def page_file(brain: str, ref: str, moved: dict[str, str] | None = None) -> str:
-    """Site path of `ref`'s page in `brain`; `moved` holds the paths of refs that lost a collision."""
-    if moved and ref in moved:
-        return moved[ref]
-    return escape_segment(brain) + "/" + page_stem(ref) + ".html"
+    """Site path of `ref`'s page in `brain`; `moved` holds the suffix of each ref that lost a collision."""
+    suffix = "-" + moved[ref] if moved and ref in moved else ""
+    return escape_segment(brain) + "/" + page_stem(ref) + suffix + ".html"

@@ -37,8 +37,8 @@ export function pageStem (ref) {
   return ref.split('/').map(pageSegment).join('/')
 }
 
-// Site path of `ref`'s page in `brain`; `moved` holds the paths of refs that lost a collision.
+// Site path of `ref`'s page in `brain`; `moved` holds the suffix of each ref that lost a collision.
 export function pageFile (brain, ref, moved = null) {
-  if (moved && Object.hasOwn(moved, ref)) return moved[ref]
-  return escapeSegment(brain) + '/' + pageStem(ref) + '.html'
+  const suffix = moved && Object.hasOwn(moved, ref) ? '-' + moved[ref] : ''
+  return escapeSegment(brain) + '/' + pageStem(ref) + suffix + '.html'
 }

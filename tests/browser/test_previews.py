@@ -68,14 +68,14 @@ def test_links_name_their_targets(page, example_site, serve_site):
            "../person/alice.html", "../person/alice.html#rel~author", "new-website.html#goals",
            "../../search.html", "https://example.com/x.html", "../actions/launch-checklist/diagram.png",
            "../concepts/caf%C3%A9-men%C3%BC.html", "../actions/launch-checklist.html",
-           "../" + page_of(example_site, "actions/launch-checklist.md").removeprefix("brain/")])
+           "../" + page_of(example_site, "actions/launch-checklist").removeprefix("brain/")])
     assert said == [{"brain": "brain", "ref": "concepts/style-guide.md#colour-palette"},
                     {"brain": "brain", "ref": "chat:2026-11-12-relaunch-scope"},
                     {"brain": "brain", "ref": "person:alice"}, {"brain": "brain", "ref": "person:alice"},
                     None, None, None, None,
                     {"brain": "brain", "ref": "concepts/café-menü.md"},       # the page names its ref:
-                    {"brain": "brain", "ref": "actions/launch-checklist"},   # the folder kept the path,
-                    {"brain": "brain", "ref": "actions/launch-checklist.md"}]   # its note moved
+                    {"brain": "brain", "ref": "actions/launch-checklist.md"},   # the note kept the path,
+                    {"brain": "brain", "ref": "actions/launch-checklist"}]      # its folder moved
 
 
 def test_identity_and_section_previews(page, example_site, serve_site):
