@@ -35,13 +35,15 @@ class LoadMemo:
     `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing);
     `identities`: the identities each item names (resolve.known_identities); `names`: the last
     (notes, identities, claimed names) (resolve.build_names); `found`: (the
-    folders skipped, what discovery found), for the next load after file events (rediscover.py)."""
+    folders skipped, what discovery found), for the next load after file events (rediscover.py);
+    `brain`: the name `resolved` was made under (its problems name it)."""
     stats: dict = field(default_factory=dict)
     resolved: tuple = (None, None)
     listing: object = None
     identities: dict = field(default_factory=dict)
     found: tuple = (None, None)
     names: tuple | None = None
+    brain: str = ""
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
@@ -95,6 +97,8 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     problems.extend(clashes)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
     inputs = resolver.inputs()
+    if memo and memo.brain != cfg.name:   # a renamed brain: every link problem names it anew
+        memo.resolved, memo.brain = (None, None), cfg.name
     known = memo.resolved[1] if memo and memo.resolved[1] is not None else Resolved()
     links, link_problems = resolve_links(cfg.name, notes, records, resolver, known,
                                          reaches(memo.resolved[0], inputs) if memo else None)
