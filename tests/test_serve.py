@@ -71,6 +71,19 @@ def test_serves_under_base_url_with_live_script(make_brain, build_site, tmp_path
     assert status == 404
 
 
+def test_serves_every_page_at_its_readable_url(make_brain, build_site, tmp_path, served):
+    """A page at its path (percent-encoded by the browser) and, as GitHub Pages does, without .html;
+    a note named as its folder wins /x over the folder's /x/ redirect."""
+    brain = make_brain(tmp_path, {"Café menü.md": "# Menu\n", "projects.md": "# P\n", "projects/a b.md": "# AB\n"})
+    out = tmp_path / "site"
+    build_site(brain, out)
+    origin, _ = served(out)
+    for path, ref in [("brain/Caf%C3%A9-men%C3%BC.html", "Café menü.md"), ("brain/Caf%C3%A9-men%C3%BC", "Café menü.md"),
+                      ("brain/projects", "projects.md"), ("brain/projects/a-b", "projects/a b.md")]:
+        status, _, body = get(f"{origin}/{path}")
+        assert status == 200 and f'<meta name="bf-ref" content="{ref}">' in body, path
+
+
 class Stream:
     """The server-sent events of one open page, read message by message."""
 
