@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -100,6 +101,18 @@ def test_scoped_search_renders_results_as_text(page, base):
     page.click("#scoped-form button")
     page.wait_for_function("document.querySelector('#scoped-status').classList.contains('error')")
     assert "did you mean memories/brief?" in page.locator("#scoped-status").inner_text()
+
+
+def test_scoped_search_links_each_note_at_its_page(page, base, site):
+    """bf.js finds a result's page as the build placed it: the page it links names that ref."""
+    page.goto(base + "search.html?mode=scoped&q=launch+checklist")
+    page.wait_for_selector("#scoped-results li.kind-note")
+    found = page.evaluate("""async () => (await bf.search('launch checklist')).items
+        .filter((it) => it.kind === 'note').map((it) => it.ref)""")
+    hrefs = page.eval_on_selector_all("#scoped-results li.kind-note > a", "els => els.map(a => a.pathname)")
+    shown = [re.search(r'<meta name="bf-ref" content="([^"]*)">', (site / unquote(h).lstrip("/"))
+                       .read_text("utf-8"))[1] for h in hrefs]
+    assert shown == found[:len(shown)] and "actions/launch-checklist.md" in shown
 
 
 def test_full_text_search_uses_pagefind(page, base):
