@@ -72,8 +72,9 @@ def _candidates(notes, identities, sources) -> list[str]:
     folders = sorted({ref[:i] for ref in notes for i, ch in enumerate(ref) if ch == "/"})
     tags = sorted({f"tags/{t}" for note in notes.values() for t in note.tags})
     periods = sorted({p for ref in notes if "/" not in ref and is_period_like(p := _period(ref[: -len(".md")]))})
-    return ["home", "memories", *sorted(f"memories/{s}" for s in sources), *tags, *exact, *folders,
-            *sorted(identities), *periods]
+    every = ["home", "memories", *sorted(f"memories/{s}" for s in sources), *tags, *exact, *folders,
+             *sorted(identities), *periods]
+    return list(dict.fromkeys(every))   # a folder `tags/x` is the tag's ref: one page, first place
 
 
 def _period(stem: str) -> str:

@@ -94,6 +94,12 @@ def test_the_suffix_is_stable_and_never_meets_another_path():
     assert again == moved
 
 
+def test_one_ref_in_two_roles_meets_only_others():
+    notes = {"tags/x/a.md": Bare, "2026/b.md": Bare}
+    notes["t.md"] = type("Tagged", (), {"tags": ("x",)})
+    assert settle("brain", notes, {}, {}, []) == ({}, [])
+
+
 def test_case_and_nfc_fold_into_one_key():
     moved, _ = settle("brain", {"Café.md": Bare, "cafe\u0301.md": Bare}, {}, {}, [])
     assert list(moved) == ["cafe\u0301.md"]
