@@ -22,10 +22,22 @@ KINDS = [   # (kind, pattern on the site-relative path), first match wins
     ("lists", r"^_bf/[^/]+/data/lists/"), ("record_data", r"^_bf/[^/]+/data/records/"),
     ("section_data", r"^_bf/[^/]+/data/sections/"), ("timeline", r"^_bf/[^/]+/data/timeline/"),
     ("assets", r"^(_bf/[^/]+\.(js|css)|_bf/(engine|vendor)/|schemas/)"),
-    ("bf_other", r"^_bf/"), ("note_pages", r"\.md\.html$"), ("note_replies", r"\.md(~~o\d+)?\.json$"),
+    ("bf_other", r"^_bf/"), ("note_replies", r"\.md(~~o\d+)?\.json$"),
     ("day_pages", r"^[^/]+/memories/[^/]+/(\d{4}-\d{2}-\d{2}|undated)\.html$"),
     ("other_replies", r"\.json$"), ("listing_pages", r"\.html$"), ("other", r""),
 ]
+
+
+NOTE_REF = re.compile(rb'<meta name="bf-ref" content="[^"]*\.md">')
+
+
+def _note_page(rel: str, path: str) -> bool:
+    """A page naming a note as its ref (base.html, near the top): page paths are readable, so
+    no suffix tells a note's page from a folder's."""
+    if not rel.endswith(".html") or rel.startswith(("_bf/", "pagefind/")):
+        return False
+    with open(path, "rb") as f:
+        return bool(NOTE_REF.search(f.read(1024)))
 
 
 def site_by_kind(site: Path, notes: int) -> dict[str, dict]:
@@ -37,7 +49,7 @@ def site_by_kind(site: Path, notes: int) -> dict[str, dict]:
         for name in filenames:
             path = os.path.join(dirpath, name)
             rel = Path(path).relative_to(site).as_posix()
-            kind = next(k for k, p in patterns if p.search(rel))
+            kind = "note_pages" if _note_page(rel, path) else next(k for k, p in patterns if p.search(rel))
             entry = out.setdefault(kind, {"files": 0, "bytes": 0})
             entry["files"] += 1
             entry["bytes"] += os.lstat(path).st_size

@@ -18,7 +18,7 @@ import re
 import sys
 from pathlib import Path
 
-from .kernel.refs import ref_file
+from .kernel.pageurls import page_file
 
 ASSET = re.compile(r'<(?:link rel="stylesheet"|script[^>]*?) (?:href|src)="([^"]+)"')
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}/[^']+)'|^\s*import\s+'(\.{1,2}/[^']+)'""", re.M)
@@ -51,8 +51,8 @@ def _with_imports(site: Path, modules: list[str]) -> set[str]:
 
 def first_view(site: Path, ref: str) -> dict:
     """`first_view_*` fields for note `ref` of the site's first brain (see the module's docstring)."""
-    brain = json.loads((site / "_bf" / "manifest.json").read_bytes())["brains"][0]["name"]
-    page = ref_file(brain, ref)[: -len(".json")] + ".html"   # its page (emit/urls.py page_path)
+    brain = json.loads((site / "_bf" / "manifest.json").read_bytes())["brains"][0]
+    page = page_file(brain["name"], ref, brain.get("moved"))   # its page (emit/urls.py page_path)
     html = (site / page).read_text(encoding="utf-8")
     assets = [posixpath.normpath(posixpath.join(posixpath.dirname(page), a)) for a in ASSET.findall(html)]
     assets += [f"_bf/{module}" for module, pattern in ON_LOAD if pattern.search(html)]

@@ -29,6 +29,7 @@ from .emit.look import settled
 from .emit.state import BuildState
 from .emit.spare import recover
 from .emit.writer import Writer
+from .emit.urls import use_pages
 from .kernel.errors import BuildError, InvalidInput
 from .kernel.parallel import Forked, can_fork, cores
 from .searchworker import SearchLost, SearchWorker, read_digest
@@ -143,6 +144,7 @@ def _build(out: Path, roots, now, base_url, flags, pagefind, embeddings, progres
     with worker.session(request) if worker is not None else nullcontext() as remote:
         brains, digests, (site_url, base_url) = phases.run("parse", _load, request, cache, remote is not None)
         names = [b.name for b in brains]
+        use_pages(brains)
         if site_url is None:
             report.notices.append(NO_SITE_URL)
         writer = Writer(out, cache_file.parent, state.spare if state is not None else None)
@@ -362,5 +364,6 @@ def _manifest(brains, report: BuildReport, writer: Writer, base_url: str | None)
         "as_of": report.as_of,
         "brains": [{"name": b.name, "title": b.config.title, "root": b.root, "timezone": b.config.timezone,
                     "base_url": base_url or b.config.base_url, "sources": sorted(b.sources),
-                    "relations": sorted(set(map(attrgetter("relation"), b.links)) | {"links"})} for b in brains],
+                    "relations": sorted(set(map(attrgetter("relation"), b.links)) | {"links"}),
+                    **({"moved": b.moved} if b.moved else {})} for b in brains],
     }

@@ -133,6 +133,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if not path.startswith(self.prefix):
             return (301, self.prefix) if urllib.parse.unquote(path) in ("/", self.prefix.rstrip("/")) else (404, None)
         file = Path(self.translate_path("/" + path[len(self.prefix):]))
+        page = file.with_name(file.name + ".html")
+        if not path.endswith("/") and page.is_file():   # GitHub Pages serves x.html at /x too
+            return 200, page
         if file.is_dir():
             if not path.endswith("/"):
                 return 301, path + "/"

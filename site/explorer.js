@@ -15,21 +15,21 @@ function remember (state) {
 }
 
 // <li> entries of a folder: subfolders first, then notes; `path` is the folder's ("" or "a/b/").
-function entries (brain, root, node, path, here) {
+function entries (site, brain, root, node, path, here) {
   const out = []
   for (const sub of node[1]) {
     const name = sub[0]
     const inside = path + name + '/'
     const list = el('ul')
     const details = el('details', {}, el('summary', { dir: 'auto' }, name), list)
-    const fill = () => { if (!list.childElementCount) list.append(...entries(brain, root, sub, inside, here)) }
+    const fill = () => { if (!list.childElementCount) list.append(...entries(site, brain, root, sub, inside, here)) }
     details.addEventListener('toggle', fill)
     if (here.startsWith(inside)) { details.open = true; fill() }
     out.push(el('li', { class: 'folder' }, details))
   }
   for (const [file, title] of node[2]) {
     const ref = path + file
-    const a = el('a', { href: new URL(pagePath(brain, ref), root).href, dir: 'auto' }, title || file.slice(0, -'.md'.length))
+    const a = el('a', { href: new URL(pagePath(site, brain, ref), root).href, dir: 'auto' }, title || file.slice(0, -'.md'.length))
     if (ref === here) a.setAttribute('aria-current', 'page')
     out.push(el('li', {}, a))
   }
@@ -41,8 +41,8 @@ async function build (bf) {
   const box = el('nav', { id: 'bf-explorer', class: 'explorer', 'aria-label': 'Explorer' }, el('h2', {}, 'Explorer'))
   document.querySelector('header.top').after(box)
   try {
-    const tree = await folderTree(bf.root, brain)
-    box.append(el('ul', { class: 'tree' }, ...entries(brain, bf.root, tree, '', currentRef(bf.root, brain))))
+    const [tree, site] = await Promise.all([folderTree(bf.root, brain), bf.site()])
+    box.append(el('ul', { class: 'tree' }, ...entries(site, brain, bf.root, tree, '', currentRef())))
   } catch (err) {
     box.append(el('p', { class: 'error' }, 'Could not load the explorer: ' + (err.message || String(err))))
   }

@@ -137,7 +137,7 @@ export function pageGraph (title) {
   const seen = new Set()
   for (const a of document.querySelectorAll('article.note .body a.internal')) {
     const url = new URL(a.href)
-    if (url.pathname.endsWith('.md.html')) url.hash = '' // a section is its note's node
+    if (!url.hash.includes('~')) url.hash = '' // a section is its note's node; a record's anchor always holds "~"
     if (a.closest('.embed-body') || !url.pathname.endsWith('.html') || seen.has(url.href)) continue
     seen.add(url.href)
     add({ href: url.href, textContent: a.textContent }, 'links', true)
@@ -224,7 +224,8 @@ export function wholeGraph (tree, graph, href, status) {
 // on graph.html ([data-bf-graph-whole]) the whole brain.
 export async function draw (bf, box) {
   const brain = new URLSearchParams(location.search).get('brain') || document.body.dataset.brain
-  const href = (ref) => new URL(pagePath(brain, ref), bf.root).href
+  const site = await bf.site().catch(() => null) // without it, only pages that kept their paths
+  const href = (ref) => new URL(pagePath(site, brain, ref), bf.root).href
   const fail = (err) => {
     box.append(Object.assign(document.createElement('p'), { className: 'error', textContent: 'Could not draw the graph: ' + (err.message || String(err)) }))
     box.hidden = false
@@ -252,7 +253,7 @@ export async function draw (bf, box) {
     wider.disabled = true
     try {
       const [tree, graph] = await files()
-      const drawn = localGraph(tree, graph, currentRef(bf.root, brain), href)
+      const drawn = localGraph(tree, graph, currentRef(), href)
       if (drawn) {
         box.querySelectorAll('.graph-svg, .graph-legend').forEach((old) => old.remove())
         wider.before(...drawn)

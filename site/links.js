@@ -2,14 +2,16 @@
 // builder/emit/html.py ref_url): a note's page, a section's anchor on it, an identity's or a
 // listing's page, and a record's anchor on its source's day page `memories/SOURCE/YYYY-MM-DD`
 // (placement day — event time, else observation — in the brain's timezone) or on
-// `memories/SOURCE/undated`. Paths are relative to the site root.
-import { escapeSegment, recordAnchor, refFile } from './engine/refs.js'
+// `memories/SOURCE/undated`. Paths are relative to the site root. `site` (the opened site, or
+// null) knows the pages that lost a collision (their paths are in the manifest, `moved`).
+import { escapeSegment, recordAnchor } from './engine/refs.js'
+import { pageFile } from './engine/pageurls.js'
 import { localDays } from './engine/periods.js'
 
 const DAY_MS = 86400000
 
-export function pagePath (brain, ref) {
-  return refFile(brain, ref).slice(0, -'.json'.length) + '.html'
+export function pagePath (site, brain, ref) {
+  return pageFile(brain, ref, site && (site.brain(brain) || {}).moved)
 }
 
 // `memories/SOURCE/YYYY-MM-DD` or `memories/SOURCE/undated` (urls.py record_page_ref).
@@ -18,8 +20,8 @@ export function recordPageRef (source, placed, tz) {
   return `memories/${source}/${day}`
 }
 
-export function recordPath (brain, ref, source, placed, tz) {
-  return pagePath(brain, recordPageRef(source, placed, tz)) + '#' + recordAnchor(ref)
+export function recordPath (site, brain, ref, source, placed, tz) {
+  return pagePath(site, brain, recordPageRef(source, placed, tz)) + '#' + recordAnchor(ref)
 }
 
 // urls.py relation_anchor: `rel~REL` on a note or identity page, `RECORD~~rel~REL` for a record.
@@ -34,11 +36,11 @@ export function itemPath (site, item) {
   if (item.kind === 'record') {
     const tz = (site.brain(brain) || {}).timezone || 'UTC'
     const source = item.source || item.ref.slice(0, item.ref.indexOf(':'))
-    return recordPath(brain, item.ref, source, item.time || item.observed, tz)
+    return recordPath(site, brain, item.ref, source, item.time || item.observed, tz)
   }
   const hash = item.ref.indexOf('#')
   if (hash > 0 && item.ref.slice(0, hash).endsWith('.md')) {
-    return pagePath(brain, item.ref.slice(0, hash)) + '#' + item.ref.slice(hash + 1)
+    return pagePath(site, brain, item.ref.slice(0, hash)) + '#' + item.ref.slice(hash + 1)
   }
-  return pagePath(brain, item.ref)
+  return pagePath(site, brain, item.ref)
 }

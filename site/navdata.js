@@ -2,8 +2,6 @@
 // tree `_bf/explorer.json.gz` and the note graph `_bf/graph.json.gz`. Each is fetched once per
 // page, on first use, and the browser's cache keeps it from page to page.
 import { unpack } from './engine/packs.js'
-import { unescapeSegment } from './engine/refs.js'
-import { pagePath } from './links.js'
 
 const loaded = new Map() // file → Promise of its JSON
 
@@ -56,11 +54,9 @@ export function unpackGraph (packed) {
   return { relations: packed.relations, edges }
 }
 
-// The note this page shows ("" when it is no note page), from its address.
-export function currentRef (root, brain) {
-  const prefix = new URL(pagePath(brain, 'x'), root).pathname.slice(0, -'x.html'.length)
-  const path = location.pathname
-  if (!path.startsWith(prefix) || !path.endsWith('.md.html')) return ''
-  const segments = path.slice(prefix.length, -'.html'.length).split('/').map(unescapeSegment)
-  return segments.includes(null) ? '' : segments.join('/')
+// The note this page shows ("" when it is no note page): the ref the page names (base.html's
+// bf-ref), never one guessed from its address.
+export function currentRef () {
+  const ref = (document.querySelector('meta[name="bf-ref"]') || {}).content || ''
+  return ref.endsWith('.md') ? ref : ''
 }

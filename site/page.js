@@ -96,7 +96,8 @@ async function toggleJson (bf, button) {
   box.focus()
 }
 
-// The new address of an old one (a path under the site root), or null when it never moved.
+// The new address of an old one (a path under the site root, its segments escaped as reply files
+// still are: refs.escape_segment), or null when it is no older address of a page.
 export async function movedTo (bf, rel) {
   if (!rel.endsWith('.html')) return null
   let stem = rel.slice(0, -'.html'.length)
@@ -116,12 +117,14 @@ export async function movedTo (bf, rel) {
     try { reply = await bf.read(uri(brain.name, ref)) } catch { reply = null }
     if (reply && reply.page === 'record') {
       const rec = reply.record
-      const path = recordPath(brain.name, ref, rec.source, rec.time || rec.observed, brain.timezone)
+      const path = recordPath(site, brain.name, ref, rec.source, rec.time || rec.observed, brain.timezone)
       return relation === null ? path : path + '~~rel~' + relation
     }
+    return null // a record that is gone
   }
-  if (relation === null && !offset) return null
-  return pagePath(brain.name, ref) + (relation !== null ? '#rel~' + relation : '')
+  const path = pagePath(site, brain.name, ref)
+  if (path === rel) return null // its own address: nothing moved
+  return path + (relation !== null ? '#rel~' + relation : '')
 }
 
 async function redirect (bf, box) {
@@ -131,7 +134,7 @@ async function redirect (bf, box) {
   if (!path.startsWith(root)) return
   const target = await movedTo(bf, path.slice(root.length)).catch(() => null)
   if (!target) return
-  const url = new URL(target, bf.root).href
+  const url = new URL(target + (target.includes('#') ? '' : location.hash), bf.root).href
   box.append('This page has moved to ', el('a', { href: url }, target), '. Taking you there…')
   box.hidden = false
   location.replace(url)

@@ -14,18 +14,31 @@ const OPENING = 280 // characters of opening text: a glance, the page has the re
 const HOVER_MS = 250 // a pointer passing over a link is not asking for its preview
 const LEAVE_MS = 200 // time to move the pointer from the link onto the popover
 
-// The ref a link shows, {brain, ref}, or null for anything not an item of this site.
-export function linkTarget (root, href, here = location.href) {
+// Whether a link may show an item of this site: a page under the site root, not this one.
+export function sitePage (root, href, here = location.href) {
   const url = new URL(href, here)
   const base = new URL(root)
-  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname) || !url.pathname.endsWith('.html')) return null
-  if (url.pathname === new URL(here).pathname) return null // an anchor on this page: the reader is there already
-  let rel
-  try { rel = decodeURIComponent(url.pathname.slice(base.pathname.length, -'.html'.length)) } catch { return null }
-  const [brain, ...parts] = rel.split('/')
-  const segments = parts.map(unescapeSegment)
-  if (!parts.length || segments.includes(null)) return null
-  const page = segments.join('/')
+  return url.origin === base.origin && url.pathname.startsWith(base.pathname) && url.pathname.endsWith('.html') &&
+    url.pathname !== new URL(here).pathname // an anchor on this page: the reader is there already
+}
+
+// {brain, ref} a page names (base.html's bf-ref and data-brain), from its HTML: a page's address
+// is never read back into a ref. The browser's cache keeps the page for when the link is followed.
+async function pageRef (url) {
+  const reply = await fetch(url)
+  if (!reply.ok || !(reply.headers.get('content-type') || '').includes('html')) return null
+  const doc = new DOMParser().parseFromString(await reply.text(), 'text/html')
+  const ref = (doc.querySelector('meta[name="bf-ref"]') || {}).content
+  return ref && doc.body ? { brain: doc.body.dataset.brain, ref } : null
+}
+
+// The ref a link shows, {brain, ref}, or null for anything not an item of this site.
+export async function linkTarget (root, href, here = location.href) {
+  if (!sitePage(root, href, here)) return null
+  const url = new URL(href, here)
+  const shown = await pageRef(url.href.split('#')[0]).catch(() => null)
+  if (!shown) return null
+  const { brain, ref: page } = shown
   const anchor = decodeURIComponent(url.hash.slice(1)).split('~~')[0] // `ANCHOR~~rel~R`: the item, not its relation list
   if (anchor && page.startsWith('memories/')) { // a record's anchor on its day page (links.js recordPath)
     const record = unescapeSegment(anchor)
@@ -99,8 +112,7 @@ class Previews {
   summaryOf (a) {
     const href = new URL(a.getAttribute('href'), location.href).href // an SVG link's (graph.js) too
     if (!this.replies.has(href)) {
-      const target = linkTarget(this.bf.root, href)
-      this.replies.set(href, target && this.read(target))
+      this.replies.set(href, sitePage(this.bf.root, href) ? linkTarget(this.bf.root, href).then((t) => t && this.read(t)) : null)
     }
     return this.replies.get(href)
   }

@@ -10,7 +10,7 @@ import { packedName, unpack } from './engine/packs.js'
 
 export async function draw (bf, box) {
   const brain = document.body.dataset.brain
-  const ref = currentRef(bf.root, brain)
+  const ref = currentRef()
   const base = `_bf/search/${escapeSegment(brain)}/vectors/`
   const resp = await fetch(new URL(base + 'meta.json', bf.root))
   const meta = resp.ok ? await resp.json() : {}
@@ -18,9 +18,10 @@ export async function draw (bf, box) {
   const pack = await unpack(await fetch(new URL(packedName(`${base}related/${packOf(ref, meta.related)}.json`), bf.root)))
   const near = pack[ref] || []
   if (!near.length) return
+  const site = await bf.site().catch(() => null)
   const list = document.createElement('ul')
   for (const [other, title] of near) {
-    const a = Object.assign(document.createElement('a'), { href: new URL(pagePath(brain, other), bf.root).href, textContent: title })
+    const a = Object.assign(document.createElement('a'), { href: new URL(pagePath(site, brain, other), bf.root).href, textContent: title })
     a.dir = 'auto'
     const li = document.createElement('li')
     li.append(a)

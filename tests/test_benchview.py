@@ -25,7 +25,7 @@ def _gz(site: Path, *rels: str) -> int:
 
 def test_a_short_note_counts_its_page_styles_and_the_modules_loaded(site):
     view = first_view(site, "actions/migrate-blog-posts.md")
-    page = "brain/actions/migrate-blog-posts.md.html"
+    page = "brain/actions/migrate-blog-posts.html"
     assert view["first_view_html_bytes_gz"] == _gz(site, page)
     # bf.js and the engine modules it imports statically (read.js → data.js → …), not the search
     # engine nor the previews, which load on demand
@@ -37,6 +37,6 @@ def test_a_short_note_counts_its_page_styles_and_the_modules_loaded(site):
 
 def test_a_note_with_contents_loads_contents_js(site):
     with_toc, without = first_view(site, "projects/new-website.md"), first_view(site, "actions/migrate-blog-posts.md")
-    assert '<nav class="outline toc"' in (site / "brain/projects/new-website.md.html").read_text()
-    assert '<nav class="outline toc"' not in (site / "brain/actions/migrate-blog-posts.md.html").read_text()
+    assert '<nav class="outline toc"' in (site / "brain/projects/new-website.html").read_text()
+    assert '<nav class="outline toc"' not in (site / "brain/actions/migrate-blog-posts.html").read_text()
     assert with_toc["first_view_files"] == without["first_view_files"] + 1

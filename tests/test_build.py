@@ -17,6 +17,7 @@ import pytest
 from builder.query.read import read
 from builder.query.site import open_site
 from builder.kernel import refs
+from builder.kernel.pageurls import page_file
 from builder.kernel.errors import ConfigError
 
 NOW = "2026-12-02T12:00:00Z"
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def page(site: Path, ref: str, brain: str = "brain") -> str:
-    return (site / (refs.ref_file(brain, ref)[:-5] + ".html")).read_text(encoding="utf-8")
+    return (site / page_file(brain, ref)).read_text(encoding="utf-8")
 
 
 def reply(site: Path, ref: str, brain: str = "brain") -> dict:
@@ -88,10 +89,10 @@ def rendered(tmp_path_factory):
 
 def test_wikilinks_become_relative_urls(rendered):
     html = page(rendered, "x/src.md")
-    assert '<a class="internal" href="../y/b.md.html">y/b</a>' in html
-    assert '<a class="internal" href="../y/b.md.html">label b</a>' in html
-    assert 'href="../y/b.md.html#sub-part"' in html
-    assert '<a class="internal" href="../y/b.md.html#sub-part">md</a>' in html
+    assert '<a class="internal" href="../y/b.html">y/b</a>' in html
+    assert '<a class="internal" href="../y/b.html">label b</a>' in html
+    assert 'href="../y/b.html#sub-part"' in html
+    assert '<a class="internal" href="../y/b.html#sub-part">md</a>' in html
     assert 'href="../memories/chat/2026-12-01.html#chat~3awho~3f"' in html   # a record: an anchor on its day page
 
 
@@ -118,7 +119,7 @@ def test_embeds(rendered):
     html = page(rendered, "x/src.md")
     assert '<img src="../y/pic.png" alt="pic.png"' in html
     assert (rendered / "brain/y/pic.png").read_bytes() == b"\x89PNG\r\n"
-    assert ('<div class="embed"><p class="embed-title"><a class="internal" href="../y/b.md.html">Target B</a></p>'
+    assert ('<div class="embed"><p class="embed-title"><a class="internal" href="../y/b.html">Target B</a></p>'
             '<div class="embed-body"><p>Intro of b.</p>') in html   # the whole note, in place
 
 
@@ -160,7 +161,8 @@ def test_every_page_links_its_json_reply(example_site):
     for path in pages:
         html = path.read_text(encoding="utf-8")
         m = re.search(r'<link rel="alternate" type="application/json" href="([^"]+)">', html)
-        if path.name.endswith(".md.html") or path.name in ("home.html", "index.html"):
+        ref = re.search(r'<meta name="bf-ref" content="([^"]+)">', html)
+        if ref[1].endswith(".md") or path.name in ("home.html", "index.html"):
             assert m, f"{path} links no JSON reply"
             target = (path.parent / m.group(1)).resolve()
             assert target.is_file(), f"{path} links a missing reply {m.group(1)}"
@@ -219,7 +221,7 @@ def test_a_rebuild_making_a_new_day_page_renders_the_pages_that_link_to_it_alone
     shutil.copytree(ROOT / "examples" / "brain", brain)
     out, state, now = tmp_path / "site", BuildState(), "2026-12-05T12:00:00Z"
     build_site(brain, out, state=state, now=now)
-    notes = {ref for ref, keys in state.pages["brain"].keys.items() if any(k.endswith(".md.html") for k in keys)}
+    notes = {ref for ref in state.pages["brain"].keys if ref.endswith(".md")}
     record = {"text": "Monday: nothing new.", "title": "Morning brief", "time": f"{day}T06:00:00Z",
               "author": "service:morning-brief", "attributes": {"observed": f"{day}T06:00:05Z"}}
     (brain / "memories" / "brief" / f"{day}.json").write_text(json.dumps(record), encoding="utf-8")
@@ -330,8 +332,8 @@ def test_markdown_link_to_a_missing_note_is_plain_text_with_a_marker(tmp_path, m
     brain = make_brain(tmp_path, {"a.md": "# A\n\n[ok](c.md \"t\") [gone **x**](missing.md) [web](https://x.org/m.md)\n",
                                   "c.md": "# C\n"})
     site = build_site(brain, tmp_path / "site").out
-    html = (site / "brain" / "a.md.html").read_text()
-    assert '<a class="internal" href="c.md.html" title="t">ok</a>' in html
+    html = (site / "brain" / "a.html").read_text()
+    assert '<a class="internal" href="c.html" title="t">ok</a>' in html
     assert '<span class="link-broken" title="broken: no note at missing.md">gone <strong>x</strong></span>' in html
     assert '<a href="https://x.org/m.md">web</a>' in html
 
@@ -339,9 +341,9 @@ def test_markdown_link_to_a_missing_note_is_plain_text_with_a_marker(tmp_path, m
 def test_an_identity_named_only_by_a_wikilink_gets_its_page(tmp_path, make_brain, build_site):
     brain = make_brain(tmp_path, {"a.md": "# A\n\nTalk to [[person:dave]].\n"})
     site = build_site(brain, tmp_path / "site").out
-    html = (site / "brain" / "a.md.html").read_text()
-    assert 'href="person~3adave.html"' in html
-    assert (site / "brain" / "person~3adave.html").is_file()
+    html = (site / "brain" / "a.html").read_text()
+    assert 'href="person/dave.html"' in html
+    assert (site / "brain" / "person" / "dave.html").is_file()
 
 
 @pytest.mark.parametrize("allow", [False, True])

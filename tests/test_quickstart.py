@@ -95,7 +95,7 @@ def test_readme_quick_start_runs_verbatim_in_a_fresh_clone(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         home = fetch(url, time.monotonic() + 600, proc)
-        note = fetch(url + "brain/projects/new-website.md.html", time.monotonic() + 10)
+        note = fetch(url + "brain/projects/new-website.html", time.monotonic() + 10)
     finally:
         stop(proc)
     assert "Example Co. — new website brain" in title_of(home)
@@ -135,7 +135,7 @@ def test_every_command_takes_relative_paths_from_another_cwd(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "builder", "serve", "--out", "../out/site", "--port", str(port)],
                             cwd=here, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        page = fetch(f"http://127.0.0.1:{port}/brain/projects/new-website.md.html", time.monotonic() + 30, proc)
+        page = fetch(f"http://127.0.0.1:{port}/brain/projects/new-website.html", time.monotonic() + 30, proc)
     finally:
         stop(proc)
     assert title_of(page).startswith("New website")
@@ -146,7 +146,7 @@ def test_build_with_no_brain_builds_the_current_folder(tmp_path):
     shutil.copytree(ROOT / "examples" / "brain", brain)
     done = bf("build", "--now", NOW, "--no-pagefind", "--quiet", cwd=brain)
     assert done.returncode == 0, done.stderr
-    assert (brain / "_site" / "brain" / "projects" / "new-website.md.html").is_file()
+    assert (brain / "_site" / "brain" / "projects" / "new-website.html").is_file()
     again = bf("build", "--now", NOW, "--no-pagefind", "--quiet", cwd=brain)
     assert again.returncode == 0, again.stderr   # its own _site is not read as part of the brain
     assert "_site" not in bf("check", cwd=brain).stdout

@@ -71,6 +71,19 @@ def test_serves_under_base_url_with_live_script(make_brain, build_site, tmp_path
     assert status == 404
 
 
+def test_serves_every_page_at_its_readable_url(make_brain, build_site, tmp_path, served):
+    """A page at its path (percent-encoded by the browser) and, as GitHub Pages does, without .html;
+    a note named as its folder wins /x over the folder's /x/ redirect."""
+    brain = make_brain(tmp_path, {"Café menü.md": "# Menu\n", "projects.md": "# P\n", "projects/a b.md": "# AB\n"})
+    out = tmp_path / "site"
+    build_site(brain, out)
+    origin, _ = served(out)
+    for path, ref in [("brain/Caf%C3%A9-men%C3%BC.html", "Café menü.md"), ("brain/Caf%C3%A9-men%C3%BC", "Café menü.md"),
+                      ("brain/projects", "projects.md"), ("brain/projects/a-b", "projects/a b.md")]:
+        status, _, body = get(f"{origin}/{path}")
+        assert status == 200 and f'<meta name="bf-ref" content="{ref}">' in body, path
+
+
 class Stream:
     """The server-sent events of one open page, read message by message."""
 
@@ -97,7 +110,7 @@ def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_s
     out = tmp_path / "site"
     build_site(brain, out)
     origin, server = served(out)
-    path = "/brain/notes/a.md.html"
+    path = "/brain/notes/a.html"
     _, _, body = get(origin + path)
     stream = Stream(origin, path, sha_of(body))
     first = stream.next()
@@ -213,7 +226,7 @@ def test_a_watch_rebuild_shows_its_pages_then_ends_as_a_full_build(make_brain, b
     for text in ("Second, with zebras.", "Third, with otters."):
         (brain / "notes" / "a.md").write_text(f"# A\n\n{text}\n")
         builds.build({brain / "notes" / "a.md"})
-        assert text in (out / "brain" / "notes" / "a.md.html").read_text()
+        assert text in (out / "brain" / "notes" / "a.html").read_text()
         assert (out / "pagefind" / "bundles.json").read_bytes() == bundles
         if "zebras" in text:
             stop = threading.Event()
@@ -269,7 +282,7 @@ def test_the_filter_ignores_bf_own_folders_and_hidden_files(tmp_path):
     assert keep(None, str(brain / "notes" / "a.md"))
     assert keep(None, str(brain / "brain.toml"))
     assert keep(None, str(brain / ".bfignore"))                        # it changes what is built
-    assert not keep(None, str(brain / "_site" / "brain" / "a.md.html"))
+    assert not keep(None, str(brain / "_site" / "brain" / "a.html"))
     assert not keep(None, str(brain / ".bf-cache" / "_site.parse.jsonl"))
     assert not keep(None, str(brain / "._site.building-123" / "index.html"))
     assert not keep(None, str(brain / "notes" / ".a.md.swp"))

@@ -63,7 +63,7 @@ def test_installed_bf_builds_the_example(installed, tmp_path):
     site = tmp_path / "site"
     run(env_dir / "bin" / "bf", "build", src / "examples/brain", "--out", site, "--now", NOW, "--no-pagefind",
         "--quiet", cwd=tmp_path)
-    note = (site / "brain/projects/new-website.md.html").read_text(encoding="utf-8")
+    note = (site / "brain/projects/new-website.html").read_text(encoding="utf-8")
     assert note.startswith("<!doctype html>") and "<h1" in note and "New website" in note
     assert (site / "_bf/manifest.json").is_file()
     assert (site / "_bf/vectors/table.json").is_file()     # the token table ships in the wheel

@@ -15,6 +15,7 @@ from ..kernel.parallel import chunks, cores, mapped
 from .discover import discover
 from .rediscover import rediscover
 from .gittimes import commit_times
+from .pagenames import settle
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
 from .reach import reaches
@@ -34,13 +35,15 @@ class LoadMemo:
     `listing`: what the fingerprint recorded of the brain's files (kernel/fingerprint.listing);
     `identities`: the identities each item names (resolve.known_identities); `names`: the last
     (notes, identities, claimed names) (resolve.build_names); `found`: (the
-    folders skipped, what discovery found), for the next load after file events (rediscover.py)."""
+    folders skipped, what discovery found), for the next load after file events (rediscover.py);
+    `brain`: the name `resolved` was made under (its problems name it)."""
     stats: dict = field(default_factory=dict)
     resolved: tuple = (None, None)
     listing: object = None
     identities: dict = field(default_factory=dict)
     found: tuple = (None, None)
     names: tuple | None = None
+    brain: str = ""
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
@@ -92,8 +95,12 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     if memo:
         memo.names = (notes, identities, names)
     attachments = _safe_attachments(found.attachments, cfg, problems)
+    moved, clashes = settle(cfg.name, notes, identities, sources, attachments)
+    problems.extend(clashes)
     resolver = Resolver(notes, records, names, identities, sources, attachments)
     inputs = resolver.inputs()
+    if memo and memo.brain != cfg.name:   # a renamed brain: every link problem names it anew
+        memo.resolved, memo.brain = (None, None), cfg.name
     known = memo.resolved[1] if memo and memo.resolved[1] is not None else Resolved()
     links, link_problems = resolve_links(cfg.name, notes, records, resolver, known,
                                          reaches(memo.resolved[0], inputs) if memo else None)
@@ -112,7 +119,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
         sources=sources, links=tuple(links), names=names, identities=identities,
         attachments=tuple(attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
-        listing=files, note_links=sum(map(len, map(known.links.__getitem__, notes))),   # resolve_links: notes first
+        listing=files, moved=moved, note_links=sum(map(len, map(known.links.__getitem__, notes))),   # resolve_links: notes first
     )
 
 

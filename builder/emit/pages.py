@@ -65,7 +65,7 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     today = local_day(as_of, tz)
     title = reply.get("title") or ref
     return {
-        "site_title": brain.config.title, "brain": brain.name, "title": title, "lang": brain.config.language,
+        "site_title": brain.config.title, "brain": brain.name, "ref": ref, "title": title, "lang": brain.config.language,
         "description": description(reply, title) or f"{title} · {brain.config.title}",   # an empty note's too
         "look": brain.config.site, "footer": footer_html(brain.config.site.footer),
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),

@@ -188,7 +188,7 @@ class PageMemo:
     def begin(self, brain: Brain, site: SiteViews, as_of: str, base_url: str | None, root: bool) -> None:
         """A change to what every page shares forgets every page."""
         shared = (brain.config, brain.attachments, frozenset(brain.notes), frozenset(brain.identities),
-                  local_day(as_of, brain.config.timezone), base_url, root)
+                  tuple(sorted(brain.moved.items())), local_day(as_of, brain.config.timezone), base_url, root)
         if shared != self.shared:
             self.shared, self.keys, self.digests, self.page_of = shared, {}, {}, {}
             self.reads, self.readers, self.stamped = {}, {}, set()

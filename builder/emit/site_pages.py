@@ -29,7 +29,7 @@ def scope_suggestions(brain: Brain) -> list[str]:
 
 def _context(brain: Brain, as_of: str, title: str, description: str | None = None) -> dict:
     return common(brain, "home", {"title": title}, as_of, stamped=True) | {
-        "json": None, "crumbs": None, "description": description}
+        "json": None, "crumbs": None, "description": description, "ref": None}
 
 
 def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: str | None) -> None:

@@ -6,14 +6,25 @@ from functools import lru_cache
 from urllib.parse import quote
 
 from ..kernel import refs
+from ..kernel.pageurls import page_file
+
+_MOVED: dict[str, dict[str, str]] = {}   # brain → {ref: path} of the refs that lost a page path
+
+
+def use_pages(brains) -> None:
+    """Which refs lost their page path (brain/pagenames.py), for page_path: set once the brains
+    are parsed, before anything renders or forks."""
+    _MOVED.clear()
+    _MOVED.update({b.name: b.moved for b in brains})
 
 
 def reply_path(brain: str, ref: str, *variant: str) -> str:
     return refs.ref_file(brain, ref, *variant)
 
 
-def page_path(brain: str, ref: str, *variant: str) -> str:
-    return refs.ref_file(brain, ref, *variant)[: -len(".json")] + ".html"
+def page_path(brain: str, ref: str) -> str:
+    """The site path of `ref`'s page: readable (kernel/pageurls.py); replies keep ref_file's."""
+    return page_file(brain, ref, _MOVED.get(brain))
 
 
 def crumbs(brain: str, ref: str, title: str, known: Container[str] | None = None) -> list[tuple[str, str | None]]:

@@ -11,11 +11,11 @@ import pytest
 from example import EXAMPLE, EXAMPLE_NOW, opened
 
 AXE = next((Path(__file__).resolve().parents[1] / "vendor").glob("axe-core-*.min.js"))
-NOTE = "brain/projects/new-website.md.html"
+NOTE = "brain/projects/new-website.html"
 PAGES = {   # one of each kind SPEC §10 lists
     "home": "index.html", "note": NOTE, "day (records)": "brain/memories/chat/2026-11-12.html",
     "undated": "brain/memories/chat/undated.html", "folder": "brain/projects.html", "tag": "brain/tags/website.html",
-    "identity": "brain/person~3aalice.html", "source": "brain/memories/chat.html", "memories": "brain/memories.html",
+    "identity": "brain/person/alice.html", "source": "brain/memories/chat.html", "memories": "brain/memories.html",
     "period": "brain/2026-11.html", "rolling period": "brain/7d.html", "search": "search.html?q=launch&mode=scoped",
     "graph": "graph.html", "not found": "404.html",
 }
@@ -58,7 +58,7 @@ def test_no_serious_violations_with_everything_open(chromium, example_site, serv
         page.locator("#bf-explorer ul.tree").wait_for()
         page.locator("aside.side").scroll_into_view_if_needed()
         page.locator("section.graph svg.graph-svg").wait_for()
-        page.locator('.body a.internal[href="../concepts/style-guide.md.html"]').first.hover()
+        page.locator('.body a.internal[href="../concepts/style-guide.html"]').first.hover()
         page.locator("#bf-preview").wait_for()
         assert violations(page) == []
     finally:

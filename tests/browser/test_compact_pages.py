@@ -104,7 +104,7 @@ def test_show_more_reads_a_relation_list_and_a_day_page_holds_every_record(page,
     day = (out / "long/memories/chat/2026-11-01.html").read_text(encoding="utf-8")
     assert day.count('<article class="record"') == 40
     base = serve_site(out, PREFIX)
-    page.goto(base + "long/person~3azed.html")
+    page.goto(base + "long/person/zed.html")
     more = page.locator('section.relation [data-bf-more][data-rel="author"]')
     more.wait_for(state="visible")
     items = 'section.relation ul.items > li'
@@ -140,8 +140,8 @@ def test_json_button_shows_the_reply(page, base, site):
     ("brain/chat~3awho-owns-the-domain~3f.html", None),           # placed by the record's read, as the build does
     ("brain/chat~3aorphan-snippet.html", "brain/memories/chat/undated.html#chat~3aorphan-snippet"),
     ("brain/2026~~o50.html", "brain/2026.html"),
-    ("brain/person~3abob~~r~~author.html", "brain/person~3abob.html#rel~author"),
-    ("brain/person~3abob~~r~~author~~o50.html", "brain/person~3abob.html#rel~author"),
+    ("brain/person~3abob~~r~~author.html", "brain/person/bob.html#rel~author"),
+    ("brain/person~3abob~~r~~author~~o50.html", "brain/person/bob.html#rel~author"),
 ])
 def test_404_sends_old_urls_to_their_new_place(page, base, brain, old, new):
     if new is None:
@@ -172,6 +172,6 @@ def test_bf_js_places_records_like_the_build(page, base, brain):
                for ref, rec in brain.records.items()]
     got = page.evaluate("""async (records) => {
       const links = await import(window.bf.root + '_bf/links.js')
-      return records.map(([ref, source, placed]) => links.recordPath('brain', ref, source, placed, 'Europe/Berlin'))
+      return records.map(([ref, source, placed]) => links.recordPath(null, 'brain', ref, source, placed, 'Europe/Berlin'))
     }""", records)
     assert got == [ref_url(brain, ref) for ref, _, _ in records]

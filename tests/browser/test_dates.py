@@ -26,7 +26,7 @@ def test_the_browser_writes_dates_as_the_build_does(page, example_site, serve_si
 
 
 def test_a_note_shows_its_date_absolute_then_relative(page, example_site, serve_site):
-    page.goto(serve_site(example_site, "/") + "brain/projects/new-website.md.html")
+    page.goto(serve_site(example_site, "/") + "brain/projects/new-website.html")
     modified = page.locator(".note .meta time")
     assert modified.get_attribute("datetime") == "2026-11-10T09:00:00Z"
     assert modified.inner_text() == "10 Nov 2026, 10:00"             # Europe/Berlin, the brain's zone

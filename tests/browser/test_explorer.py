@@ -9,7 +9,7 @@ import pytest
 from builder.brain import load
 from example import EXAMPLE, opened
 
-NOTE = "brain/projects/new-website.md.html"
+NOTE = "brain/projects/new-website.html"
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def test_the_explorer_is_a_tree_of_every_note_loaded_once(page, example_site, se
     brain = load(EXAMPLE)
     assert titles == [brain.notes[r].title for r in sorted(brain.notes) if r.startswith("concepts/") and r.count("/") == 1]
     concepts.locator(":scope > ul > li > a").first.click()
-    page.wait_for_url("**/concepts/*.md.html")
+    page.wait_for_url("**/concepts/*.html")
     page.locator("#bf-explorer ul.tree a[aria-current=page]").wait_for()  # left open: it opens again by itself
     assert len(_explorer_requests(serve_site)) <= 2    # once per page view, then the browser's cache
     button = page.locator("[data-bf-explorer]")

@@ -16,7 +16,7 @@ from builder.query.site import open_site
 from example import opened
 from test_parity import python_read   # tests/browser is on sys.path (rootdir-less imports)
 
-NOTE = "brain/projects/new-website.md.html"
+NOTE = "brain/projects/new-website.html"
 
 pytestmark = pytest.mark.browser
 
@@ -98,7 +98,7 @@ def test_the_whole_graph_opens_a_note_on_click(page, example_site, serve_site):
     name = page.locator(".graph-status").inner_text()
     assert name
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait_for_url("**/brain/**.md.html")
+    page.wait_for_url("**/brain/**.html")
     assert page.locator("h1").inner_text() == name
 
 

@@ -79,7 +79,7 @@ def test_live_preview_in_chromium(page, tmp_path):
 
 def _run(page, brain: Path, server: Server) -> None:
     note, other = brain / "concepts" / "style-guide.md", brain / "concepts" / "glossary.md"
-    url = server.url + "brain/concepts/style-guide.md.html"
+    url = server.url + "brain/concepts/style-guide.html"
     page.goto(url)
     page.wait_for_function("document.documentElement.dataset.bfServeBuild", timeout=WAIT * 1000)
     page.evaluate("scrollTo(0, 1200)")
@@ -109,7 +109,7 @@ def _run(page, brain: Path, server: Server) -> None:
     page.wait_for_function("document.documentElement.dataset.bfServeBuild", timeout=WAIT * 1000)
     page.evaluate("window.bfMark = 2")
     other.write_text(other.read_text(encoding="utf-8") + "\nAnother glossary line.\n", encoding="utf-8")
-    until(lambda: "Another glossary line." in fetch(server.url + "brain/concepts/glossary.md.html"), "the other note's rebuild")
+    until(lambda: "Another glossary line." in fetch(server.url + "brain/concepts/glossary.html"), "the other note's rebuild")
     until(lambda: page.evaluate("document.documentElement.dataset.bfServeBuild")
           == json.loads(fetch(server.url + "_bf/manifest.json"))["build_id"], "the page to hear of the rebuild")
     assert page.evaluate("window.bfMark") == 2
@@ -122,7 +122,7 @@ def _run(page, brain: Path, server: Server) -> None:
     banner.wait_for(timeout=WAIT * 1000)
     assert "brain.toml" in banner.inner_text()
     assert page.evaluate("window.bfMark") == 2
-    assert "Live edit marker one." in fetch(url) and "Another glossary line." in fetch(server.url + "brain/concepts/glossary.md.html")
+    assert "Live edit marker one." in fetch(url) and "Another glossary line." in fetch(server.url + "brain/concepts/glossary.html")
     assert any("build failed" in line for line in server.lines)
 
     # 4. Fixed again: the banner goes away after the next good build.

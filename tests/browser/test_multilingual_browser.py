@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -110,7 +111,7 @@ def full_text_results(page, base: str, query: str) -> list[str]:
     page.wait_for_function("/results? for/i.test(document.querySelector('.pagefind-ui__message')?.textContent)"
                            " && !document.querySelector('.pagefind-ui__result .pagefind-ui__loading')", timeout=15_000)
     links = page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(a => a.pathname)")
-    return [link.removeprefix("/my-repo/") for link in links]
+    return [unquote(link).removeprefix("/my-repo/") for link in links]   # a pathname is percent-encoded
 
 
 @pytest.mark.parametrize("word, ref", BODY_WORDS)
@@ -142,6 +143,6 @@ def test_pages_declare_their_language_and_filters_span_every_language(ml_page, m
     ml_page.check("#tag-ru")
     ml_page.wait_for_function("/^2 results/.test(document.querySelector('.pagefind-ui__message')?.textContent)")
     ml_page.wait_for_function("!document.querySelector('.pagefind-ui__result .pagefind-ui__loading')")
-    links = ml_page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(a => a.pathname)")
+    links = [unquote(a) for a in ml_page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(a => a.pathname)")]
     assert set(links) == {"/my-repo/" + page_path("multi", ref)     # sub-results link their page again
                           for ref in ["ru/синхронизация.md", "ru/устранение-неполадок.md"]}

@@ -5,6 +5,7 @@ scripts, styles, JSON or images, no console errors and no other origin, every "S
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -14,6 +15,12 @@ pytestmark = pytest.mark.browser
 
 NOW = "2026-12-02T12:00:00Z"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
+
+
+def escaped_pages(report) -> list[str]:
+    """Visited page paths holding a "~" escape (docs/site.md: readable page paths)."""
+    paths = [unquote(urlsplit(url).path) for url in report["visited"]]
+    return [p for p in paths if "~" in p and "/_bf/" not in p and "/pagefind/" not in p]
 
 
 def built(tmp_path_factory, base_url):
@@ -67,6 +74,7 @@ def test_every_page_crawls_clean(which, prefix, request, serve_site, page):
     assert report["broken"] == []
     assert report["console_errors"] == []
     assert report["external"] == []
+    assert escaped_pages(report) == []
     # Every "Show more" and "JSON reply" button was pressed and answered (site/page.js, bf.read).
     assert report["expand_errors"] == []
     offers = sum(p.read_text(encoding="utf-8").count("data-bf-json=") for p in pages)

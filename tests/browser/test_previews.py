@@ -8,10 +8,11 @@ import pytest
 
 from builder.emit.days import stamp
 from builder.query.site import open_site
-from example import opened
+from example import opened, page_of
 from test_parity import python_read   # tests/browser is on sys.path (rootdir-less imports)
 
-NOTE = "brain/projects/new-website.md.html"
+NOTE = "brain/projects/new-website.html"
+
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +36,7 @@ def _previewed(page, site, selector: str, ref: str, action: str):
 
 def test_hovering_a_note_link_previews_the_note(page, example_site, serve_site):
     opened(page, serve_site(example_site, "/my-repo/") + NOTE)
-    link, box, _ = _previewed(page, example_site, '.body a.internal[href="../concepts/style-guide.md.html"]',
+    link, box, _ = _previewed(page, example_site, '.body a.internal[href="../concepts/style-guide.html"]',
                               "concepts/style-guide.md", "hover")
     assert box.locator(".meta").inner_text().startswith("note")
     assert len(box.locator(".excerpt").inner_text()) > 40 and "---" not in box.locator(".excerpt").inner_text()
@@ -62,14 +63,19 @@ def test_links_name_their_targets(page, example_site, serve_site):
     opened(page, base + NOTE)
     said = page.evaluate("""async (hrefs) => {
         const { linkTarget } = await import(bf.root + '_bf/preview.js')
-        return hrefs.map((h) => linkTarget(bf.root, h))
-    }""", ["../concepts/style-guide.md.html#colour-palette", "../memories/chat/2026-11-12.html#chat~3a2026-11-12-relaunch-scope",
-           "../person~3aalice.html", "../person~3aalice.html#rel~author", "new-website.md.html#goals",
-           "../../search.html", "https://example.com/x.html", "../actions/launch-checklist/diagram.png"])
+        return Promise.all(hrefs.map((h) => linkTarget(bf.root, h)))
+    }""", ["../concepts/style-guide.html#colour-palette", "../memories/chat/2026-11-12.html#chat~3a2026-11-12-relaunch-scope",
+           "../person/alice.html", "../person/alice.html#rel~author", "new-website.html#goals",
+           "../../search.html", "https://example.com/x.html", "../actions/launch-checklist/diagram.png",
+           "../concepts/caf%C3%A9-men%C3%BC.html", "../actions/launch-checklist.html",
+           "../" + page_of(example_site, "actions/launch-checklist").removeprefix("brain/")])
     assert said == [{"brain": "brain", "ref": "concepts/style-guide.md#colour-palette"},
                     {"brain": "brain", "ref": "chat:2026-11-12-relaunch-scope"},
                     {"brain": "brain", "ref": "person:alice"}, {"brain": "brain", "ref": "person:alice"},
-                    None, None, None, None]
+                    None, None, None, None,
+                    {"brain": "brain", "ref": "concepts/café-menü.md"},       # the page names its ref:
+                    {"brain": "brain", "ref": "actions/launch-checklist.md"},   # the note kept the path,
+                    {"brain": "brain", "ref": "actions/launch-checklist"}]      # its folder moved
 
 
 def test_identity_and_section_previews(page, example_site, serve_site):
@@ -80,7 +86,7 @@ def test_identity_and_section_previews(page, example_site, serve_site):
     assert box.locator(".meta").inner_text().startswith("section of concepts/style-guide.md")
     page.goto(base + "brain/memories/chat/2026-11-12.html")   # a record's author
     page.wait_for_function("window.bf !== undefined")
-    page.locator('#main a[href$="person~3aalice.html"]').first.hover()
+    page.locator('#main a[href$="person/alice.html"]').first.hover()
     box = _preview(page)
     assert box.locator(".meta").inner_text().startswith("identity · ")
 
@@ -102,6 +108,6 @@ def test_touch_only_devices_get_no_previews(chromium, example_site, serve_site):
 def test_graph_nodes_preview_their_notes(page, example_site, serve_site):
     opened(page, serve_site(example_site, "/") + NOTE)
     page.locator("aside.side").scroll_into_view_if_needed()
-    node = page.locator('section.graph a.hop-1[href$="/concepts/style-guide.md.html"]')
+    node = page.locator('section.graph a.hop-1[href$="/concepts/style-guide.html"]')
     node.hover()                                   # an SVG link: its href is no string
     assert _preview(page).locator(".preview-title").inner_text() == "Style guide"

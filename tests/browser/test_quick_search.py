@@ -11,7 +11,7 @@ from crawl import screenshot
 
 NOW = "2026-12-02T12:00:00Z"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "brain"
-NOTE = "brain/projects/new-website.md.html"
+NOTE = "brain/projects/new-website.html"
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +70,7 @@ def test_ctrl_k_type_arrow_enter_opens_the_note(watched, site, serve_site):
     assert page.evaluate("document.activeElement.getAttribute('aria-activedescendant')") == first.get_attribute("id")
     screenshot(page, "search-dialog", full_page=False)
     page.keyboard.press("Enter")
-    page.wait_for_url("**/brain/projects/careers-page.md.html")
+    page.wait_for_url("**/brain/projects/careers-page.html")
     assert page.errors == []
 
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from builder.kernel.refs import pack_of
-from example import opened
+from example import opened, page_of
 
 NOTE = "projects/new-website.md"
 
@@ -25,10 +25,10 @@ def built_related(site, ref: str) -> list[list[str]]:
 def test_a_note_page_lists_its_related_notes(page, example_site, serve_site):
     near = built_related(example_site, NOTE)
     assert 0 < len(near) <= 5 and NOTE not in [r for r, _ in near]
-    opened(page, serve_site(example_site, "/") + "brain/" + NOTE + ".html")
+    opened(page, serve_site(example_site, "/") + page_of(example_site, NOTE))
     page.locator("aside.side").scroll_into_view_if_needed()
     links = page.locator("section.related li a")
     links.first.wait_for()
     assert links.all_inner_texts() == [title for _, title in near]
     links.first.click()
-    page.wait_for_url("**/brain/" + near[0][0] + ".html")
+    page.wait_for_url("**/" + page_of(example_site, near[0][0]))

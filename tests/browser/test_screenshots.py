@@ -11,7 +11,7 @@ from crawl import ARTIFACTS
 from example import EXAMPLE, EXAMPLE_NOW, opened
 
 SCREENS = ARTIFACTS / "screens"
-NOTE = "brain/projects/new-website.md.html"
+NOTE = "brain/projects/new-website.html"
 SIZES = {1280: 800, 375: 740}
 SCALE = {1280: 0.8, 375: 1}   # device pixels per CSS pixel: the 1280 px layout in 1024 px keeps each PNG under 150 KB
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -29,7 +30,7 @@ def base(site, serve_site):
 
 
 def test_header_links_and_breadcrumbs(page, base):
-    page.goto(base + "brain/projects/new-website.md.html")
+    page.goto(base + "brain/projects/new-website.html")
     nav = page.locator("header.top nav a")
     assert nav.all_inner_texts() == ["Home", "Search", "Memories", "Graph"]
     crumbs = page.locator("nav.crumbs a").all_inner_texts()
@@ -43,7 +44,7 @@ def test_header_links_and_breadcrumbs(page, base):
 
 
 def test_slash_focuses_the_search_box(page, base):
-    page.goto(base + "brain/projects/new-website.md.html")
+    page.goto(base + "brain/projects/new-website.html")
     page.wait_for_function("window.bf !== undefined")
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.name") == "q"
@@ -56,7 +57,7 @@ def test_readable_on_a_phone_and_in_dark_mode(chromium, site, serve_site):
     for scheme in ("light", "dark"):
         context = chromium.new_context(viewport={"width": 375, "height": 740}, color_scheme=scheme)
         page = context.new_page()
-        page.goto(base + "brain/projects/new-website.md.html")
+        page.goto(base + "brain/projects/new-website.html")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, f"horizontal scroll at 375 px ({width} px)"
         background = page.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -66,7 +67,7 @@ def test_readable_on_a_phone_and_in_dark_mode(chromium, site, serve_site):
 
 
 def test_screenshots_of_the_main_pages(page, base):
-    for name, path in [("home", "index.html"), ("note", "brain/projects/new-website.md.html"),
+    for name, path in [("home", "index.html"), ("note", "brain/projects/new-website.html"),
                        ("period", "brain/2026-W49.html"), ("day", "brain/memories/chat/2026-10-25.html")]:
         page.goto(base + path)
         assert page.locator("main h1").count() >= 1
@@ -100,6 +101,18 @@ def test_scoped_search_renders_results_as_text(page, base):
     page.click("#scoped-form button")
     page.wait_for_function("document.querySelector('#scoped-status').classList.contains('error')")
     assert "did you mean memories/brief?" in page.locator("#scoped-status").inner_text()
+
+
+def test_scoped_search_links_each_note_at_its_page(page, base, site):
+    """bf.js finds a result's page as the build placed it: the page it links names that ref."""
+    page.goto(base + "search.html?mode=scoped&q=launch+checklist")
+    page.wait_for_selector("#scoped-results li.kind-note")
+    found = page.evaluate("""async () => (await bf.search('launch checklist')).items
+        .filter((it) => it.kind === 'note').map((it) => it.ref)""")
+    hrefs = page.eval_on_selector_all("#scoped-results li.kind-note > a", "els => els.map(a => a.pathname)")
+    shown = [re.search(r'<meta name="bf-ref" content="([^"]*)">', (site / unquote(h).lstrip("/"))
+                       .read_text("utf-8"))[1] for h in hrefs]
+    assert shown == found[:len(shown)] and "actions/launch-checklist.md" in shown
 
 
 def test_full_text_search_uses_pagefind(page, base):

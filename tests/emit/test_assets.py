@@ -29,7 +29,7 @@ def test_a_site_ships_katex_and_mermaid_only_while_a_page_loads_them(tmp_path):
     _brain(brain, "$$e^{i\\pi} + 1 = 0$$")
     build([brain], site, now=NOW, pagefind=False)
     assert _vendor(site) == {"katex"}
-    pages = [(site / "brain" / name).read_text(encoding="utf-8") for name in ("a.md.html", "b.md.html")]
+    pages = [(site / "brain" / name).read_text(encoding="utf-8") for name in ("a.html", "b.html")]
     assert all("vendor/katex/katex.min.js" in page for page in pages)   # b embeds a's math
 
     _brain(brain, "```mermaid\ngraph TD; A-->B\n```\n\n$x$")

@@ -7,6 +7,7 @@ from html import escape
 import json
 import re
 import xml.etree.ElementTree as ET
+from urllib.parse import unquote
 from pathlib import Path
 
 import pytest
@@ -42,9 +43,9 @@ def test_sitemap_lists_every_page_with_absolute_urls(site):
     locs = [u.findtext(f"{SM}loc") for u in root.iter(f"{SM}url")]
     assert all(loc.startswith(SITE) for loc in locs)
     assert len(locs) == len(set(locs))
-    listed = {loc[len(SITE):] or "index.html" for loc in locs}
+    listed = {unquote(loc[len(SITE):]) or "index.html" for loc in locs}   # sitemaps hold percent-encoded URLs
     assert listed == _pages(site)
-    note = next(u for u in root.iter(f"{SM}url") if u.findtext(f"{SM}loc").endswith("projects/new-website.md.html"))
+    note = next(u for u in root.iter(f"{SM}url") if u.findtext(f"{SM}loc").endswith("projects/new-website.html"))
     assert re.fullmatch(r"\d{4}-\d\d-\d\d", note.findtext(f"{SM}lastmod"))
 
 
@@ -76,7 +77,7 @@ def test_notes_feed_is_valid_atom_newest_first(site):
     entries = _check_feed(site, "_bf/feeds/brain.xml")
     assert 0 < len(entries) <= feeds.FEED_ENTRIES
     links = {e.find(f"{ATOM}link").get("href") for e in entries}
-    assert SITE + "brain/projects/new-website.md.html" in links
+    assert SITE + "brain/projects/new-website.html" in links
     assert all(e.findtext(f"{ATOM}summary") for e in entries)
 
 
@@ -98,7 +99,7 @@ def test_pages_carry_feed_sitemap_and_open_graph_tags(site):
     assert '<link rel="sitemap" type="application/xml" href="../../sitemap.xml">' in html
     alternates = re.findall(r'<link rel="alternate" type="application/atom\+xml" title="[^"]*" href="([^"]*)">', html)
     assert alternates == ["../../_bf/feeds/brain.xml", "../../_bf/feeds/brain/chat.xml"]
-    note = (site / "brain/projects/new-website.md.html").read_text()
+    note = (site / "brain/projects/new-website.html").read_text()
     description = re.search(r'<meta property="og:description" content="([^"]*)">', note).group(1)
     card = next(i for i in read(open_site(site), "projects")["items"] if i["ref"] == "projects/new-website.md")
     assert len(card["excerpt"]) > OG_DESCRIPTION and description == escape(cut(card["excerpt"], OG_DESCRIPTION))
@@ -149,7 +150,7 @@ def test_site_url_from_brain_toml_and_feeds_capped(make_brain, build_site, tmp_p
     entries = feed.findall(f"{ATOM}entry")
     assert len(entries) == feeds.FEED_ENTRIES
     assert entries[0].findtext(f"{ATOM}title") == "Note 55"      # 2026-11-28T10:55, the newest
-    assert entries[0].findtext(f"{ATOM}id") == "https://notes.example.org/brain/n55.md.html"
+    assert entries[0].findtext(f"{ATOM}id") == "https://notes.example.org/brain/n55.html"
     first = (tmp_path / "s/_bf/feeds/brain.xml").read_bytes()
     build_site(brain, tmp_path / "again")
     assert (tmp_path / "again/_bf/feeds/brain.xml").read_bytes() == first

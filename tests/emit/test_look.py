@@ -37,7 +37,7 @@ def site(make_brain, build_site, tmp_path):
 
 
 def test_a_theme_overrides_a_block_and_site_adds_css_logo_and_more(site):
-    page = (site / "brain/plan.md.html").read_text()
+    page = (site / "brain/plan.html").read_text()
     assert '<div class="mine">Plan by the theme</div>' in page and "The plan for the site." in page
     assert '<link rel="stylesheet" href="../_own/look/extra.css">' in page
     assert '<img src="../_own/look/logo.svg" alt="" height="28">' in page
@@ -60,11 +60,11 @@ def test_every_page_links_bf_favicon_and_has_a_description(make_brain, build_sit
     out = tmp_path / "site"
     build_site(make_brain(tmp_path, {"plan.md": NOTE, "empty.md": ""}), out)
     assert (out / "_bf/favicon.svg").is_file()
-    for page in ("index.html", "brain/plan.md.html", "brain/empty.md.html", "search.html", "404.html", "graph.html"):
+    for page in ("index.html", "brain/plan.html", "brain/empty.html", "search.html", "404.html", "graph.html"):
         text = (out / page).read_text()
         assert "favicon.svg" in text and '<meta name="description" content="' in text, page
-    assert '<meta name="description" content="The plan for the site.">' in (out / "brain/plan.md.html").read_text()
-    assert '<meta name="description" content="empty · brain">' in (out / "brain/empty.md.html").read_text()
+    assert '<meta name="description" content="The plan for the site.">' in (out / "brain/plan.html").read_text()
+    assert '<meta name="description" content="empty · brain">' in (out / "brain/empty.html").read_text()
 
 
 def test_a_broken_template_fails_the_build_naming_file_and_line_and_keeps_the_site(make_brain, build_site, tmp_path, bf):
@@ -76,7 +76,7 @@ def test_a_broken_template_fails_the_build_naming_file_and_line_and_keeps_the_si
     error = json.loads(err.strip().splitlines()[-1])
     assert code == 1 and error["code"] == "build_failed"
     assert "note.html" in error["error"] and "line 3" in error["error"]
-    assert "by the theme" in (out / "brain/plan.md.html").read_text()   # the previous site stays
+    assert "by the theme" in (out / "brain/plan.html").read_text()   # the previous site stays
 
 
 def test_a_runtime_template_error_names_the_template(make_brain, tmp_path, bf):
@@ -90,7 +90,7 @@ def test_theme_flag_wins(make_brain, build_site, tmp_path):
     other = make_brain(tmp_path, {"note.html": '{% extends "bf/note.html" %}{% block main %}FLAG{% endblock %}'}, "other")
     out = tmp_path / "site"
     build_site(make_brain(tmp_path, FILES), out, theme=str(other))
-    assert "FLAG" in (out / "brain/plan.md.html").read_text()
+    assert "FLAG" in (out / "brain/plan.html").read_text()
 
 
 def test_a_site_file_linked_out_of_the_brain_is_refused(make_brain, tmp_path, bf):

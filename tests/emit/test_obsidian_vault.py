@@ -97,7 +97,7 @@ def _search(site: Path, query: str) -> dict:
 @pytest.mark.usefixtures("node")
 def test_pagefind_finds_no_nonce(site):
     assert [r["url"] for r in _search(site, "vanishes")["results"]] == [   # the control; embeds are not indexed twice
-        "/obsidian/~53yntax/~53howcase.md.html"]
+        "/obsidian/Syntax/Showcase.html"]
     assert _search(site, "highlighted")["count"] >= 1
     for word in sorted(NONCES) + ["secret"]:
         reply = _search(site, word)

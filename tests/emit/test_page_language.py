@@ -46,7 +46,7 @@ def test_titles_and_excerpts_take_their_direction_from_their_text(make_brain, bu
     build_site(brain, site)
     note = (site / page_path("brain", "notes/ar.md")).read_text(encoding="utf-8")
     assert '<h1 dir="auto" data-pagefind-meta="title">عداد الكلمات</h1>' in note
-    assert re.search(r'<a dir="auto" href="[^"]*links\.md\.html">Links</a>', note)            # backlink
+    assert re.search(r'<a dir="auto" href="[^"]*links\.html">Links</a>', note)            # backlink
     folder = (site / page_path("brain", "notes")).read_text(encoding="utf-8")
-    assert re.search(r'<a dir="auto" href="[^"]*ar\.md\.html">عداد الكلمات</a>', folder)
+    assert re.search(r'<a dir="auto" href="[^"]*ar\.html">عداد الكلمات</a>', folder)
     assert '<p class="excerpt" dir="auto">يعرض عدد الكلمات في الملاحظة.</p>' in folder

@@ -66,7 +66,7 @@ def test_a_record_is_headed_by_its_own_title_else_by_its_time_and_author(example
     day = (site / "brain/memories/chat/2026-10-25.html").read_text(encoding="utf-8")
     assert not brain.records["chat:2026-10-25-staging-0230-cet"].own_title
     assert ('<h2 class="meta" id="chat~3a2026-10-25-staging-0230-cet"><time datetime="2026-10-25T01:30:00Z">02:30</time>'
-            ' · <a href="../../person~3abob.html">person:bob</a></h2>') in day
+            ' · <a href="../../person/bob.html">person:bob</a></h2>') in day
     assert day.count("Staging deploy started (02:30, winter time)") == 1
     titled = brain.records["brief:2026-11-23"]
     assert titled.own_title == titled.title == "Morning brief 23 Nov"
@@ -103,7 +103,7 @@ def test_listing_pages_show_their_first_page_and_offer_the_rest(example):
     main = html[html.index('<ul class="items">'):]
     assert main[:main.index("</ul>")].count('<li><a dir="auto" href=') == 50
     assert 'data-bf-more="bf://brain/2026" data-next="50"' in html
-    identity = (site / "brain/person~3abob.html").read_text(encoding="utf-8")
+    identity = (site / "brain/person/bob.html").read_text(encoding="utf-8")
     assert '<a href="#rel~author">author</a>' in identity and '<h2 id="rel~author">' in identity
 
 

@@ -18,9 +18,9 @@ def test_record_links_render_as_note_links_on_day_pages(make_brain, build_site, 
     build_site(make_brain(tmp_path, FILES), out)
     page = (out / "brain/memories/chat/2026-11-12.html").read_text()
     assert "[[" not in page
-    assert 'Talked <strong>about</strong> <a class="internal" href="../../projects/site.md.html">New website</a>' in page
+    assert 'Talked <strong>about</strong> <a class="internal" href="../../projects/site.html">New website</a>' in page
     assert '<span class="link-broken" title="broken: nothing has this name">Nobody Here</span>' in page
-    assert '<a class="internal" href="../../projects/site.md.html">the plan</a>' in page
+    assert '<a class="internal" href="../../projects/site.html">the plan</a>' in page
     assert page.count('<p>') >= 2   # paragraphs stay paragraphs
 
 

@@ -148,8 +148,8 @@ def test_a_recycled_file_where_a_folder_goes_and_back(tmp_path):
 
 
 def test_relative_urls_resolve_to_their_target():
-    pages = ["index.html", "b/home.html", "b/a/x.md.html", "b/a/c/y.html", "b/ab/z.html", "c/q.html"]
-    targets = pages + ["b/a/x.md.html#sec/1", "b/a/"]
+    pages = ["index.html", "b/home.html", "b/a/x.html", "b/a/c/y.html", "b/ab/z.html", "c/q.html"]
+    targets = pages + ["b/a/x.html#sec/1", "b/a/"]
     for page in pages:
         for target in targets:
             url = relative(page, target)

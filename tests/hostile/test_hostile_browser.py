@@ -39,8 +39,9 @@ AUDIT = r"""() => {
       if (name.startsWith('on')) bad.push(tag + ' ' + name);
       if (name === 'srcdoc') bad.push(tag + ' srcdoc');
       const pagefindForm = tag === 'form' && value === 'javascript:void(0);' && el.closest('.pagefind-ui');   // pagefind's own
-      // Open Graph's text properties hold a page's title and description, never a URL (og:url stays checked)
-      const ogText = tag === 'meta' && /^og:(title|description|site_name|type)$/.test(el.getAttribute('property') || '');
+      // Open Graph's text properties hold a page's title and description, and bf-ref the page's ref: never a URL (og:url stays checked)
+      const ogText = tag === 'meta' && (/^og:(title|description|site_name|type)$/.test(el.getAttribute('property') || '') ||
+        el.getAttribute('name') === 'bf-ref');
       if (urlAttrs.includes(name) && /^(javascript|vbscript|data):/.test(value) && !pagefindForm && !ogText) bad.push(tag + ' ' + name + '=' + a.value.slice(0, 40));
     }
   }
@@ -58,7 +59,7 @@ def _pages(site: Path) -> list[str]:
     """Every HTML page but the folder pages deep in the 60-level chain (d4/… hold no hostile
     text, only folder names; visiting 56 of them would double the test's time)."""
     return sorted(rel for rel in (p.relative_to(site).as_posix() for p in site.rglob("*.html"))
-                  if not rel.startswith("brain/d0/d1/d2/d3/d4") or rel.endswith("deep.md.html"))
+                  if not rel.startswith("brain/d0/d1/d2/d3/d4") or rel.endswith("deep.html"))
 
 
 SHOWN = re.compile(r'<article class="record"><h2 [^>]*\bid="([^"]+)">')

@@ -103,7 +103,7 @@ def test_bf_check_lists_the_problems_as_json(hostile, bf):
 def test_links_to_hostile_names_reach_built_pages(hostile):
     """index.md links every odd file name; each rendered href names a file of the site."""
     from urllib.parse import unquote, urlsplit
-    page = hostile["site"] / "brain" / "index.md.html"
+    page = hostile["site"] / "brain" / "index.html"
     html = page.read_text(encoding="utf-8")
     hrefs = re.findall(r'<a class="internal" href="([^"]+)"', html)
     assert len(hrefs) >= len([n for n in hostile["expected"]["notes"] if n.startswith("odd/")])

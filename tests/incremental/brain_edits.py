@@ -76,8 +76,8 @@ class Editor:
                  self.relations, self.note_time, self.record_time, self.record_fields, self.task, self.draft,
                  self.delete_note, self.rename_note, self.new_note, self.new_record, self.delete_record,
                  self.attachment, self.source_status, self.config, self.move_now, self.stamp, self.touch,
-                 self.diagram, self.link_record, self.facets, self.look, self.theme_file]
-        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2, 3, 3, 3]
+                 self.diagram, self.link_record, self.facets, self.look, self.theme_file, self.collide]
+        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2, 3, 3, 3, 3]
         return self.rng.choices(kinds, weights)[0]()
 
     def _edit(self, fn, what: str) -> str:
@@ -201,6 +201,19 @@ class Editor:
         target.parent.mkdir(parents=True, exist_ok=True)
         path.rename(target)
         return f"renamed {self.rel(path)} → {self.rel(target)}"
+
+    def collide(self) -> str:
+        """A rename whose page path meets another's (docs/site.md, Page URLs): a note named as a
+        folder (a folder note) takes the folder's path, which moves the folder's page and so every
+        link to it; renamed away again, it moves back."""
+        notes = self.notes()
+        folders = sorted({p.parent for p in notes} - {self.root})
+        path = self.rng.choice(notes)
+        target = self.rng.choice(folders).with_suffix(".md") if folders else path
+        if target.exists() or path == target:
+            return self.new_note()
+        path.rename(target)
+        return f"renamed {self.rel(path)} → {self.rel(target)}, meeting another page's path"
 
     def new_note(self) -> str:
         self.serial += 1

@@ -55,4 +55,4 @@ def test_bundles_made_by_other_bundle_code_are_made_again(make_brain, tmp_path, 
     assert pagefind_runs()[first:] == []                # the same code: the bundle is reused
     monkeypatch.setattr(pagefind, "CODE", "another bf")
     build([brain], out, now=A, pagefind=True)
-    assert pagefind_runs()[first:] == [["brain/sync.md.html"]]
+    assert pagefind_runs()[first:] == [["brain/sync.html"]]

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "site" / "engine"
 
 # Python module (relative to builder/) → its JS twin (relative to site/engine/).
-KERNEL = {**{f"kernel/{m}.py": f"{m}.js" for m in ("refs", "periods", "packs", "errors", "listing", "text")},
+KERNEL = {**{f"kernel/{m}.py": f"{m}.js" for m in ("refs", "pageurls", "periods", "packs", "errors", "listing", "text")},
           "vectors/wordpiece.py": "wordpiece.js",
           **{f"bm25/{m}.py": f"bm25/{m}.js" for m in ("tokenizer", "trimmer", "stemmer", "unitable", "pipeline",
                                                    "scoring", "reader")}}

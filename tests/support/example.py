@@ -12,3 +12,12 @@ def opened(page, url: str):
     page.goto(url)
     page.wait_for_function("window.bf !== undefined")
     return page
+
+
+def page_of(site: Path, ref: str, brain: str = "brain") -> str:
+    """The site path of `ref`'s page in a built site, as bf.js finds it: the readable path, or the
+    one the manifest's `moved` gives a ref that lost a collision."""
+    import json
+    from builder.kernel.pageurls import page_file
+    entry = next(b for b in json.loads((site / "_bf" / "manifest.json").read_bytes())["brains"] if b["name"] == brain)
+    return page_file(brain, ref, entry.get("moved"))

@@ -70,7 +70,7 @@ def test_home_reply_task_titles_lose_the_marker_and_keep_due(read):
 
 
 def test_note_page_shows_badges_in_the_body_and_the_task_list(site):
-    page = shown((site / "td" / "projects" / "p.md.html").read_text())
+    page = shown((site / "td" / "projects" / "p.html").read_text())
     assert "📅" not in page and "due:2026" not in page
     for text in BADGES:
         assert page.count(badge(text)) == 2, text           # the body's task list and the side list
