@@ -8,6 +8,7 @@ from datetime import datetime
 
 from ..kernel.config import BrainConfig, duration_days
 from ..kernel.errors import ConfigError
+from ..kernel.mdlinks import md_target
 from ..kernel.model import Note, RawLink, Section, Task
 from .frontmatter import FrontmatterError, split
 from ..kernel.text import cut, plain
@@ -195,27 +196,12 @@ def _links(ref, tokens, front_lines) -> list[RawLink]:
                                    heading=m["heading"], embed=m["embed"]))
             elif child.type in ("link_open", "image"):
                 href = child.attrGet("href") or child.attrGet("src") or ""
-                target = _relative_md(base, href)
+                target = md_target(base, href)
                 if target:
-                    path, heading = target
+                    path, heading, _ = target
                     out.append(RawLink(target=path, relation="links", line=line, heading=heading,
                                        kind="markdown", embed=child.type == "image"))
     return out
-
-
-def _relative_md(base: str, href: str) -> tuple[str, str] | None:
-    """A relative link to a .md file → (brain-relative path, heading id); None for anything else."""
-    if not href or re.match(r"^[a-zA-Z][\w+.-]*:", href) or href.startswith(("/", "#")):
-        return None
-    from urllib.parse import unquote
-    path, _, frag = href.partition("#")
-    path = unquote(path)
-    if not path.endswith(".md"):
-        return None
-    joined = posixpath.normpath(posixpath.join(base, path))
-    if joined.startswith(".."):
-        return None
-    return joined, frag
 
 
 def _relation_links(relations) -> list[RawLink]:

@@ -17,6 +17,7 @@ from ..kernel.embeds import embeddable, fragment_key, page_assets
 from ..kernel.model import SLOT, Brain, Link
 from .days import due_badge
 from .look import environment as look_environment, guarded
+from ..kernel.mdlinks import md_target
 from .urls import absolute, attachment_path, page_path, record_url, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
@@ -189,4 +190,8 @@ class NoteRenderer:
             return relative(page, page_path(self.brain.name, target)) + (f"#{frag}" if hash_ else "")
         if target in self.brain.attachments:
             return relative(page, attachment_path(self.brain.name, target))
+        named = md_target(posixpath.dirname(source), href)
+        link = self._link(source, named[0], named[1]) if named and named[2] else None
+        if link is not None and link.status == "resolved" and link.ref in self.brain.notes:
+            return self._target_url(page, link)   # a note link as Obsidian reads it (kernel/mdlinks.py)
         return href

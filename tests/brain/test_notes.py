@@ -172,6 +172,14 @@ def test_relative_markdown_links_resolve_against_the_note_folder():
                    ("projects/sib ling.md", "", "markdown", 4)]
 
 
+def test_markdown_links_without_an_extension_are_note_links_as_obsidian_reads_them():
+    text = ("[a](Scope) [b](Scope/save#returns) [c](./sibling) [d](../up%20there) [e](folder/) "
+            "[f](pic.png) [g](https://x.org/Scope) [h](../../escape)\n")
+    got = [(l.target, l.heading, l.kind) for l in note(text, "api/View.md").links]
+    assert got == [("Scope", "", "markdown"), ("Scope/save", "returns", "markdown"),
+                   ("api/sibling", "", "markdown"), ("up there", "", "markdown")]
+
+
 def test_relations_become_links_with_their_own_names():
     text = ('---\nrelations:\n  cites: ["[[Concept]]", concepts/glossary.md]\n'
             '  depends-on: repo:github.com/example/x\n---\n[[Body]]\n')

@@ -1,0 +1,37 @@
+"""Where a relative Markdown link in a note points (docs/brain.md, "Links"), for the parse
+(brain/notes.py) and the page's rendering (emit/html.py) alike.
+
+`[x](other.md#part)` is the note at that path relative to the linking note. A link whose last
+segment has no extension, `[TextFileView](TextFileView)` or `[save](TextFileView/save)`, is
+a note link as Obsidian reads it: resolved like `[[TextFileView]]` (the path from the brain's
+root, else by file name, the nearest of several), or, written `./x` or `../x`, relative to the
+linking note. Absolute paths, anchors and links with a scheme are ordinary links.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from urllib.parse import unquote
+
+SCHEME = re.compile(r"^[a-zA-Z][\w+.-]*:")
+
+
+def md_target(base: str, href: str) -> tuple[str, str, bool] | None:
+    """(target, heading, by_name) of a relative note link in a note of folder `base`: the
+    brain-relative path of a `.md` link (by_name False), or the target to resolve as a wikilink
+    (by_name True); None for any other href."""
+    if not href or SCHEME.match(href) or href.startswith(("/", "#")):
+        return None
+    path, _, frag = href.partition("#")
+    path = unquote(path).split("?")[0]
+    if path.endswith(".md"):
+        joined = posixpath.normpath(posixpath.join(base, path))
+        return None if joined.startswith("..") else (joined, frag, False)
+    name = posixpath.basename(path)
+    if not name or "." in name:
+        return None
+    if path.startswith(("./", "../")):
+        path = posixpath.normpath(posixpath.join(base, path))
+        if path.startswith(".."):
+            return None
+    return path, frag, True
