@@ -267,38 +267,32 @@ class BrainStore:
 
 
 class _Owners:
-    """Doc id -> the doc id it ranks as (a section's note, else itself: the index's o/ files),
-    kept once asked: a warm search of a common word counts tens of thousands of hits."""
+    """Doc id -> the doc id it ranks as (a section's note, else itself: the index's o/ files).
+    Only group "" (notes and sections, the first span of ids) holds sections, so a record is
+    its own owner; the notes' owners are kept in one list, filled from the o/ chunks of the
+    docs asked for (what the browser fetches too), and read at C speed: a common word's search
+    counts tens of thousands of hits."""
 
     def __init__(self, reader):
-        self.reader, self.known, self.span, self.filled = reader, {}, None, set()
+        self.reader, self.end = reader, reader.group_end("")
+        self.span, self.filled = [-1] * self.end, set()
 
     def __getitem__(self, doc: int) -> int:
-        owner = self.known.get(doc)
-        if owner is None:
-            owner = self.known[doc] = self.reader.owner(doc)
-        return owner
+        return doc if doc >= self.end else self._filled([doc])[doc]
 
     def count(self, docs) -> int:
-        """How many distinct owners `docs` have. Only group "" (notes and sections, the first
-        span of ids) holds sections, so a record counts for itself; the notes' owners come from
-        a list filled from the o/ chunks of the hits only (what the browser fetches too), read
-        at C speed (a common word's search counts tens of thousands of hits)."""
-        end = self.reader.group_end("")
+        """How many distinct owners `docs` have."""
         docs = docs if isinstance(docs, list) else list(docs)
-        inside = [d for d in docs if d < end]
-        if not inside:
-            return len(docs)
-        span = self._span_owners(inside)
+        inside = [d for d in docs if d < self.end]
+        span = self._filled(inside)
         return len(docs) - len(inside) + len(set(map(span.__getitem__, inside)))
 
-    def _span_owners(self, inside: list[int]) -> list[int]:
+    def _filled(self, inside: list[int]) -> list[int]:
+        """The owners' list, with the chunks of the doc ids `inside` (all in group "") read."""
         size = self.reader.meta["convChunk"]
-        if self.span is None:
-            self.span = [-1] * self.reader.group_end("")
         for k in {d // size for d in inside} - self.filled:
             base = k * size
-            offsets = self.reader.owner_chunk(k)[:len(self.span) - base]
+            offsets = self.reader.owner_chunk(k)[:self.end - base]
             self.span[base:base + len(offsets)] = [base + i - off for i, off in enumerate(offsets)]
             self.filled.add(k)
         return self.span

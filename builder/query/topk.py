@@ -60,9 +60,10 @@ def _mask(store: BrainStore, keep: set[str]) -> bytes:
 def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, type_, path, when: dict,
                limit: int, check, order) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked (entry, score, count), how many in all, whether the scope
-    dropped a hit). `when`: {brain: the span of the date the query names} (search.spans). `check(store, doc, group, owner)` is None when the item of doc id `doc` (in
-    index group `group`, ranking as doc `owner`) passes the filters, else whether its refusal
-    narrows; `order` is search._order."""
+    dropped a hit). `when`: {brain: the span of the date the query names} (search.spans).
+    `check(store, doc, group, owner)` is None when the item of doc id `doc` (in index group
+    `group`, ranking as doc `owner`) passes the filters, else whether its refusal narrows;
+    `order` is search._order."""
     top, total, narrowed = [], 0, False
     # Every hit the groups keep passes: no filter to check, and the walk stops at `limit`.
     trivial = own_candidates(scope, type_, path)
