@@ -26,8 +26,10 @@ export function el (tag, props = {}, ...children) {
 
 // One listed item, as listings.py _item_fragment writes it.
 export function itemNode (site, root, it) {
-  const li = el('li', {}, el('a', { dir: 'auto', href: new URL(itemPath(site, it), root).href }, it.title))
-  if (!it.source) li.append(' ', el('span', { class: 'badge' }, it.kind + (it.type ? ' · ' + it.type : ''))) // a record's source names it
+  const li = el('li', {}, el('a', { href: new URL(itemPath(site, it), root).href }, it.title))
+  // a record's kind goes without saying (its source names it), as does a note's: a note's badge is its type
+  const kind = [it.kind === 'note' ? null : it.kind, it.type].filter(Boolean).join(' · ')
+  if (kind && !it.source) li.append(' ', el('span', { class: 'badge' }, kind))
   if (it.review) li.append(' ', el('span', { class: 'badge review', title: 'asks for review' }, 'review'))
   if (it.source) {
     const tz = (site.brain(it.brain) || {}).timezone || 'UTC'
@@ -42,7 +44,7 @@ export function itemNode (site, root, it) {
   }
   const text = it.source ? '' : it.excerpt || '' // a record: its title, source and time
   const lead = it.title.replace(/…$/, '')
-  if (text && !(lead && text.startsWith(lead))) li.append(el('p', { class: 'excerpt', dir: 'auto' }, cut(text, LISTED_EXCERPT)))
+  if (text && !(lead && text.startsWith(lead))) li.append(el('p', { class: 'excerpt' }, cut(text, LISTED_EXCERPT)))
   return li
 }
 

@@ -22,7 +22,6 @@ export async function draw (bf, box) {
   const list = document.createElement('ul')
   for (const [other, title] of near) {
     const a = Object.assign(document.createElement('a'), { href: new URL(pagePath(site, brain, other), bf.root).href, textContent: title })
-    a.dir = 'auto'
     const li = document.createElement('li')
     li.append(a)
     list.append(li)

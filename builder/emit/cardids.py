@@ -15,12 +15,13 @@ import bisect
 import zlib
 from dataclasses import dataclass, field
 
-# Sparse on purpose: at 3k notes, removing a ref moved 47 other cards on average at a table load
-# of 1/1.5 and runs of up to 192 in 256 indices (probe chains shift), 11 at these values; the
-# ids take a digit more (7 at 10k notes), the listings ~1% more bytes.
-SEGMENT = 128     # a segment holds ~SEGMENT cards
-RUN = 160         # at most this many cards in a run (a chunk file)
-STRIDE = 512      # indices per run: a run's cards are at most RUN / STRIDE of them
+# Sparse on purpose: a table load of 1/1.5 (runs of up to 3/4 of their indices) made probe chains
+# shift, so removing a ref moved several times more other cards than at these ratios; the ids
+# take a digit more, the listings ~1% more bytes. A run of ~SEGMENT cards keeps the chunk files
+# few (docs/decisions.md, "What a site costs per note").
+SEGMENT = 256     # a segment holds ~SEGMENT cards
+RUN = 320         # at most this many cards in a run (a chunk file)
+STRIDE = 1024     # indices per run: a run's cards are at most RUN / STRIDE of them
 SPREAD = 4        # slots per run in the table of runs
 
 

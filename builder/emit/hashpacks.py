@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..kernel import refs
 
-PACK_BYTES = 64 * 1024
+PACK_BYTES = 128 * 1024
 
 
 @dataclass

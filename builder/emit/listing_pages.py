@@ -80,12 +80,13 @@ def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
     text = "" if it.get("source") else it.get("excerpt") or ""
     lead = it["title"].removesuffix("…")
     if text and not (lead and text.startswith(lead)):
-        meta += f'<p class="excerpt" dir="auto">{escape(cut(text, LISTED_EXCERPT))}</p>'
-    # a record's kind goes without saying: its source line names it (most listed items are records)
-    kind = escape(it["kind"]) + (f" · {escape(it['type'])}" if it.get("type") else "")
-    badge = "" if it.get("source") else f' <span class="badge">{kind}</span>'
+        meta += f'<p class="excerpt">{escape(cut(text, LISTED_EXCERPT))}</p>'
+    # a record's kind goes without saying (its source line names it), as does a note's (most listed
+    # items are one or the other): a note's badge is its type, when it has one
+    kind = " · ".join(escape(k) for k in (None if it["kind"] == "note" else it["kind"], it.get("type")) if k)
+    badge = f' <span class="badge">{kind}</span>' if kind and not it.get("source") else ""
     review = ' <span class="badge review" title="asks for review">review</span>' if it.get("review") else ""
-    return ('<li><a dir="auto" href="', f'">{escape(it["title"])}</a>{badge}{review}{meta}</li>\n')
+    return ('<li><a href="', f'">{escape(it["title"])}</a>{badge}{review}{meta}</li>\n')
 
 
 class ItemLists:

@@ -56,7 +56,7 @@ from ..vectors.wordpiece import CONTINUING, INITIAL, shard_of
 from .hashpacks import HashedPacks
 from .writer import Writer
 
-SHARD = 64   # rows per table file: a query reads one per token, ~6 KB packed
+SHARD = 128  # rows per table file: a query reads one per token, ~12 KB packed
 PAGE = 64    # docs per page: a lexical candidate's vector costs a read of ~6 KB
 
 

@@ -6,7 +6,7 @@ from itertools import count, groupby
 from operator import attrgetter
 
 from ..kernel.model import Brain, Link
-from ..kernel.text import cut, plain
+from ..kernel.text import BACKLINK_CHARS, around, cut, plain
 from ..kernel.stretch import differing
 from .memo import changed_keys, model_changes
 
@@ -136,9 +136,9 @@ def _relink(brain: Brain, g: Graph, last: Graph | None, changed: set[str]) -> No
 
 
 def _excerpt(brain: Brain, link: Link, lines: dict[str, list[str]]) -> str:
-    if link.source in brain.records:
-        return cut(" ".join(brain.records[link.source].text.split()))
+    if link.source in brain.records:   # one excerpt whichever note it links: one card in listings
+        return cut(plain(brain.records[link.source].text), BACKLINK_CHARS)
     text = lines.setdefault(link.source, brain.notes[link.source].text.splitlines())
     if 0 < link.line <= len(text):
-        return cut(plain(text[link.line - 1]))
+        return around(plain(text[link.line - 1]), link.target.split("#")[0].split("|")[0])
     return f"{link.relation}: {link.target}"

@@ -13,7 +13,7 @@ from .items import kind_of, title_of
 def backlinks(brain: Brain, g: Graph, ref: str, links=None) -> list[dict]:
     out = []
     for link in g.backlinks.get(ref, ()) if links is None else links:
-        out.append({"relation": link.relation, "ref": link.source, "uri": refs.uri(brain.name, link.source),
+        out.append({"relation": link.relation, "ref": link.source,
                     "kind": kind_of(brain, link.source), "title": title_of(brain, link.source),
                     "line": link.line or None, "excerpt": g.excerpts[link]})
     return sorted(out, key=lambda b: (b["relation"], b["ref"], b["line"] or 0))
@@ -34,7 +34,7 @@ def outgoing(brain: Brain, g: Graph, ref: str) -> list[dict]:
     out = []
     for link in g.outgoing.get(ref, ()):
         out.append({"target": link.target, "relation": link.relation, "status": link.status,
-                    "ref": link.ref, "uri": refs.uri(brain.name, link.ref) if link.ref else None,
+                    "ref": link.ref,
                     "heading": link.heading or None, "line": link.line or None})
     return out
 

@@ -35,18 +35,3 @@ def test_without_a_language_pages_are_english(make_brain, build_site, tmp_path):
     build_site(brain, tmp_path / "site")
     assert lang(tmp_path / "site", page_path("brain", "home")) == "en"
     assert lang(tmp_path / "site", page_path("brain", "notes/french.md")) == "fr-CA"
-
-
-def test_titles_and_excerpts_take_their_direction_from_their_text(make_brain, build_site, tmp_path):
-    """Right-to-left titles in lists and headings read right to left inside an English page:
-    each title, heading and excerpt is its own bidi run (`dir="auto"`)."""
-    arabic = "# عداد الكلمات\n\nيعرض عدد الكلمات في الملاحظة.\n"
-    brain = make_brain(tmp_path, {**NOTES, "notes/ar.md": arabic, "notes/links.md": "# Links\n\n[[عداد الكلمات]]\n"})
-    site = tmp_path / "site"
-    build_site(brain, site)
-    note = (site / page_path("brain", "notes/ar.md")).read_text(encoding="utf-8")
-    assert '<h1 dir="auto" data-pagefind-meta="title">عداد الكلمات</h1>' in note
-    assert re.search(r'<a dir="auto" href="[^"]*links\.html">Links</a>', note)            # backlink
-    folder = (site / page_path("brain", "notes")).read_text(encoding="utf-8")
-    assert re.search(r'<a dir="auto" href="[^"]*ar\.html">عداد الكلمات</a>', folder)
-    assert '<p class="excerpt" dir="auto">يعرض عدد الكلمات في الملاحظة.</p>' in folder

@@ -62,10 +62,8 @@ def test_note_read_has_every_field(brain):
 def test_links_resolved_ambiguous_and_broken(brain):
     b, g = brain
     r = note_reply(b, g, b.notes["projects/site.md"])
-    assert [(l["target"], l["status"], l["ref"], l["uri"]) for l in r["links"]] == [
-        ("Alice", "resolved", "person:alice", "bf://b/person:alice"),
-        ("Roadmap", "ambiguous", None, None),
-        ("gone", "broken", None, None)]
+    assert [(l["target"], l["status"], l["ref"]) for l in r["links"]] == [
+        ("Alice", "resolved", "person:alice"), ("Roadmap", "ambiguous", None), ("gone", "broken", None)]
 
 
 def test_backlinks_carry_relation_and_excerpt_and_ignore_ambiguous_names(brain):
@@ -123,3 +121,14 @@ def test_compute_gives_a_view_per_note_section_and_record(brain):
     refs = sorted(v.ref for v in compute(b, NOW, g) if v.pages[0]["page"] in ("note", "section", "record"))
     assert refs == sorted(["projects/site.md", "projects/site.md#decision", "projects/site.md#détails",
                            "projects/site.md#later", "concepts/plan.md", "concepts/other.md", "issues:site#12?"])
+
+
+def test_a_backlink_excerpt_is_the_linking_line_around_the_link(tmp_path):
+    from builder.kernel.text import BACKLINK_CHARS
+    lead, tail = "Some long words before it " * 8, " and then a good deal more text after the link " * 8
+    for rel, text in {"a.md": "# A\n\nBody.\n", "b.md": f"# B\n\n{lead}we link [[A]]{tail}\n"}.items():
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    b = load(tmp_path)
+    g = graph(b)
+    (x,) = note_reply(b, g, b.notes["a.md"])["backlinks"]
+    assert x["excerpt"].startswith("…") and "we link A and then" in x["excerpt"] and len(x["excerpt"]) <= BACKLINK_CHARS
