@@ -1,4 +1,4 @@
-"""The published reply schemas (SPEC §9): load one by kind, or a validator for it.
+"""The published reply schemas (docs/replies.md#bf-schema): load one by kind, or a validator for it.
 
 The files in schemas/ are the contract; this module only finds and reads them, so the
 CLI (`bf schema`), the MCP server (each tool's outputSchema) and the tests use the very

@@ -1,4 +1,4 @@
-// Graphs of the links between notes (issue 19, item 2), drawn in the browser; no page
+// Graphs of the links between notes (docs/site.md#reading-aids), drawn in the browser; no page
 // holds graph data.
 // - local: a note and what it links to and what links to it (1 step, read from the page's own
 //   Links and Backlinks lists, so the first view downloads no graph data); "Show 2 steps" adds

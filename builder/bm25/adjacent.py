@@ -1,6 +1,7 @@
 """The index's adjacent-pair filter (FORMAT.md a/): which documents hold two terms one right
-after the other, by hashed pair, so a phrase search (SPEC §5) reads the text of only the hits
-that may hold its phrase rather than of every hit holding its words (issue 17: up to 6.8 MB).
+after the other, by hashed pair, so a phrase search (docs/replies.md#matching-and-ranking) reads the text of
+only the hits that may hold its phrase rather than of every hit holding its words
+(docs/decisions.md#phrase-searches-read-the-text-of-hits-that-may-hold-the-phrase-bf-lunr-9-bundle-9).
 
 A pair of exact terms (a, b) falls in bucket ((fnv1a(a) * MIX) ^ fnv1a(b)) mod BUCKETS (integer
 arithmetic, the same in site/engine/bm25/adjacent.js). A document's buckets are those of each two

@@ -21,7 +21,7 @@ from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
 LENGTH_CHUNK = 2000       # docs' field lengths per l/N.json: ~3.5 KB packed, a search reads its postings' ones
-SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (SPEC §11 caps files)
+SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (docs/performance.md#targets caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 # a field with b = 0 ignores length: l/ files leave it out

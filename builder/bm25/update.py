@@ -1,4 +1,4 @@
-"""Update an index in place when few documents changed (issue 15): the build state of one index.
+"""Update an index in place when few documents changed (bf serve --watch): the build state of one index.
 
 Postings hold only doc ids and term frequencies (FORMAT.md; a document's lengths are in its l/
 file), so an edit changes exactly the postings of the terms whose frequency in the changed

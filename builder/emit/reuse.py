@@ -1,4 +1,4 @@
-"""HTML pages a rebuild need not render again (issue 15): those whose every input is what it was
+"""HTML pages a rebuild need not render again (bf serve --watch): those whose every input is what it was
 when the last build in this process rendered them (emit/state.py keeps a PageMemo per brain).
 
 A page is a function of its view's reply pages and of what the page shows of other things:

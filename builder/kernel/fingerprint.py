@@ -1,4 +1,4 @@
-"""A cheap fingerprint of a brain folder (size and mtime of every file) to tell a reply is stale (SPEC §6.6).
+"""A cheap fingerprint of a brain folder (size and mtime of every file) to tell a reply is stale (docs/site.md#staleness).
 
 Shared by the build (which records it) and the query engine (which compares it); it never parses files.
 

@@ -1,4 +1,4 @@
-"""Large exact reads (SPEC §6.2): split a reply that would exceed 32 KiB as served into text pages.
+"""Large exact reads (docs/replies.md#paging-large-reads): split a reply that would exceed 32 KiB as served into text pages.
 
 Offsets count UTF-8 bytes of the text and fall on character boundaries. "As served" is the
 largest form a reply goes out in: the CLI's default print (indent 2, sort_keys, UTF-8, plus its
@@ -28,7 +28,7 @@ PROBLEMS_ROOM = 2048
 # Lists a first page may shorten when its fields alone would fill it, and the text room kept.
 TRIMMABLE = ("backlinks", "links", "claims", "tasks", "outline")
 TEXT_ROOM = 1024
-# Fields a later page keeps besides its slice and the paging fields (SPEC §6.2).
+# Fields a later page keeps besides its slice and the paging fields (docs/replies.md#paging-large-reads).
 LATER_FIELDS = ("page", "brain", "ref", "uri", "sha256", "modified", "notice", "problems", "problems_omitted",
                 "stale")
 
