@@ -58,7 +58,7 @@ class Pairs:
 
     def all(self, docs, memo: WordMemo) -> dict[str, dict]:
         """The a/ files of `docs` (by doc id, None at an unused id), every document looked at:
-        the pairs of all of them in arrays (a loop per pair took 2.6 s at 10k notes)."""
+        the pairs of all of them in arrays (a Python loop per pair is far slower at 10k notes)."""
         import numpy as np   # the build's only: a query reads phrase_buckets, and numpy costs a cold search ~50 ms
         seqs = [self._hashes(doc, memo) for doc in docs]
         sizes = np.fromiter(map(len, seqs), dtype=np.int64, count=len(seqs))

@@ -47,8 +47,8 @@ def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
     runs on every build.) `kept`: the last call's (a watch build's state). A watch build keeps
     an unchanged document's dict, so only the short stretch of `docs` holding other objects
     (kernel/stretch.py) is looked at: the same keys there (a body edit) keep every id, and a
-    few keys that came or went (a new record) patch the last order: no sort of every key (0.1 s
-    at 60k). The same `docs` tuple again (the index's and the vectors' call in one build) is
+    few keys that came or went (a new record) patch the last order: no sort of every key (60k at
+    10k notes). The same `docs` tuple again (the index's and the vectors' call in one build) is
     answered as it was."""
     if kept is not None and kept.get("docs") is docs:
         slots, refs, spans = kept["result"]

@@ -257,7 +257,7 @@ def _keep_previous(writer: Writer) -> bool:
 
 def _files_under(folder: Path) -> list[str]:
     """The files under `folder`, as sorted POSIX paths relative to it (strings from os.walk:
-    Path.rglob took 0.25 s of a watch rebuild for the 11k files of a 10k-note site)."""
+    Path.rglob makes a Path per file, and a 10k-note site has 11k of them)."""
     out = []
     for where, _, names in os.walk(folder):
         rel = os.path.relpath(where, folder)
@@ -279,8 +279,8 @@ def _take(writer: Writer, folder: Path, rel: str, path: str) -> None:
 
 # What pagefind skips inside an indexed page's body: the lines of dates, authors, fields, tags,
 # links and backlinks around a record or note, due badges, and embedded notes (indexed on their own
-# page). One selector list here instead of a data-pagefind-ignore attribute on each element: a
-# day page holds ~70 records, and the attribute cost 0.3 KB per note at 10k notes.
+# page). One selector list here instead of a data-pagefind-ignore attribute on each element, which
+# a day page would repeat for each of its records (docs/site.md#page-weight-what-pages-leave-out).
 EXCLUDED = ", ".join(("p.meta", "p.tags", "p.refs", "p.origin", "dl.fields", "nav.period-nav",
                       "section.backlinks", "section.listed", "span.due", "div.embed-body"))
 
