@@ -1,7 +1,8 @@
 """Citations of docs/ cannot rot: every citation of a docs page (its path, `#`, a heading's
-anchor) in the code, the site, the templates, the tests and the scripts, and every Markdown link
-of README.md and docs/, names a file that exists and a heading it has (docs/code.md#citing-the-docs). Headings become anchors
-as GitHub makes them, so a citation is also a link that works on GitHub."""
+anchor) in the code, the site, the templates, the tests, the scripts and the benchmark, and every
+Markdown link of README.md and docs/, names a file that exists and a heading it has
+(docs/code.md#citing-the-docs). Headings become anchors as GitHub makes them, so a citation is
+also a link that works on GitHub."""
 from __future__ import annotations
 
 import re
@@ -10,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CITING = ("builder", "site", "templates", "tests", "scripts")
+CITING = ("builder", "site", "templates", "tests", "scripts", "bench")
 SKIPPED_DIRS = {"vendor", "__pycache__", "golden", "artifacts", "fixtures"}   # third-party or generated
 CITATION = re.compile(r"\bdocs/([\w.-]+\.md)(?:#([\w-]*\w))?")
 MD_LINK = re.compile(r"\]\(([^()\s]*?)(?:#([^()\s]*))?\)")
