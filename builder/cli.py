@@ -1,5 +1,5 @@
 """bf's command line: parse flags, delegate to one function per command, print JSON.
-The only place that turns errors into exit codes (SPEC §8)."""
+The only place that turns errors into exit codes (docs/replies.md#errors-and-exit-codes)."""
 from __future__ import annotations
 
 import argparse

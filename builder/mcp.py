@@ -1,4 +1,4 @@
-"""bf mcp: a stdio MCP server (official `mcp` SDK) with the tools search, read and recall (SPEC §9).
+"""bf mcp: a stdio MCP server (official `mcp` SDK) with the tools search, read and recall (docs/replies.md#mcp).
 
 Each tool is a thin call into query/, the same call the CLI makes, and returns the CLI's JSON
 value twice: as text and as structuredContent. Each tool publishes its reply schema

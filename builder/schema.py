@@ -1,4 +1,4 @@
-"""The published reply schemas (SPEC §9): load one by kind, or a validator for it.
+"""The published reply schemas (docs/replies.md#bf-schema): load one by kind, or a validator for it.
 
 The files in schemas/ are the contract; this module only finds and reads them, so the
 CLI (`bf schema`), the MCP server (each tool's outputSchema) and the tests use the very
@@ -38,8 +38,8 @@ def load(kind: str) -> dict:
 def inlined(kind: str) -> dict:
     """The schema with each `$ref` replaced by the definition it names and `$defs` dropped: the
     same constraints with nothing to resolve. The MCP tools publish it as their outputSchema,
-    since clients revalidate every result, and the Python SDK's validator spends about 10 µs
-    on each `$ref` it follows: a third of a search reply's validation (docs/replies.md)."""
+    since clients revalidate every result, and the Python SDK's validator follows each `$ref`
+    anew, which costs a large part of a reply's validation (docs/replies.md#mcp)."""
     root = load(kind)
     defs = root.pop("$defs", {})
 

@@ -1,4 +1,4 @@
-"""bf serve: preview a built site on localhost, rebuilding when a watched brain changes (SPEC §8).
+"""bf serve: preview a built site on localhost, rebuilding when a watched brain changes (docs/serve.md).
 
 The site is served under its base_url (as GitHub Pages would) and a missing file answers with
 404.html. Served HTML gets a tiny script (LIVE) that follows the server-sent events of EVENTS:

@@ -1,5 +1,5 @@
 // bf in the browser: search, read and recall over the built site, with the replies Python gives
-// (SPEC §5-§7). Loaded as a module by every page; sets `window.bf` and wires the page:
+// (docs/replies.md#python-and-the-browser). Loaded as a module by every page; sets `window.bf` and wires the page:
 // Ctrl/Cmd-K and "/" open the search dialog (quicksearch.js); "Show more", "JSON reply" and
 // 404.html's redirect come from page.js. The site root is this file's parent folder, so the same build works at / and
 // under a GitHub Pages project path.

@@ -1,4 +1,4 @@
-// Dates as people read them (issue 19, item 6). Pages are static: the build writes the absolute
+// Dates as people read them (docs/site.md#reading-aids). Pages are static: the build writes the absolute
 // form ("3 Dec 2026, 09:14", in the brain's timezone: builder/emit/days.py stamp) inside
 // <time datetime="INSTANT">; here the reader's own clock adds the relative form ("3 days ago"),
 // so a page hosted for months never shows a stale "yesterday". Replies keep RFC 3339.

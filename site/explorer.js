@@ -1,4 +1,4 @@
-// The explorer: a collapsible tree of the brain's folders and notes (issue 19, item 3), from the
+// The explorer: a collapsible tree of the brain's folders and notes (docs/site.md#reading-aids), from the
 // one per-site file `_bf/explorer.json.gz` (navdata.js), fetched when the reader opens the
 // explorer and kept by the browser's cache from page to page: no page holds the tree.
 // Folders are <details>, so the tree opens and closes by keyboard as by mouse; a folder's

@@ -1,4 +1,4 @@
-// Graphs of the links between notes (issue 19, item 2), drawn in the browser; no page
+// Graphs of the links between notes (docs/site.md#reading-aids), drawn in the browser; no page
 // holds graph data.
 // - local: a note and what it links to and what links to it (1 step, read from the page's own
 //   Links and Backlinks lists, so the first view downloads no graph data); "Show 2 steps" adds
@@ -171,9 +171,8 @@ export function localGraph (tree, graph, ref, href) {
 }
 
 // Every note of the brain on a sunflower spiral (tree order, so folders stay together), drawn
-// into a <canvas> that a worker paints (graphpaint.js): at 10k notes and 50k links an SVG took
-// ~0.5 s to paint, a canvas painted here ~0.1 s of the main thread (docs/site.md has the
-// figures). Colours and dashes come from the legend's sample lines, so bf.css stays the one
+// into a <canvas> that a worker paints (graphpaint.js): at 10k notes and 50k links an SVG is
+// slow to paint, a canvas painted here far less (docs/site.md#reading-aids has the figures). Colours and dashes come from the legend's sample lines, so bf.css stays the one
 // place that styles relations (light and dark alike). `paint()` (again) once the canvas is in
 // the page, where it has its size and colours.
 export function wholeGraph (tree, graph, href, status) {

@@ -1,7 +1,7 @@
 // Paints graph.html's whole graph into a canvas handed over by graph.js (wholeGraph), in a
-// worker: at 10k notes and 50k links rasterising the lines took ~80–120 ms of the main thread
-// in Chromium's software canvas, so the page's own thread only hands over positions and styles
-// (docs/site.md has the figures).
+// worker: at 10k notes and 50k links rasterising the lines holds the main thread in Chromium's
+// software canvas, so the page's own thread only hands over positions and styles
+// (docs/site.md#reading-aids has the figures).
 let canvas = null
 let at = null
 let edges = null

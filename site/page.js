@@ -1,4 +1,4 @@
-// Page behaviour bf.js loads when a page asks for it (SPEC §10):
+// Page behaviour bf.js loads when a page asks for it (docs/site.md#pages):
 // - "Show more" under a listing's first page of items: reads the next page with bf.read and
 //   appends its items, rendered like the static ones (builder/emit/listing_pages.py _item_fragment);
 // - "JSON reply" on pages whose reply has no file of its own: shows the reply bf.read gives;

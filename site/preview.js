@@ -1,4 +1,4 @@
-// Link previews (issue 19, item 1): hovering or focusing a link to a note, a section, a record or
+// Link previews (docs/site.md#reading-aids): hovering or focusing a link to a note, a section, a record or
 // an identity shows a popover with its title, a type/source/date line and its opening text (or
 // the section's, or the record's), from the reply bf.read gives (the note's own JSON file, or the
 // compact data); no preview data sits in the page. bf.js imports this module on the first hover

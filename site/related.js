@@ -1,4 +1,4 @@
-// The "Related" list of a note page (issue 17, item 3): the notes nearest this one by the vector
+// The "Related" list of a note page (docs/site.md#reading-aids): the notes nearest this one by the vector
 // arm, computed at build time (builder/vectors/related.py) and read when the side column nears
 // the window, from one pack of `_bf/search/BRAIN/vectors/related/` (a few KB, cached by the
 // browser). A site built --no-embeddings has none: the section stays hidden. Titles are

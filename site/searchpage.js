@@ -152,7 +152,7 @@ function renderSources (reply) {
 }
 
 // Before any bucket of vectors, the vector arm reads every group's centres
-// (meta's `fixed`, issue 17): ~0.2 MB at 60,000 docs, more on a far bigger brain. Past 1 MB the
+// (meta's `fixed`): ~0.2 MB at 60,000 docs, more on a far bigger brain. Past 1 MB the
 // page searches by words first and offers the semantic arm as a choice naming that download;
 // bf.search's own default (hybrid) is unchanged, so replies stay Python's.
 const FIRST_DOWNLOAD = 1000000

@@ -1,4 +1,4 @@
-"""bf build (SPEC §10): rendered pages, and the guarantees — pinned instant, determinism,
+"""bf build (docs/site.md): rendered pages, and the guarantees — pinned instant, determinism,
 atomic swap, incremental rebuild."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command line (SPEC §8): exit codes, JSON on stdout/stderr, no traceback."""
+"""The command line (docs/replies.md#errors-and-exit-codes): exit codes, JSON on stdout/stderr, no traceback."""
 from __future__ import annotations
 
 import json

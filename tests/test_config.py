@@ -1,4 +1,4 @@
-"""brain.toml (SPEC §2.4): defaults, and errors that name the key (exit 2 from bf build, no traceback)."""
+"""brain.toml (docs/brain.md#braintoml): defaults, and errors that name the key (exit 2 from bf build, no traceback)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""bf mcp (SPEC §9), driven by the SDK's own stdio client against a server subprocess."""
+"""bf mcp (docs/replies.md#mcp), driven by the SDK's own stdio client against a server subprocess."""
 from __future__ import annotations
 
 import json

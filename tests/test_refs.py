@@ -1,4 +1,4 @@
-"""Refs, bf:// addresses and the ref → file mapping (SPEC §3, §6.4). Table-driven, like Quartz's path tests."""
+"""Refs, bf:// addresses and the ref → file mapping (docs/replies.md#refs-and-bf-addresses, docs/site.md#ref--file). Table-driven, like Quartz's path tests."""
 from __future__ import annotations
 
 import pytest

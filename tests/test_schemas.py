@@ -1,4 +1,4 @@
-"""The published reply schemas (SPEC §9): every reply the example site holds or the CLI gives
+"""The published reply schemas (docs/replies.md#bf-schema): every reply the example site holds or the CLI gives
 validates; broken replies do not; the schemas ship in the site and `bf schema` prints them."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The wheel carries templates/, site/ and schemas/ (SPEC §1): build it from a clean copy of the
+"""The wheel carries templates/, site/ and schemas/: build it from a clean copy of the
 repository, install it into a fresh venv and build the example brain with that venv's `bf`.
 
 The fresh venv takes bf's dependencies from this interpreter's site-packages (a .pth file),

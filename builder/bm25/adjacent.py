@@ -1,6 +1,7 @@
 """The index's adjacent-pair filter (FORMAT.md a/): which documents hold two terms one right
-after the other, by hashed pair, so a phrase search (SPEC §5) reads the text of only the hits
-that may hold its phrase rather than of every hit holding its words (issue 17: up to 6.8 MB).
+after the other, by hashed pair, so a phrase search (docs/replies.md#matching-and-ranking) reads the text of
+only the hits that may hold its phrase rather than of every hit holding its words
+(docs/decisions.md#phrase-searches-read-the-text-of-hits-that-may-hold-the-phrase-bf-lunr-9-bundle-9).
 
 A pair of exact terms (a, b) falls in bucket ((fnv1a(a) * MIX) ^ fnv1a(b)) mod BUCKETS (integer
 arithmetic, the same in site/engine/bm25/adjacent.js). A document's buckets are those of each two
@@ -57,7 +58,7 @@ class Pairs:
 
     def all(self, docs, memo: WordMemo) -> dict[str, dict]:
         """The a/ files of `docs` (by doc id, None at an unused id), every document looked at:
-        the pairs of all of them in arrays (a loop per pair took 2.6 s at 10k notes)."""
+        the pairs of all of them in arrays (a Python loop per pair is far slower at 10k notes)."""
         import numpy as np   # the build's only: a query reads phrase_buckets, and numpy costs a cold search ~50 ms
         seqs = [self._hashes(doc, memo) for doc in docs]
         sizes = np.fromiter(map(len, seqs), dtype=np.int64, count=len(seqs))

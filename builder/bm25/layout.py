@@ -21,7 +21,7 @@ from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
 LENGTH_CHUNK = 2000       # docs' field lengths per l/N.json: ~3.5 KB packed, a search reads its postings' ones
-SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (SPEC §11 caps files)
+SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (docs/performance.md#targets caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 # a field with b = 0 ignores length: l/ files leave it out
@@ -47,8 +47,8 @@ def arrange(docs, kept: dict | None = None) -> tuple[list, list, list]:
     runs on every build.) `kept`: the last call's (a watch build's state). A watch build keeps
     an unchanged document's dict, so only the short stretch of `docs` holding other objects
     (kernel/stretch.py) is looked at: the same keys there (a body edit) keep every id, and a
-    few keys that came or went (a new record) patch the last order: no sort of every key (0.1 s
-    at 60k). The same `docs` tuple again (the index's and the vectors' call in one build) is
+    few keys that came or went (a new record) patch the last order: no sort of every key (60k at
+    10k notes). The same `docs` tuple again (the index's and the vectors' call in one build) is
     answered as it was."""
     if kept is not None and kept.get("docs") is docs:
         slots, refs, spans = kept["result"]

@@ -1,4 +1,4 @@
-"""Update an index in place when few documents changed (issue 15): the build state of one index.
+"""Update an index in place when few documents changed (bf serve --watch): the build state of one index.
 
 Postings hold only doc ids and term frequencies (FORMAT.md; a document's lengths are in its l/
 file), so an edit changes exactly the postings of the terms whose frequency in the changed
@@ -45,7 +45,7 @@ class IndexState:
         self.plan = term_plan(weights)
         self.json: dict[str, bytes] = {}      # term -> its `"term":value` in its shard's JSON
         self.keys: dict[str, str] = {}        # name -> its name key (index._names)
-        self.facets = facets                  # layout._facets' memo (the first update with a new record took 0.23 s to make it)
+        self.facets = facets                  # layout._facets' memo, kept: making it costs an update a pass over every doc
         self.pairs = pairs                    # the adjacent pairs' (adjacent.py)
 
     def update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
@@ -172,7 +172,7 @@ class IndexState:
         if sum(term not in kept for term in terms) > 16:
             # a shard first touched since the full index: one dumps, cut into its terms' parts (a
             # term's value holds only numbers and a term no quote, so `,"` parts terms), rather
-            # than a dumps per term (the first new record re-encoded ~100 shards, 0.06 s)
+            # than a dumps per term (the first new record re-encodes ~100 shards)
             data = canonical_json(table)
             cut = data[1:-1].split(b',"')
             if len(cut) == len(terms):

@@ -38,7 +38,7 @@ class Ignore:
     def __init__(self, lines: list[str]):
         # A trailing '/**' becomes '/*': in a walk that prunes ignored folders the two ignore the
         # same paths, but pathspec reports 'X/**' as ignoring the folder X itself, which git does
-        # not (pathspec issue 137), and that would lose a later '!X/keep.md'.
+        # not, and that would lose a later '!X/keep.md'.
         self.spec = pathspec.GitIgnoreSpec.from_lines(
             line.rstrip()[:-1] if line.rstrip().endswith("/**") else line for line in lines)
         self.active = any(p.include is not None for p in self.spec.patterns)   # blank lines and comments: none

@@ -25,7 +25,7 @@ from .mdrender import add_render_rules, render_tokens
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 CALLOUT = re.compile(r"^\[!([A-Za-z-]+)\]([+-]?)[ \t]*")
-# A task's due marker (SPEC §2.1); `overdue:…` or `2026-12-100` are not one.
+# A task's due marker (docs/brain.md#tasks); `overdue:…` or `2026-12-100` are not one.
 TASK_DUE = re.compile(r"(?:📅\s*|(?<!\w)due:)(\d{4}-\d{2}-\d{2})(?!\d)")
 
 

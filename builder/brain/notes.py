@@ -74,7 +74,7 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         meta, body, body_chars = split(text)
     except FrontmatterError as exc:
         raise NoteError("frontmatter", f"malformed frontmatter: {exc}") from None
-    # Obsidian comments are never published (SPEC §10): from here on the note is its text
+    # Obsidian comments are never published (docs/brain.md#obsidian-syntax): from here on the note is its text
     # without them (line breaks kept, so lines are the file's), `text` in replies included.
     if "%%" in body:
         body = strip_comments(body)

@@ -1,4 +1,4 @@
-"""Obsidian syntax on top of CommonMark (SPEC §10): comments, highlights, block ids, math,
+"""Obsidian syntax on top of CommonMark (docs/brain.md#obsidian-syntax): comments, highlights, block ids, math,
 Mermaid, highlighted code, callouts with folding, and the fragments embeds show.
 
 Everything here runs at parse time (brain/notes.py, brain/markdown.py); emit/html.py only

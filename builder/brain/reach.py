@@ -1,4 +1,4 @@
-"""Which links a change of the resolver's inputs may resolve otherwise (bf serve --watch, issue 15):
+"""Which links a change of the resolver's inputs may resolve otherwise (bf serve --watch):
 a new record or a renamed note reaches the few links naming it, not the brain's every link."""
 from __future__ import annotations
 

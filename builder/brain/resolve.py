@@ -1,4 +1,4 @@
-"""Second pass (after every note and record is parsed): names, identities and link resolution (SPEC §2.1, §2.5)."""
+"""Second pass (after every note and record is parsed): names, identities and link resolution (docs/brain.md#links, docs/brain.md#identities)."""
 from __future__ import annotations
 
 import posixpath

@@ -185,7 +185,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
 def _holding(memo: DataMemo, fresh: dict[int, tuple], new: list[tuple], moved: set[str]) -> list[tuple]:
     """The new entries and those of the listings holding a card whose id `moved` (found from the
     cards' holders: a new record moves a few ids, and a look at every listing's cards, 400k at
-    10k notes, took 0.15 s)."""
+    10k notes, costs more than the rest of the step)."""
     if not moved:
         return new
     listed = {holder for text in moved for holder in memo.holding.get(text, ())}

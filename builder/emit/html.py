@@ -36,7 +36,7 @@ def environment(theme: str | None = None, digest: str = ""):
 
 def compile_templates(theme: str | None = None) -> None:
     """Compile every template now (bf serve --watch, once its first build is done): that build
-    renders in forked workers, so the server would compile them on the first save (0.1 s)."""
+    renders in forked workers, so the server would compile them on the first save, while a reader waits."""
     env = environment(theme)
     for name in env.list_templates():
         env.get_template(name)

@@ -147,7 +147,7 @@ class SiteViews:
     def after(self, came: Sequence[View], went: Sequence[View]) -> "SiteViews":
         """What these views know with the views `went` gone and `came` added (entries.came_went:
         views.compute keeps an unchanged view's object), as a copy: a rebuild patches the last
-        build's instead of looking at all 70k views at 10k notes again (0.08 s)."""
+        build's instead of looking at every view again (70k at 10k notes)."""
         site = SiteViews(())
         site.known, site.records, site.relations = set(self.known), dict(self.records), dict(self.relations)
         days = {source: list(refs) for source, refs in self.days.items()}

@@ -1,5 +1,5 @@
 """Site-wide navigation data, written once per site and fetched by bf.js only when a reader asks
-(issue 19): never repeated inside pages, so a note page stays small at 10k notes (Quartz's
+(docs/site.md#reading-aids): never repeated inside pages, so a note page stays small at 10k notes (Quartz's
 explorer, rendered into every page, made its builds 10× slower at 5,000 notes).
 
 `_bf/explorer.json.gz` (a pack file, builder/kernel/packs.py): each brain's folder tree, for the

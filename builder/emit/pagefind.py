@@ -7,9 +7,8 @@ never listing, period, tag or home pages. Pages mark what pagefind reads
 ``data-pagefind-meta`` title/date/excerpt); this module picks which pages it sees, and
 `EXCLUDED` names what it skips inside them.
 
-Why several bundles: one pagefind run over a 10k-note + 50k-record site took 80 s and
-4.1 GB RSS (FACTS: 10k note pages alone 2.2 GB). pagefind's memory grows with the pages
-of one run, so each brain's pages are split into bundles of at most ~3,000 notes or
+Why several bundles: pagefind's memory grows with the pages of one run, and one run over a
+10k-note + 50k-record site needs gigabytes (docs/decisions.md#full-text-search-in-bundles), so each brain's pages are split into bundles of at most ~3,000 notes or
 ~10,000 records (records by source; sources under 1,000 records share one bundle), a
 page's bundle within its group chosen by a hash of its path so that adding a page
 disturbs one bundle only. Each bundle is built by its own pagefind process over a
@@ -76,8 +75,8 @@ ENGINE = "pagefind_bin_extended"   # the wheel holding the binary; its version i
 #: any change to it rebuilds every bundle, as the parse cache does, without relying on a FORMAT bump.
 CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes()
                                for name in ("pagefind.py", "pagefind_canon.py"))).hexdigest()[:16]
-NOTES_PER_BUNDLE = 3000      # ~0.6 GB peak RSS per pagefind run (2,000 note pages: 0.4 GB)
-RECORDS_PER_BUNDLE = 10000   # ~0.5 GB (5,655 record pages: 0.29 GB)
+NOTES_PER_BUNDLE = 3000      # a run's memory grows with its pages: about half a GB each (docs/limits.md#the-site)
+RECORDS_PER_BUNDLE = 10000
 SMALL_SOURCE = 1000          # sources below this share the brain's "records-other" bundles
 PARALLEL = 2
 
@@ -258,7 +257,7 @@ def _keep_previous(writer: Writer) -> bool:
 
 def _files_under(folder: Path) -> list[str]:
     """The files under `folder`, as sorted POSIX paths relative to it (strings from os.walk:
-    Path.rglob took 0.25 s of a watch rebuild for the 11k files of a 10k-note site)."""
+    Path.rglob makes a Path per file, and a 10k-note site has 11k of them)."""
     out = []
     for where, _, names in os.walk(folder):
         rel = os.path.relpath(where, folder)
@@ -280,8 +279,8 @@ def _take(writer: Writer, folder: Path, rel: str, path: str) -> None:
 
 # What pagefind skips inside an indexed page's body: the lines of dates, authors, fields, tags,
 # links and backlinks around a record or note, due badges, and embedded notes (indexed on their own
-# page). One selector list here instead of a data-pagefind-ignore attribute on each element: a
-# day page holds ~70 records, and the attribute cost 0.3 KB per note at 10k notes.
+# page). One selector list here instead of a data-pagefind-ignore attribute on each element, which
+# a day page would repeat for each of its records (docs/site.md#page-weight-what-pages-leave-out).
 EXCLUDED = ", ".join(("p.meta", "p.tags", "p.refs", "p.origin", "dl.fields", "nav.period-nav",
                       "section.backlinks", "section.listed", "span.due", "div.embed-body"))
 

@@ -1,4 +1,4 @@
-"""HTML pages a rebuild need not render again (issue 15): those whose every input is what it was
+"""HTML pages a rebuild need not render again (bf serve --watch): those whose every input is what it was
 when the last build in this process rendered them (emit/state.py keeps a PageMemo per brain).
 
 A page is a function of its view's reply pages and of what the page shows of other things:
@@ -100,8 +100,8 @@ def _existence(view: View) -> list:
 def _known(brain: Brain, site: SiteViews, view: View, reads: set) -> tuple:
     """Which of the refs a listing page may link to have a page (SiteViews.known): the parents in
     its crumbs, each source's day of a period, a day's own period. The page reads those views: one
-    that comes or goes re-keys it (not every page: the first save of a day made a day page, and
-    with it every page of a 10k site was rendered again, 7 s)."""
+    that comes or goes re-keys it (not every page: the first save of a day makes a day page, which
+    must not render every page of the site again; docs/serve.md#speed)."""
     parts = view.ref.split("/")
     asked = ["/".join(parts[:i]) for i in range(1, len(parts))] + [parts[-1]]
     asked += [f"memories/{source}/{view.ref}" for source in sorted(brain.sources)]

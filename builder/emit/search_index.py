@@ -1,4 +1,4 @@
-"""Write the search index and document store of one brain under `_bf/search/BRAIN/` (SPEC §5).
+"""Write the search index and document store of one brain under `_bf/search/BRAIN/` (docs/site.md#search-data).
 
 Files (JSON, fetched lazily by the browser as well as by builder/query/store.py; every file but
 the meta.json files is a pack, stored gzip'd as NAME.json.gz: builder/kernel/packs.py):

@@ -1,4 +1,4 @@
-"""The site's own pages (SPEC §10): search.html (pagefind's UI and the scoped JSON search)
+"""The site's own pages (docs/site.md#pages): search.html (pagefind's UI and the scoped JSON search)
 and 404.html. Both sit at the site root; 404.html is served from any path, so its URLs are
 base_url-absolute instead of relative."""
 from __future__ import annotations

@@ -61,7 +61,7 @@ def keep_spare(old: Path, folder: Path, spare: Spare) -> bool:
 def stage_spare(out: Path, cache: Path, spare: Spare) -> bool:
     """A watch session's first spare, made from the site itself: its files hard-linked into the
     cache folder. The first rebuild would otherwise stage into an empty folder and link every
-    file it keeps there (~1 s at 10k notes, on the path from a save to the page's reload). The
+    file it keeps there, on the path from a save to the page's reload. The
     links are the site's own inodes, which the file index vouches for; a build replaces a file
     of its staging folder by moving it away, never by writing into it, so the site is untouched."""
     if spare.folder is not None or not out.is_dir():

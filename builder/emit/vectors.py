@@ -1,4 +1,4 @@
-"""Write the vector arm's files (SPEC §5); `bf build --no-embeddings` writes none of them.
+"""Write the vector arm's files (docs/replies.md#the-reply, `arms`); `bf build --no-embeddings` writes none of them.
 
   _bf/vectors/table.json       {format, dims, rows, shard, pieces: [initial, continuing]}
   _bf/vectors/v/K.json.gz      [[token…], [id gaps…]]: the vocabulary's tokens of shard K

@@ -1,6 +1,6 @@
 """The one write path of a build: into a staging folder, refusing two outputs for one file,
 reusing the previous site's file when the bytes are the same, then swapping the staging
-folder in atomically (SPEC §10).
+folder in atomically (docs/site.md#atomic-builds).
 
 Each written file's sha256 is kept (the manifest's build_id hashes them; nothing is read back).
 With a cache folder, the digests of the site just committed are saved there (emit/fileindex.py)

@@ -2,8 +2,8 @@
 writes (replies, packs, index shards, fingerprints), so equal values give equal files.
 
 orjson, not the standard library: it writes the same bytes for what bf writes (str keys, ints,
-strings, lists, floats from 1e-4 up) some 5–10 times faster; a build at 10k notes dumped ~6 s of
-JSON with `json` (docs/decisions.md). What orjson refuses (an integer beyond 64 bits or a key
+strings, lists, floats from 1e-4 up) several times faster
+(docs/decisions.md#canonical-json-is-written-by-orjson). What orjson refuses (an integer beyond 64 bits or a key
 that is not a string, from a user's frontmatter) is written by `json` as before."""
 from __future__ import annotations
 

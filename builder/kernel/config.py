@@ -1,4 +1,4 @@
-"""brain.toml: load and validate (SPEC §2.4). Errors name the key, what was expected and what was found."""
+"""brain.toml: load and validate (docs/brain.md#braintoml). Errors name the key, what was expected and what was found."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-"""The error kinds a user can meet; only cli.py turns them into exit codes (SPEC §8)."""
+"""The error kinds a user can meet; only cli.py turns them into exit codes (docs/replies.md#errors-and-exit-codes)."""
 
 
 class BfError(Exception):

@@ -1,16 +1,16 @@
-"""A cheap fingerprint of a brain folder (size and mtime of every file) to tell a reply is stale (SPEC §6.6).
+"""A cheap fingerprint of a brain folder (size and mtime of every file) to tell a reply is stale (docs/site.md#staleness).
 
 Shared by the build (which records it) and the query engine (which compares it); it never parses files.
 
-The cold path of a query must not stat every record file (50,000 of them cost 0.34 s), so the
+The cold path of a query must not stat every record file (there may be 50,000), so the
 build records, besides every file, each source folder's own signature (mtime and size of the
 folder, whether it holds a subfolder). A query stats every authored file and `memories/`, and lists
 a source folder only when its signature changed, it changed in the last `RECENT_NS`, or it holds a
 subfolder: collectors rename records into place, which always changes their folder's mtime.
-What this cannot see until the next build is written in docs/site.md ("Staleness").
+What this cannot see until the next build is written in docs/site.md#staleness.
 The files of each folder ("" for those outside the source folders) are kept in SHARDS files by
-a hash of their path, so an edit or a new record rewrites one of them (a chat folder's list of
-50,000 records was 2.6 MB of JSON to write again for one new record).
+a hash of their path, so an edit or a new record rewrites one of them, not a chat folder's
+whole list of 50,000 records.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Listing replies (SPEC §6.3): paging at 50 items and the period page shape.
+"""Listing replies (docs/replies.md#listings): paging at 50 items and the period page shape.
 
 Shared by views/ (which precomputes pages) and query/ (which computes the reads a finite
 build cannot know: an empty calendar period, a relative `Nd` period, pages merged across
@@ -45,7 +45,7 @@ def newest_first(entries: list[dict]) -> list[dict]:
 
 def period_pages(brain: str, ref: str, kind: str, start: datetime, end: datetime,
                  entries: list[dict]) -> list[dict]:
-    """Pages of one period (SPEC §4.1, §4.2). `entries` are timeline entries (only things that have
+    """Pages of one period (docs/replies.md#periods, docs/replies.md#listings). `entries` are timeline entries (only things that have
     happened by the build instant), newest first: {"placed", "source", "low", "item"}. An entry is in the
     period when start ≤ placed < end. Low-priority records count in `counts` but leave `items`."""
     lo, hi = rfc3339(start), rfc3339(end)

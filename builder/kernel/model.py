@@ -117,7 +117,7 @@ class Record:
 
     @property
     def placed(self) -> datetime | None:
-        """Placement time (SPEC §4.1): event time, else observation."""
+        """Placement time (docs/brain.md#times): event time, else observation."""
         return self.time or self.observed
 
     @property

@@ -4,16 +4,11 @@ format check costs one small read (docs/data.md). Static hosts serve the `.gz` f
 and the browser inflates them (site/engine/packs.js, its twin), so the site holds a fifth of the
 bytes of plain JSON.
 
-Compression level 6, for the site's byte budget (issue 14): on the 10k-note + 50k-record
-benchmark (issue shape) 227 MB of JSON pack into 60.3 MB in 3.6 s of CPU at level 5, 68.1 MB in
-1.4 s at level 1, 59.4 MB in 6.3 s at level 6. Level 5 until the search store's smaller chunks
-(issue 17: a search reads what it ranks) took the site 7 B per note over its 25 KB; level 6
-gives ~90 B back for ~1.5 s of build on 2 cores. Inflating costs the same at any level.
-
-The search index's files (`numbers`: postings, gaps, lengths) pack at level 4 with zlib's
-Z_FILTERED strategy, which favours Huffman coding over short matches: at the same benchmark their
-48.7 MB of JSON pack into 13.9 MB in 1.1 s of CPU, against 14.1 MB in 2.9 s at level 6. Text
-(records, cards, the store) packs larger that way (+3%), so it stays at level 6."""
+Compression level 6, for the site's byte budget (docs/performance.md#targets); inflating costs
+the same at any level. The search index's files (`numbers`: postings, gaps, lengths) pack at
+level 4 with zlib's Z_FILTERED strategy, which favours Huffman coding over short matches: smaller
+and faster for numbers, larger for text (records, cards, the store), which stays at level 6.
+The figures: docs/decisions.md#pack-files-gzip-level-6-the-indexs-numbers-at-level-4-filtered."""
 from __future__ import annotations
 
 import os

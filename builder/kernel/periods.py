@@ -1,4 +1,4 @@
-"""Periods (SPEC §3, §4.1): relative ones end at the build instant; calendar ones are computed in
+"""Periods (docs/replies.md#periods): relative ones end at the build instant; calendar ones are computed in
 the brain's time zone. Shared by views (which fill them) and the query engine (which reads an
 empty calendar period without a file). JS twin: site/engine/periods.js.
 """

@@ -1,4 +1,4 @@
-"""Refs, bf:// addresses and the ref → file mapping (SPEC §3, §6.4).
+"""Refs, bf:// addresses and the ref → file mapping (docs/replies.md#refs-and-bf-addresses, docs/site.md#ref--file).
 
 This module has a JavaScript twin, site/engine/refs.js; tests/query/test_refs_parity.py
 keeps the two equal. Change both or neither.

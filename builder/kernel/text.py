@@ -1,4 +1,4 @@
-"""Excerpts and previews (SPEC §5, §6.3): cut on character boundaries, '…' marks each cut."""
+"""Excerpts and previews (docs/replies.md#the-reply, docs/limits.md#replies): cut on character boundaries, '…' marks each cut."""
 from __future__ import annotations
 
 import re

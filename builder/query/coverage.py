@@ -1,4 +1,4 @@
-"""Source coverage in search replies (SPEC §5.2). Statuses were computed at build time
+"""Source coverage in search replies (docs/replies.md#the-reply). Statuses were computed at build time
 (views/coverage.py, stored in meta.json); this only chooses which to show. JS twin:
 site/engine/coverage.js.
 

@@ -1,4 +1,4 @@
-"""Excerpts and phrase checks over the stored text of an item (SPEC §5). JS twin: site/engine/excerpt.js.
+"""Excerpts and phrase checks over the stored text of an item (docs/replies.md#the-reply). JS twin: site/engine/excerpt.js.
 
 Lengths count Unicode code points (JS: iterate with Array.from / for…of), so a cut never splits
 a character. A text's tokens are the runs between lunr's separators (white space and "-");

@@ -1,4 +1,4 @@
-"""Listing reads the build could not write (SPEC §3, §6.4, §6.5), computed from the built site:
+"""Listing reads the build could not write (docs/data.md, docs/replies.md#several-brains), computed from the built site:
 
 - a period with no stored reply: an empty calendar period, or a relative `Nd` other than the
   precomputed today/yesterday/7d/30d, from the brain's timeline (its compact data);

@@ -1,4 +1,4 @@
-"""bf read: answer from the precomputed replies of a built site (SPEC §3, §6)."""
+"""bf read: answer from the precomputed replies of a built site (docs/replies.md#bf-read)."""
 from __future__ import annotations
 
 from ..kernel import refs
@@ -77,7 +77,7 @@ def read(site: Site, ref_text: str, *, rel: str | None = None, offset: int = 0,
 
 
 def _merged(site: Site, chosen: list[str], ref: str, rel: str | None, offset: int) -> tuple[str, dict] | None:
-    """(first brain, reply) of a listing page over several brains (SPEC §6.5); None for exact reads."""
+    """(first brain, reply) of a listing page over several brains (docs/replies.md#several-brains); None for exact reads."""
     variant = ("r", rel) if rel is not None else ()
     firsts = {}
     for name in chosen:
@@ -140,7 +140,7 @@ def finish(site: Site, brain: str, reply: dict, unavailable: list[str]) -> dict:
 
 def _add_problems(reply: dict, added: list[dict]) -> None:
     """An exact read (it has `total_bytes`) keeps the first MAX_ADDED_PROBLEMS and counts the rest:
-    its pages keep room for that many (views/paging.py RESERVE), so none passes 32 KiB (SPEC §6.2)."""
+    its pages keep room for that many (views/paging.py RESERVE), so none passes 32 KiB (docs/replies.md#paging-large-reads)."""
     if "total_bytes" in reply and len(added) > MAX_ADDED_PROBLEMS:
         reply["problems_omitted"] = reply.get("problems_omitted", 0) + len(added) - MAX_ADDED_PROBLEMS
         added = added[:MAX_ADDED_PROBLEMS]

@@ -1,4 +1,4 @@
-"""bf recall (SPEC §7): the search ranking, packed for a model's context window.
+"""bf recall (docs/replies.md#bf-recall): the search ranking, packed for a model's context window.
 
 The candidates are search's ranked items (CANDIDATES of them, the search maximum). When the
 vector arm ranked them (hybrid, semantic), they are first diversified by maximal marginal

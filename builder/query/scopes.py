@@ -1,4 +1,4 @@
-"""Search scopes (SPEC §5.1): parse one scope, then say which items it admits. JS twin:
+"""Search scopes (docs/replies.md#scopes): parse one scope, then say which items it admits. JS twin:
 site/engine/scopes.js.
 
 Parsing, in order (every refusal is InvalidInput("scope", why)):

@@ -1,4 +1,4 @@
-"""bf search and bf types over the built site's lunr index and document store (SPEC §5).
+"""bf search and bf types over the built site's lunr index and document store (docs/replies.md#bf-search).
 JS twin: site/engine/search.js — port it line by line; every order below is spelled out.
 Without phrases, Python ranks through query/topk.py (same results, one check per note
 rather than one item per hit); _candidates is the reference both runtimes share.

@@ -1,4 +1,4 @@
-"""bf similar REF (issue 17): the notes and records nearest a note, section or record by the
+"""bf similar REF (docs/replies.md#bf-similar): the notes and records nearest a note, section or record by the
 vector arm (query/vector.py). JS twin: site/engine/similar.js — same steps and orders.
 
 1. REF is read like `bf read`'s (a ref or bf:// address; with several brains the first

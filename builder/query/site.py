@@ -1,4 +1,4 @@
-"""Open a built site: manifest, version check, reply files, staleness (SPEC §6.6, §8)."""
+"""Open a built site: manifest, version check, reply files, staleness (docs/replies.md#paths-the-site-and-output, docs/site.md#staleness)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Ranking without an item per hit, for searches without phrases (SPEC §5): same items, order,
+"""Ranking without an item per hit, for searches without phrases (docs/replies.md#matching-and-ranking): same items, order,
 total and `scope_empty` as search._candidates + search._best_per_note. JS twin:
 site/engine/topk.js rankedTop, so the browser too reads the metadata of what it ranks, not of
 every hit (a common word's search at 10k notes read every note's metadata chunk); parity tests

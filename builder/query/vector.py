@@ -1,4 +1,4 @@
-"""The vector arm of bf search and its fusion with the lexical arm (SPEC §5).
+"""The vector arm of bf search and its fusion with the lexical arm (docs/replies.md#the-reply).
 JS twin: site/engine/vector.js — same steps, same orders, same float operations.
 
 1. The query's vector: the integer sum of the table rows of its WordPiece tokens
@@ -51,10 +51,10 @@ PROBE = 16
 # An addition needs this similarity: a word found nowhere ("zeppelin") should not bring back
 # arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.
 MIN_ADDED = 0.6
-# Measured with bench --quality on every set (docs/decisions.md, "The vector arm")
+# Measured with bench --quality on every set (docs/decisions.md#the-vector-arm)
 WEIGHT = 0.05         # the vector arm's weight beside a strong lexical item (it holds the words)
 WEIGHT_WEAK = 100.0   # … beside a weak one, and for its additions: there the vector order leads
-# recall's MMR: relevance against novelty. Not tuned on a set (docs/decisions.md, "recall").
+# recall's MMR: relevance against novelty. Not tuned on a set (docs/decisions.md#recall).
 LAMBDA = 0.7
 
 
@@ -63,7 +63,7 @@ def check_mode(mode, site, stores) -> tuple[str, bool]:
     if mode is not None and mode not in MODES:
         raise InvalidInput("mode", f"must be one of {', '.join(MODES)}, got {mode!r}")
     has = bool(stores) and table(site).ok() and all(brain_vectors(site, s).ok() for s in stores.values())
-    if mode is None:   # hybrid where it can run: it ranks no set lower (docs/decisions.md, "The vector arm")
+    if mode is None:   # hybrid where it can run: it ranks no set lower (docs/decisions.md#the-vector-arm)
         return ("hybrid" if has else "lexical"), has
     if mode != "lexical" and not has:
         raise EmbeddingsMissing(str(site.path), mode)

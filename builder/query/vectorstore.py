@@ -1,4 +1,4 @@
-"""Lazy reader of a built site's vector files (SPEC §5; written by emit/vectors.py): the token
+"""Lazy reader of a built site's vector files (written by emit/vectors.py): the token
 table (`_bf/vectors/`) and each brain's document vectors (`_bf/search/BRAIN/vectors/`), each
 file read once. JS twin: site/engine/vectorstore.js. How the arm uses them: vector.py.
 

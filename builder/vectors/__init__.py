@@ -1,4 +1,4 @@
-"""The static token table of the vector arm (SPEC §5), shipped in the package.
+"""The static token table of the vector arm (docs/replies.md#the-reply), shipped in the package.
 
 table.bin: one int8 row of `dims` values per token of the teacher's vocabulary (vocab.txt, one
 token a line, line k is token id k); table.json: where it came from (scripts/distill-table, the

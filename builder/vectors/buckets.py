@@ -1,4 +1,4 @@
-"""Buckets of document vectors (issue 17): the vector arm's candidates without reading every vector.
+"""Buckets of document vectors: the vector arm's candidates without reading every vector.
 
 Each index group's docs (notes with their sections; each source's records) are split into
 buckets, each around one *centre*. The seeds are docs of the group with a vector whose ref hashes
@@ -22,7 +22,8 @@ from __future__ import annotations
 import zlib
 
 RATE = 128   # docs per bucket, on average: a bucket file is ~10 KB packed at 128 dims
-SPREAD = 8   # sample docs per seed: k-means over 1/8 of the docs (docs/decisions.md, "Buckets")
+# k-means runs over 1/SPREAD of the docs (docs/decisions.md#buckets-the-vector-arm-reads-what-it-ranks-not-every-vector)
+SPREAD = 8   # sample docs per seed
 BLOCK = 4096
 ITERATIONS = 2
 
@@ -68,7 +69,8 @@ def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int,
     where the median held 14); centred, the largest holds a few hundred. The seeds are the docs
     with a vector whose ref hashes to 0 (else the first doc with a vector); ITERATIONS rounds of
     k-means over the sample then move each centre to the rounded mean of its sample docs, which
-    finds a query's nearest docs in far fewer buckets (measured: docs/decisions.md, "Buckets").
+    finds a query's nearest docs in far fewer buckets (measured:
+    docs/decisions.md#buckets-the-vector-arm-reads-what-it-ranks-not-every-vector).
     A group with no doc with a vector has no centre, and every doc in bucket 0. `kept`: what
     the last call for this group left, left holding this one's; when its sample and mean are
     the same, its centres are, and only the docs between the unchanged first and last ones

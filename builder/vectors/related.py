@@ -1,4 +1,4 @@
-"""Related notes (issue 17, item 3): each note's RELATED nearest other notes by the vector arm's
+"""Related notes (docs/site.md#reading-aids): each note's RELATED nearest other notes by the vector arm's
 similarity, for the "Related" list of its page.
 
 similarity = dot / (sqrt(aa) * sqrt(bb)) over the int8 document vectors, as query/vector.py

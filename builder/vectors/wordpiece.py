@@ -1,4 +1,4 @@
-"""The teacher's tokenizer (all-MiniLM-L6-v2's tokenizer.json), for the vector arm (SPEC §5).
+"""The teacher's tokenizer (all-MiniLM-L6-v2's tokenizer.json), for the vector arm.
 JS twin: site/engine/wordpiece.js — same steps in the same order, so both runtimes give the
 same token ids for the same text.
 

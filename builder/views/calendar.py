@@ -1,4 +1,4 @@
-"""Period views (SPEC §3, §4.1): the timeline of placed items, every calendar period holding
+"""Period views (docs/replies.md#periods): the timeline of placed items, every calendar period holding
 something, and the relative periods today, yesterday, 7d and 30d.
 
 Other relative periods (`Nd`, 1–366) are not precomputed: that would repeat the whole timeline

@@ -1,4 +1,4 @@
-"""Computed views (SPEC §4): home, listings, periods and relation pages, in one pass over the brain."""
+"""Computed views (docs/replies.md#bf-read): home, listings, periods and relation pages, in one pass over the brain."""
 from __future__ import annotations
 
 from ..kernel.model import Brain
@@ -15,7 +15,7 @@ from .signals import all_reviews
 
 
 def review_signals(brain: Brain, g: Graph, as_of: str) -> dict[str, dict]:
-    """note ref → review signal fields, for every note that gets reminders (SPEC §4.3)."""
+    """note ref → review signal fields, for every note that gets reminders (docs/replies.md#review-signals)."""
     return all_reviews(brain, g, from_rfc3339(as_of))
 
 

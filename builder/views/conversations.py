@@ -1,4 +1,4 @@
-"""A record's conversation and its neighbours there (SPEC §2.2, §5; issue 16). Pure: no I/O.
+"""A record's conversation and its neighbours there (docs/brain.md#records). Pure: no I/O.
 
 A conversation is the records of one source that share a `thread` value, or — records without
 one — that are placed (event time, else observed) on the same day in the brain's timezone.

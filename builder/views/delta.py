@@ -1,4 +1,4 @@
-"""What changed since the last compute in this process (bf serve --watch, issue 15), found by
+"""What changed since the last compute in this process (bf serve --watch), found by
 identity: the parse keeps the same immutable objects for unchanged files and views/graph.py the
 same link tuples for unchanged sources and targets, so a pass of pointer checks finds the few
 refs an edit reaches. Views then make again only what those refs reach; the rest is kept."""

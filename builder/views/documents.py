@@ -1,4 +1,4 @@
-"""What search needs from a brain, computed once at build time (SPEC §5). Pure: no I/O.
+"""What search needs from a brain, computed once at build time (docs/replies.md#bf-search). Pure: no I/O.
 
 Two products:
 - `documents`: one index document per note, per section and per record, with the fields

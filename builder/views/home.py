@@ -1,4 +1,4 @@
-"""The home view (SPEC §4.2): projects, actions, upcoming, changed, activity, reminders, tasks,
+"""The home view (docs/replies.md#home--page-home): projects, actions, upcoming, changed, activity, reminders, tasks,
 plus every source's health at a glance. Each list section holds its first 50 items and `total`;
 folder, tag and period pages hold the rest."""
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _task(ctx: Ctx, note, task) -> dict:
 
 
 def _note_parts(ctx: Ctx, ref: str, note) -> dict:
-    """What one note gives the home page's sections (SPEC §4.2)."""
+    """What one note gives the home page's sections (docs/replies.md#home--page-home)."""
     brain, out = ctx.brain, {}
     if note.deprecated:
         return out

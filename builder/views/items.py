@@ -1,4 +1,4 @@
-"""The shape every page uses for one listed item (SPEC §6.3) and for a search hit's fields."""
+"""The shape every page uses for one listed item (docs/replies.md#listings) and for a search hit's fields."""
 from __future__ import annotations
 
 from ..kernel import refs

@@ -1,4 +1,4 @@
-"""Listing views (SPEC §3, §6.3): folders, tags, identities (sources: views/sources.py).
+"""Listing views (docs/replies.md#listings): folders, tags, identities (sources: views/sources.py).
 
 Every listing pages at 50 items (builder.kernel.listing.paged). Folder and tag pages list notes by
 path; source, undated and identity pages list newest first by placement time (§4.1).
@@ -48,7 +48,7 @@ class Ctx:
 
 
 def placed(brain: Brain, ref: str) -> datetime | None:
-    """Placement time (SPEC §4.1): a record's event time, else its observation; a note's event
+    """Placement time (docs/brain.md#times): a record's event time, else its observation; a note's event
     time (date/start/due/end), else its modification time."""
     if ref in brain.records:
         return brain.records[ref].placed
@@ -152,7 +152,7 @@ def tag_views(ctx: Ctx) -> list[View]:
 def identity_views(ctx: Ctx) -> list[View]:
     """Every note and record naming an identity: notes claiming it in `entities`, and every item
     with a resolved link to it or to a note claiming it (records' author/refs/relations, notes'
-    links and relations). Exact, case-sensitive matches only (SPEC §2.5)."""
+    links and relations). Exact, case-sensitive matches only (docs/brain.md#identities)."""
     claiming: dict[str, list[str]] = {ident: [] for ident in ctx.brain.identities}
     for ref, note in ctx.brain.notes.items():
         for ident in dict.fromkeys(note.entities):

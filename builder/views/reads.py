@@ -1,4 +1,4 @@
-"""Exact reads of notes, sections and records (SPEC §6.1), before paging. Pure functions of the brain."""
+"""Exact reads of notes, sections and records (docs/replies.md#bf-read), before paging. Pure functions of the brain."""
 from __future__ import annotations
 
 import posixpath

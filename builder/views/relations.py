@@ -1,4 +1,4 @@
-"""Relation pages (SPEC §4.4): every item linking to a note, record or identity through one
+"""Relation pages (docs/replies.md#relations): every item linking to a note, record or identity through one
 relation, newest first, 50 a page. Only relations in use for a target get a file; any other
 valid relation reads as an empty page (query/read.py)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Review signals (SPEC §4.3): who gets reminders, and stale / newer_evidence / new_links.
+"""Review signals (docs/replies.md#review-signals): who gets reminders, and stale / newer_evidence / new_links.
 
 Pure functions of the brain, its link graph and the build instant.
 """
@@ -24,7 +24,7 @@ def gets_reminders(note: Note) -> bool:
 
 def _made(brain: Brain, ref: str) -> datetime | None:
     """When an item linking to a note was made: a note's modification, a record's event time
-    (observation never counts, SPEC §4.3)."""
+    (observation never counts, docs/brain.md#times)."""
     if ref in brain.notes:
         return brain.modified[ref]
     if ref in brain.records:

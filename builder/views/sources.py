@@ -1,9 +1,9 @@
-"""Source views (SPEC §3, §6.3, §10): `memories`; per source `memories/SOURCE` (records newest
+"""Source views (docs/replies.md#listings, docs/site.md#pages): `memories`; per source `memories/SOURCE` (records newest
 first, coverage, a chart), `memories/SOURCE/undated` and `memories/SOURCE/PERIOD` for every
 calendar period holding one of its records.
 
 A source's records in page order (Order) are kept between the computes of one process: a watch
-rebuild (issue 15) moves the few records Ctx.changed names into place, and makes again only the
+rebuild moves the few records Ctx.changed names into place, and makes again only the
 periods they leave or join, instead of ordering every record of a source one new record joined."""
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def source_views(ctx: Ctx, by_source: dict[str, list], order: dict[str, Order]) 
 def source_period_views(ctx: Ctx, by_source: dict[str, list], order: dict[str, Order]) -> list[View]:
     """`memories/SOURCE/PERIOD` for every calendar period holding a record of the source, placed as on
     period pages but future and low-priority records included: a source's days are where each of its
-    records is shown in full (SPEC §10); its weeks, months and years are reads only.
+    records is shown in full (docs/site.md#pages); its weeks, months and years are reads only.
 
     A period's records stand for their items (an item of a record is a function of the record
     object): only the periods a moved record leaves or joins are made again."""

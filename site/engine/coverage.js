@@ -1,4 +1,4 @@
-// Source coverage in search replies (SPEC §5.2): twin of builder/query/coverage.py.
+// Source coverage in search replies (docs/replies.md#the-reply): twin of builder/query/coverage.py.
 import { NOTE_KINDS, RECORD_KINDS } from './scopes.js'
 import { sortedBy } from './order.js'
 

@@ -1,4 +1,4 @@
-// Excerpts and phrase checks over an item's stored text (SPEC §5): twin of builder/query/excerpt.py
+// Excerpts and phrase checks over an item's stored text (docs/replies.md#the-reply): twin of builder/query/excerpt.py
 // (read its docstring for the window rules). Lengths and positions count code points.
 import { analyze } from './bm25/pipeline.js'
 import { pyRstrip } from './refs.js'

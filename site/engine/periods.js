@@ -1,4 +1,4 @@
-// Periods (SPEC §3, §4.1): relative ones end at the build instant; calendar ones are computed
+// Periods (docs/replies.md#periods): relative ones end at the build instant; calendar ones are computed
 // in the brain's time zone. Twin of builder/kernel/periods.py. Instants are Date objects (UTC ms).
 import { invalidInput } from './errors.js'
 

@@ -79,7 +79,7 @@ function checkRelation (site, brain, rel) {
   }
 }
 
-// [first brain, reply] of a listing page over several brains (SPEC §6.5); null for exact reads.
+// [first brain, reply] of a listing page over several brains (docs/replies.md#several-brains); null for exact reads.
 async function mergedRead (site, chosen, ref, rel, offset) {
   const variant = rel !== null ? ['r', rel] : []
   const firsts = new Map()
@@ -130,7 +130,7 @@ export function finish (site, brain, reply, unavailable) {
 }
 
 // Twin of builder/query/read.py _add_problems: an exact read keeps the first MAX_ADDED_PROBLEMS and
-// counts the rest, so none of its pages passes 32 KiB (SPEC §6.2).
+// counts the rest, so none of its pages passes 32 KiB (docs/replies.md#paging-large-reads).
 function addProblems (reply, added) {
   if ('total_bytes' in reply && added.length > MAX_ADDED_PROBLEMS) {
     reply.problems_omitted = (reply.problems_omitted || 0) + added.length - MAX_ADDED_PROBLEMS

@@ -1,4 +1,4 @@
-// Refs, bf:// addresses and the ref → file mapping (SPEC §3, §6.4).
+// Refs, bf:// addresses and the ref → file mapping (docs/replies.md#refs-and-bf-addresses, docs/site.md#ref--file).
 // A line-by-line twin of builder/kernel/refs.py (read its docstring for the file mapping);
 // tests/browser/test_parity.py keeps the two equal. Change both or neither.
 import { sha256hex } from './sha256.js'

@@ -1,4 +1,4 @@
-// Search scopes (SPEC §5.1): twin of builder/query/scopes.py (read its docstring for the rules).
+// Search scopes (docs/replies.md#scopes): twin of builder/query/scopes.py (read its docstring for the rules).
 import * as refs from './refs.js'
 import { invalidInput, pyRepr } from './errors.js'
 import { parsePeriod } from './periods.js'

@@ -1,4 +1,4 @@
-// A section's read reply computed from its note's reply (SPEC §6.4): the text from its heading's
+// A section's read reply computed from its note's reply (docs/data.md#sections): the text from its heading's
 // line to the next heading of the same or a higher level, the headings inside it, and its title,
 // the note's title and the headings above it. Twin of builder/query/sections.py, which says which
 // section replies the build keeps in the compact data instead.

@@ -1,4 +1,4 @@
-"""Modification time of a note (SPEC §4.1): frontmatter, else last git commit, else file mtime."""
+"""Modification time of a note (docs/brain.md#times): frontmatter, else last git commit, else file mtime."""
 from __future__ import annotations
 
 import os

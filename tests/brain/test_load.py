@@ -1,4 +1,4 @@
-"""A whole brain folder → Brain (SPEC §2): records, sources, ignores, drafts, problems, resolution."""
+"""A whole brain folder → Brain (docs/brain.md): records, sources, ignores, drafts, problems, resolution."""
 from __future__ import annotations
 
 import json
@@ -141,7 +141,7 @@ def test_symlinked_folder_is_not_followed(make_brain, tmp_path):
     assert [(p.path, p.kind) for p in brain.problems] == [("linked", "symlink")]
 
 
-# --- resolution (SPEC §2.1) -------------------------------------------------------------------------
+# --- resolution (docs/brain.md#links) ------------------------------------------------------------------
 
 def links_of(brain, source):
     return [(l.target, l.status, l.ref) for l in brain.links if l.source == source]

@@ -1,4 +1,4 @@
-"""One Markdown file → Note (SPEC §2.1): frontmatter keys, sections, links, tasks."""
+"""One Markdown file → Note (docs/brain.md#notes): frontmatter keys, sections, links, tasks."""
 from __future__ import annotations
 
 from datetime import datetime, timezone

@@ -1,4 +1,4 @@
-"""Obsidian syntax (issue 18, SPEC §10) and Obsidian's link resolution (SPEC §2.1), unit by unit.
+"""Obsidian syntax (docs/brain.md#obsidian-syntax) and Obsidian's link resolution (docs/brain.md#links), unit by unit.
 The whole test vault (tests/fixtures/obsidian) is built in tests/emit/test_obsidian_vault.py
 and shown in Chromium in tests/browser/test_obsidian_browser.py."""
 from __future__ import annotations

@@ -12,7 +12,7 @@ from example import EXAMPLE, EXAMPLE_NOW, opened
 
 AXE = next((Path(__file__).resolve().parents[1] / "vendor").glob("axe-core-*.min.js"))
 NOTE = "brain/projects/new-website.html"
-PAGES = {   # one of each kind SPEC §10 lists
+PAGES = {   # one of each kind docs/site.md#pages lists
     "home": "index.html", "note": NOTE, "day (records)": "brain/memories/chat/2026-11-12.html",
     "undated": "brain/memories/chat/undated.html", "folder": "brain/projects.html", "tag": "brain/tags/website.html",
     "identity": "brain/person/alice.html", "source": "brain/memories/chat.html", "memories": "brain/memories.html",

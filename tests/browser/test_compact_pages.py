@@ -1,4 +1,4 @@
-"""Pages of a site that writes files per item (SPEC §10), in Chromium under a sub-path: "Show more"
+"""Pages of a site that writes files per item (docs/site.md#pages), in Chromium under a sub-path: "Show more"
 loads a listing's next page with bf.read and renders it like the static items, the "JSON reply"
 button shows the page's reply, 404.html sends old record, offset and relation URLs to their new
 place, and bf.js places records on the same day pages as the build."""

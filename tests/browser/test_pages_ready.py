@@ -1,4 +1,4 @@
-"""GitHub Pages readiness (SPEC §10): a build with --base-url /my-repo/ served under /my-repo/,
+"""GitHub Pages readiness (docs/site.md#publish-on-github-pages): a build with --base-url /my-repo/ served under /my-repo/,
 and a default build served at /, crawled page by page in Chromium with zero broken links,
 scripts, styles, JSON or images, no console errors and no other origin, every "Show more" and
 "JSON reply" pressed; .nojekyll is written and 404.html works under the prefix."""

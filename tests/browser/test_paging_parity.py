@@ -1,4 +1,4 @@
-"""bf.js pages a large exact read like Python (SPEC §6.2): the same pages, and the same cap on
+"""bf.js pages a large exact read like Python (docs/replies.md#paging-large-reads): the same pages, and the same cap on
 the problems a query adds for unavailable brains, counted in `problems_omitted`."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """bf.js answers like Python: every precomputed read of the example site, computed reads,
-errors, the ref → file mapping and periods in several time zones (SPEC §6.4, §10).
+errors, the ref → file mapping and periods in several time zones (docs/site.md#ref--file, docs/replies.md#python-and-the-browser).
 
 The browser never sees the brain folder, so it never reports `stale`; Python's `stale` and
 `notice` are dropped before comparing (the example brain may be edited while tests run).

@@ -1,5 +1,5 @@
 """The site in a browser: navigation, the "/" key, phone width, dark mode, the search page
-(both modes) and screenshots of the main page kinds into tests/artifacts/ (SPEC §10)."""
+(both modes) and screenshots of the main page kinds into tests/artifacts/ (docs/site.md#pages)."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-"""Files per item (SPEC §10): a record has no page of its own and is shown in full exactly once,
+"""Files per item (docs/site.md#pages): a record has no page of its own and is shown in full exactly once,
 on its source's day page (or undated page), under a heading whose id is its anchor; listings
 have HTML for their first page only; relation lists live on their target's page. And the
 anchor/unescape rules of builder/kernel/refs.py equal their twins in site/engine/refs.js."""

@@ -1,4 +1,4 @@
-"""Faults during a build (SPEC §8, §10): killed at random points, a full disk, a brain that
+"""Faults during a build (docs/site.md#atomic-builds): killed at random points, a full disk, a brain that
 changes while it is read. The site is always the previous complete one or the new one."""
 from __future__ import annotations
 

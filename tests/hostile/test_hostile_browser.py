@@ -1,4 +1,4 @@
-"""Headless Chromium over the hostile site: no script of the brain's ever runs (SPEC §10).
+"""Headless Chromium over the hostile site: no script of the brain's ever runs (docs/brain.md#braintoml, `allow_html`).
 
 Every HTML page of the site is opened; after load, `window.__pwned` (what every payload sets) is
 unset, no dialog fired, and the DOM holds no event-handler attribute, no javascript:/data:/vbscript:

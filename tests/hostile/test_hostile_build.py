@@ -1,6 +1,6 @@
 """A brain written by an attacker builds: each bad file is skipped and reported, every healthy
 file answers, nothing outside the brain is read, and hostile text comes back byte for byte
-(SPEC §2, §6.6, §10)."""
+(docs/brain.md#problems, docs/limits.md#the-brain)."""
 from __future__ import annotations
 
 import hashlib

@@ -1,4 +1,4 @@
-"""Property tests: hostile refs, relations, offsets and brains given to `bf read` (SPEC §3, §6, §8).
+"""Property tests: hostile refs, relations, offsets and brains given to `bf read` (docs/limits.md#queries).
 
 Every call ends in a reply or a BfError with its exit code — never another exception — and
 opens nothing outside the site (the brain folder is only listed, for the staleness check).

@@ -1,4 +1,4 @@
-"""A rebuild over an existing site equals a clean full build, byte for byte (SPEC §10 Incremental).
+"""A rebuild over an existing site equals a clean full build, byte for byte (docs/site.md#atomic-builds).
 
 A seeded random sequence of EDITS edits (brain_edits.py) is applied to a small copy of
 examples/brain. After every edit the site is rebuilt in this one long-lived process (as

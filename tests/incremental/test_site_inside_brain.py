@@ -1,6 +1,6 @@
 """A site built inside its own brain (`bf build --out docs`, GitHub Pages' /docs layout): the
 previous site's files are the build's, not the brain's. A rebuild equals a clean build, and the
-built site is not reported stale because of its own files (SPEC §6.6, §10)."""
+built site is not reported stale because of its own files (docs/site.md#staleness)."""
 from __future__ import annotations
 
 import os

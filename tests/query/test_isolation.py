@@ -213,7 +213,7 @@ def test_query_engine_never_imports_brain_or_views():
 
 
 def test_a_lexical_search_does_not_import_numpy():
-    """numpy costs ~50 ms of a cold `bf search` (SPEC §11: ≤ 0.4 s); only the vector arm uses it."""
+    """numpy costs ~50 ms of a cold `bf search` (docs/performance.md#targets: ≤ 0.4 s); only the vector arm uses it."""
     code = ("import sys; import builder.cli, builder.query.search, builder.query.vector, builder.vectors; "
             "sys.exit('numpy' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent).returncode == 0

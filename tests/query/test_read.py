@@ -1,4 +1,4 @@
-"""bf read against a built site (SPEC §3, §6, §8): replies, paging, exit codes, staleness."""
+"""bf read against a built site (docs/replies.md#bf-read, docs/replies.md#errors-and-exit-codes): replies, paging, exit codes, staleness."""
 from __future__ import annotations
 
 import hashlib

@@ -1,4 +1,4 @@
-"""bf recall (SPEC §7): the fold over ranked candidates, unit-tested with crafted lists, and
+"""bf recall (docs/replies.md#bf-recall): the fold over ranked candidates, unit-tested with crafted lists, and
 end to end on the example brain."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Search scopes and source coverage in search replies (SPEC §5.1, §5.2)."""
+"""Search scopes and source coverage in search replies (docs/replies.md#scopes, docs/replies.md#the-reply)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""bf search: query syntax, matching, ranking, filters, item shape, reply shape (SPEC §5)."""
+"""bf search: query syntax, matching, ranking, filters, item shape, reply shape (docs/replies.md#bf-search)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Excerpts (query words in context) and the search files a build writes (SPEC §5)."""
+"""Excerpts (query words in context) and the search files a build writes (docs/replies.md#the-reply)."""
 from __future__ import annotations
 
 import gzip

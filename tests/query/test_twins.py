@@ -1,4 +1,4 @@
-"""True twins (issue 20, STYLE.md's lunr.py mirror): every module of the query engine,
+"""True twins (docs/code.md#twins; as lunr.py mirrors lunr.js): every module of the query engine,
 builder/query/X.py, has a JS module site/engine/X.js with the same public functions and classes,
 named alike (snake_case → camelCase) and in the same order; so do the kernel modules both sides
 share. Deliberate differences are the short table below, each with its reason — a new one must be

@@ -1,4 +1,4 @@
-"""SPEC §2.3: each coverage status."""
+"""docs/brain.md#_sourcejson: each coverage status."""
 import pytest
 
 

@@ -1,4 +1,4 @@
-"""SPEC §4.2: home sections; the site root; the example brain."""
+"""docs/replies.md#home--page-home: home sections; the site root; the example brain."""
 from views_brain import NOW
 
 

@@ -1,4 +1,4 @@
-"""SPEC §3, §2.5, §6.3: folder, tag, identity and source pages; paging at 50."""
+"""docs/replies.md#listings, docs/brain.md#identities: folder, tag, identity and source pages; paging at 50."""
 from pathlib import Path
 
 from builder.build import build

@@ -1,4 +1,4 @@
-"""Large exact reads (SPEC §6.2): pages within 32 KiB as served (the CLI's indent-2 print) even
+"""Large exact reads (docs/replies.md#paging-large-reads): pages within 32 KiB as served (the CLI's indent-2 print) even
 with the largest `stale`, `notice` and problems a query adds, offsets in UTF-8 bytes on character
 boundaries, a 4 KiB first page when headings divide the text, problems capped with a count."""
 from __future__ import annotations

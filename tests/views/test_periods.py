@@ -1,4 +1,4 @@
-"""SPEC §3, §4.1: placement, period pages, DST-safe calendar bounds, relative periods."""
+"""docs/replies.md#periods, docs/brain.md#times: placement, period pages, DST-safe calendar bounds, relative periods."""
 import pytest
 
 

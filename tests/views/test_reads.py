@@ -1,4 +1,4 @@
-"""Exact reads of notes, sections and records (SPEC §6.1), computed from a parsed brain."""
+"""Exact reads of notes, sections and records (docs/replies.md#bf-read), computed from a parsed brain."""
 from __future__ import annotations
 
 import hashlib

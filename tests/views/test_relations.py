@@ -1,4 +1,4 @@
-"""SPEC §4.4: relation pages."""
+"""Relation pages (docs/replies.md#relations)."""
 
 
 def test_relation_page_lists_linking_items(views_read):

@@ -1,4 +1,4 @@
-"""SPEC §6.5: listing pages merge across selected brains; exact reads stay per brain."""
+"""docs/replies.md#several-brains: listing pages merge across selected brains; exact reads stay per brain."""
 import pytest
 
 from builder.build import build

@@ -1,4 +1,4 @@
-"""SPEC §4.3: who gets reminders, and each review signal."""
+"""docs/replies.md#review-signals: who gets reminders, and each review signal."""
 import pytest
 
 

@@ -1,4 +1,4 @@
-"""Task due markers (SPEC §2.1): replies keep the day as `due` and drop the marker from the text;
+"""Task due markers (docs/brain.md#tasks): replies keep the day as `due` and drop the marker from the text;
 pages show the day as a <time> badge worded against the build instant in the brain's zone."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A small brain pinning each rule of SPEC §2.3, §4, and helpers to write brains in tmp_path."""
+"""A small brain pinning each rule of docs/brain.md#_sourcejson and docs/replies.md#bf-read, and helpers to write brains in tmp_path."""
 from __future__ import annotations
 
 import json
