@@ -15,7 +15,7 @@ def first_js(path: Path) -> str:
     return next((line[2:].strip() for line in path.read_text("utf-8").splitlines() if line.startswith("//")), "")
 
 
-for base, pattern, first in (("builder", "*.py", first_py), ("site", "*.js", first_js)):
+for base, pattern, first in (("builder", "*.py", first_py), ("bench", "*.py", first_py), ("site", "*.js", first_js)):
     for path in sorted((ROOT / base).rglob(pattern)):
         if "__pycache__" not in path.parts and "vendor" not in path.parts:
             print(f"{path.relative_to(ROOT).as_posix():40s} {first(path)}"[:150])

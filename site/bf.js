@@ -97,14 +97,17 @@ whenNear(document.querySelector('[data-bf-related]'), './related.js')
 // The explorer's button is made here, in the header (base.html), not written into every page:
 // it does nothing without bf.js. explorer.js builds the tree on first use. On wide screens,
 // where it is a column beside the page (bf.css), it opens by itself when the reader left it open.
-export const EXPLORER_KEY = 'bf-explorer' // localStorage: "open" or "closed", written by explorer.js
+const EXPLORER_KEY = 'bf-explorer' // localStorage: "open" or "closed"
 const header = document.querySelector('header.top')
 if (header) {
   const explorerButton = document.createElement('button')
   for (const [k, v] of Object.entries({ type: 'button', class: 'explorer-toggle', 'data-bf-explorer': '', 'aria-expanded': 'false', 'aria-controls': 'bf-explorer' })) explorerButton.setAttribute(k, v)
   explorerButton.textContent = 'Explorer'
   header.prepend(explorerButton)
-  const explorer = (open) => import('./explorer.js').then((m) => m.toggle(bf, explorerButton, open))
+  const remember = (open) => {
+    try { localStorage.setItem(EXPLORER_KEY, open ? 'open' : 'closed') } catch { /* storage blocked: the explorer just starts closed */ }
+  }
+  const explorer = (open) => import('./explorer.js').then((m) => remember(m.toggle(bf, explorerButton, open)))
   explorerButton.addEventListener('click', () => explorer())
   let left = null
   try { left = localStorage.getItem(EXPLORER_KEY) } catch { left = null }

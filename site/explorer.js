@@ -5,14 +5,9 @@
 // entries are built when it is first opened, so a 10k-note tree costs only what is shown.
 import { pagePath } from './links.js'
 import { el } from './page.js'
-import { EXPLORER_KEY } from './bf.js'
 import { currentRef, folderTree } from './navdata.js'
 
 let panel = null
-
-function remember (state) {
-  try { localStorage.setItem(EXPLORER_KEY, state) } catch { /* storage blocked: the explorer just starts closed */ }
-}
 
 // <li> entries of a folder: subfolders first, then notes; `path` is the folder's ("" or "a/b/").
 function entries (site, brain, root, node, path, here) {
@@ -49,10 +44,11 @@ async function build (bf) {
   return box
 }
 
-// Opens the explorer (built on first use) or closes it; the button says which.
-export async function toggle (bf, button, open = button.getAttribute('aria-expanded') !== 'true') {
+// Opens the explorer (built on first use) or closes it; the button says which. Returns whether
+// it is open now (bf.js remembers it for the next page).
+export function toggle (bf, button, open = button.getAttribute('aria-expanded') !== 'true') {
   button.setAttribute('aria-expanded', String(open))
-  remember(open ? 'open' : 'closed')
   if (!panel && open) panel = build(bf)
-  if (panel) (await panel).hidden = !open
+  if (panel) panel.then((box) => { box.hidden = !open })
+  return open
 }

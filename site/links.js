@@ -10,6 +10,7 @@ import { localDays } from './engine/periods.js'
 
 const DAY_MS = 86400000
 
+// The site path of `ref`'s page (urls.py page_path).
 export function pagePath (site, brain, ref) {
   return pageFile(brain, ref, site && (site.brain(brain) || {}).moved)
 }
@@ -20,6 +21,7 @@ export function recordPageRef (source, placed, tz) {
   return `memories/${source}/${day}`
 }
 
+// The site path of a record's anchor on its day page (urls.py record_url).
 export function recordPath (site, brain, ref, source, placed, tz) {
   return pagePath(site, brain, recordPageRef(source, placed, tz)) + '#' + recordAnchor(ref)
 }
@@ -30,7 +32,7 @@ export function relationAnchor (relation, record = null) {
   return record === null ? own : recordAnchor(record) + '~~' + own
 }
 
-// The site path showing a listed or found item ({brain, ref, kind, source, time, observed}).
+// The site path showing a listed or found item ({brain, ref, kind, source, time, observed}) (html.py ref_url).
 export function itemPath (site, item) {
   const brain = item.brain
   if (item.kind === 'record') {

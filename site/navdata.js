@@ -1,14 +1,16 @@
 // The site-wide navigation files (builder/emit/navigation.py reads as their format): the folder
 // tree `_bf/explorer.json.gz` and the note graph `_bf/graph.json.gz`. Each is fetched once per
 // page, on first use, and the browser's cache keeps it from page to page.
-import { unpack } from './engine/packs.js'
+import { SUFFIX, unpack } from './engine/packs.js'
 
+const EXPLORER = '_bf/explorer.json'
+const GRAPH = '_bf/graph.json'
 const loaded = new Map() // file → Promise of its JSON
 
 function load (root, file) {
   if (!loaded.has(file)) {
-    const json = fetch(new URL('_bf/' + file, root)).then((reply) => {
-      if (!reply.ok) throw new Error(`${file}: ${reply.status} ${reply.statusText}`)
+    const json = fetch(new URL(file + SUFFIX, root)).then((reply) => {
+      if (!reply.ok) throw new Error(`${file}${SUFFIX}: ${reply.status} ${reply.statusText}`)
       return unpack(reply)
     })
     json.catch(() => loaded.delete(file)) // a failed fetch is tried again next time
@@ -19,7 +21,7 @@ function load (root, file) {
 
 // A brain's folder tree: [name, [subfolders…], [[file, title], …]].
 export async function folderTree (root, brain) {
-  const tree = (await load(root, 'explorer.json.gz')).brains[brain]
+  const tree = (await load(root, EXPLORER)).brains[brain]
   if (!tree) throw new Error('no folder tree for ' + brain)
   return tree
 }
@@ -34,12 +36,12 @@ export function notes (tree, path = '', out = []) {
 // A brain's links between notes: {relations, edges}, edges flat [source, target, relation index, …]
 // in an Int32Array (no object per link: at 10k notes there are tens of thousands).
 export async function noteGraph (root, brain) {
-  const packed = (await load(root, 'graph.json.gz')).brains[brain]
+  const packed = (await load(root, GRAPH)).brains[brain]
   if (!packed) throw new Error('no graph for ' + brain)
   return unpackGraph(packed)
 }
 
-// The edges of graph.json.gz's packed pairs [Δsource, target × R + relation, …].
+// The edges of graph.json.gz's packed pairs [Δsource, target × R + relation, …] (what navigation.py edges packs).
 export function unpackGraph (packed) {
   const n = packed.relations.length
   const pairs = packed.edges

@@ -11,7 +11,7 @@ import { cmp } from './engine/order.js'
 import { timeNode } from './dates.js'
 import { itemPath, pagePath, recordPath } from './links.js'
 
-const LISTED_EXCERPT = 160 // listings.py LISTED_EXCERPT
+const LISTED_EXCERPT = 160 // listing_pages.py LISTED_EXCERPT
 
 // An element with attributes and children (strings become text nodes); shared with quicksearch.js.
 export function el (tag, props = {}, ...children) {
@@ -24,7 +24,7 @@ export function el (tag, props = {}, ...children) {
   return node
 }
 
-// One listed item, as listings.py _item_fragment writes it.
+// One listed item, as listing_pages.py _item_fragment writes it.
 export function itemNode (site, root, it) {
   const li = el('li', {}, el('a', { href: new URL(itemPath(site, it), root).href }, it.title))
   // a record's kind goes without saying (its source names it), as does a note's: a note's badge is its type

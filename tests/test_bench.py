@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from builder.bench import PHASES
-from builder.benchgen import HUB_LINKERS, generate, queries
-from builder.benchrebuild import EDITS
+from bench.gen import HUB_LINKERS, generate, queries
+from bench.rebuild import EDITS
+from bench.run import PHASES
 
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = [
@@ -40,7 +39,7 @@ FIELDS = [
 @pytest.fixture(scope="module")
 def rows(tmp_path_factory) -> list[dict]:
     work = tmp_path_factory.mktemp("bench")
-    proc = subprocess.run([sys.executable, "-m", "builder.bench", "--notes", "40", "--records-per-note", "2",
+    proc = subprocess.run([ROOT / "scripts" / "bench", "--notes", "40", "--records-per-note", "2",
                            "--reps", "1", "--workdir", str(work)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -143,6 +142,6 @@ def test_site_bytes_and_files_are_reported_by_kind(rows):
 
 
 def test_the_file_creation_probe_creates_new_files_and_keeps_them(tmp_path):
-    from builder.bench import PROBE_FILES, _create_cost
+    from bench.run import PROBE_FILES, _create_cost
     assert _create_cost(tmp_path) > 0 and _create_cost(tmp_path) > 0   # a kept --workdir: new names
     assert len(list((tmp_path / "create-probe").iterdir())) == 2 * PROBE_FILES

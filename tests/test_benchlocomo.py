@@ -1,10 +1,10 @@
-"""builder/benchlocomo.py builds LoCoMo's raw files as the brain it documents, and scores
+"""bench/locomo.py builds LoCoMo's raw files as the brain it documents, and scores
 turn and session hits (a small file of the same shape; the real corpus is not in the repository)."""
 from __future__ import annotations
 
 import json
 
-from builder import benchlocomo
+from bench import locomo
 
 CHAT = {
     "speaker_a": "Maria", "speaker_b": "John",
@@ -30,7 +30,7 @@ CHAT = {
 def test_brain_and_questions(tmp_path):
     (tmp_path / "raw").mkdir()
     (tmp_path / "raw" / "26.json").write_text(json.dumps(CHAT), "utf-8")
-    questions = benchlocomo.build_brain(tmp_path / "raw", tmp_path / "brain")
+    questions = locomo.build_brain(tmp_path / "raw", tmp_path / "brain")
     folder = tmp_path / "brain" / "memories" / "conv26"
     assert sorted(p.name for p in folder.iterdir()) == ["D1-1.json", "D1-2.json", "D2-1.json", "D2-2.json"]
     rec = json.loads((folder / "D1-2.json").read_text("utf-8"))
@@ -44,7 +44,7 @@ def test_brain_and_questions(tmp_path):
 def test_report_scores_turns_and_sessions(tmp_path):
     (tmp_path / "raw").mkdir()
     (tmp_path / "raw" / "26.json").write_text(json.dumps(CHAT), "utf-8")
-    out = benchlocomo.report(tmp_path / "raw", tmp_path / "work", candidates=[], modes=("lexical",))
+    out = locomo.report(tmp_path / "raw", tmp_path / "work", candidates=[], modes=("lexical",))
     figures = out["lexical"]["all"]
     assert out["questions"] == 2 and figures["turn_recall@10"] == 1.0 and figures["session_recall@5"] == 1.0
     assert out["lexical"]["per_chat"]["conv26"]["questions"] == 2

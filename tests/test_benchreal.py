@@ -1,5 +1,5 @@
-"""The benchmark's brains beside its shapes (builder/benchlang.py, builder/benchreal.py) and its
-`linked` shape (builder/benchgen.py) are what they say; no timing is checked."""
+"""The benchmark's brains beside its shapes (bench/lang.py, bench/real.py) and its
+`linked` shape (bench/gen.py) are what they say; no timing is checked."""
 from __future__ import annotations
 
 import json
@@ -9,11 +9,11 @@ from argparse import Namespace
 
 import yaml
 
-from builder import bench
-from builder.bench import PHASES
-from builder.benchgen import generate
-from builder.benchlang import BROKEN_EVERY, NOTE_BYTES, generate_lang
-from builder.benchreal import bench_extra
+from bench import run
+from bench.gen import generate
+from bench.lang import BROKEN_EVERY, NOTE_BYTES, generate_lang
+from bench.real import bench_extra
+from bench.run import PHASES
 from builder.brain import load
 
 SCRIPTS = {"CJK": r"[\u4e00-\u9fff]", "Arabic": r"[\u0600-\u06ff]", "Cyrillic": r"[\u0400-\u04ff]", "Latin": r"[a-z]"}
@@ -57,7 +57,7 @@ def test_a_vault_and_the_multilingual_brain_are_built_per_phase(tmp_path, capsys
     tarball = tmp_path / "vault.tar.gz"
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(vault, arcname="en")
-    bench_extra(Namespace(reps=1, no_pagefind=True, lang=[6, 12], vault=tarball, base=None), tmp_path / "work", bench)
+    bench_extra(Namespace(reps=1, no_pagefind=True, lang=[6, 12], vault=tarball, base=None), tmp_path / "work", run)
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["brain"] for r in rows] == ["lang", "lang", "lang-growth", "vault"]
     assert rows[-1]["notes"] == 2 and rows[-1]["build_problems"] == 1

@@ -1,4 +1,4 @@
-"""builder/benchview.py: the bytes of a note page's first view, as a server sends them."""
+"""bench/view.py: the bytes of a note page's first view, as a server sends them."""
 from __future__ import annotations
 
 import gzip
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.benchview import first_view
+from bench.view import first_view
 from builder.build import build
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "brain"

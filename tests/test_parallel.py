@@ -7,7 +7,7 @@ import builder.brain as brain_module
 import builder.build as build_module
 import builder.emit.emitters as emitters_module
 import builder.kernel.parallel as parallel_module
-from builder.benchgen import generate
+from bench.gen import generate
 from builder.emit.state import BuildState
 
 

@@ -1,5 +1,6 @@
-"""The wheel carries templates/, site/ and schemas/: build it from a clean copy of the
-repository, install it into a fresh venv and build the example brain with that venv's `bf`.
+"""The wheel carries builder/ with templates/, site/ and schemas/, and not the
+benchmark (bench/): build it from a clean copy of the repository, list its files, install it
+into a fresh venv and build the example brain with that venv's `bf`.
 
 The fresh venv takes bf's dependencies from this interpreter's site-packages (a .pth file),
 so the test needs no network beyond `python -m build`'s own isolated build environment;
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import sysconfig
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -30,13 +32,32 @@ def run(*cmd, **kwargs):
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> tuple[Path, Path]:
-    """(the venv, the source copy the wheel was built from)."""
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    """(the wheel, the source copy it was built from)."""
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
     shutil.copytree(ROOT, src, ignore=IGNORE)
     run(sys.executable, "-m", "build", "--wheel", "--outdir", base / "dist", src)
     (wheel,) = (base / "dist").glob("bf-*.whl")
+    return wheel, src
+
+
+def test_the_wheel_holds_the_package_and_not_the_benchmark(built):
+    """Every module under builder/ ships; bench/, tests/ and scripts/ stay in the checkout."""
+    wheel, _ = built
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert tops == {"builder", next(t for t in tops if t.endswith(".dist-info"))}, tops
+    assert not [n for n in names if n.split("/")[0] == "bench" or n.rsplit("/", 1)[-1].startswith("bench")]
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "builder").rglob("*.py") if "__pycache__" not in p.parts}
+    assert "builder/cli.py" in modules and modules <= set(names), sorted(modules - set(names))
+
+
+@pytest.fixture(scope="module")
+def installed(built, tmp_path_factory) -> tuple[Path, Path]:
+    """(the venv, the source copy the wheel was built from)."""
+    wheel, src = built
+    base = tmp_path_factory.mktemp("venv")
     env_dir = base / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"

@@ -16,7 +16,7 @@ FIELDS = ("title", "aliases", "headings", "body", "neighbours")
 # record in its conversation (views/conversations.py); `weights[k-1]` is the integer weight of
 # the messages at distance k, in units of 1/scale (±1 weight 1, ±2 weight 0.5), so tf and
 # length stay integers (FORMAT.md). Its b is 0: a window's length says little (measured the
-# same on the conversational set, builder/benchquality.py) and l/ files leave its lengths out.
+# same on the conversational set, bench/quality.py) and l/ files leave its lengths out.
 PARAMS = {
     "title": {"boost": 10, "k1": 1.2, "b": 0.75},
     "aliases": {"boost": 8, "k1": 1.2, "b": 0.75},
@@ -26,7 +26,7 @@ PARAMS = {
 }
 # Fields that add to a document's score without holding the words for the all-words rule: a
 # record must hold every query word in its own text, or it is a hit of the any-word pass only,
-# where its neighbours' words count as held. Measured (builder/benchquality.py, conversational
+# where its neighbours' words count as held. Measured (bench/quality.py, conversational
 # set): with neighbours holding words for the rule too, a conversation elsewhere holding every
 # word within five messages won the all-words pass and session recall@5 fell (0.992 -> 0.981);
 # with this rule turn recall@10 0.694 -> 0.994 and session recall@5 0.992 -> 0.997.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from builder import benchconv
+from bench import conv
 from builder.brain.records import parse_record
 from builder.build import build
 from builder.bm25 import index_files
@@ -189,7 +189,7 @@ def test_spread_equals_js(run_node, tmp_path):
 @pytest.fixture(scope="module")
 def conv_site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("conv")
-    benchconv.generate(tmp / "brain")
+    conv.generate(tmp / "brain")
     build([tmp / "brain"], tmp / "site", now=NOW, pagefind=False)
     return tmp / "site"
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from builder.benchquality import multilingual_known_items as known_items
+from bench.quality import multilingual_known_items as known_items
 from builder.build import build
 from builder.bm25 import name_key
 from builder.query.search import search

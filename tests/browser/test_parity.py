@@ -297,7 +297,7 @@ def test_similar_equals_python_in_chromium(example_site, bf_page):
 
 @pytest.fixture(scope="module")
 def generated_site(tmp_path_factory):
-    from builder.benchgen import generate
+    from bench.gen import generate
     from builder.build import build
     root = tmp_path_factory.mktemp("gen")
     corpus = generate(root / "brain", 1000, records_per_note=1, seed=11)
@@ -366,10 +366,10 @@ def test_filtered_search_equals_python_on_a_generated_brain(generated_site, page
 def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, serve_site, page):
     """The browser's first search fetches exactly the search and vector files a fresh Python
     search opens (the engines are twins file for file: both rank without phrases through
-    rankedTop), so the benchmark's search_first_download_* (builder/benchview.py, measured in
+    rankedTop), so the benchmark's search_first_download_* (bench/view.py, measured in
     Python) is the browser's; and its vector files are the lexical candidates' pages and the
     probed buckets, not every vector."""
-    import builder.benchview as bv
+    import bench.view as bv
     from builder.query.search import search
     out, corpus = generated_site
     base = serve_site(out)
@@ -399,7 +399,7 @@ def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, se
 
 @pytest.fixture(scope="module")
 def chat_site(tmp_path_factory):
-    from builder.benchconv import generate
+    from bench.conv import generate
     from builder.build import build
     root = tmp_path_factory.mktemp("chats")
     questions, _ = generate(root / "brain")

@@ -1,7 +1,8 @@
-"""The import graph of builder/: no cycles, and imports only point the allowed way (docs/code.md:
-the kernel depends on nothing; brain → model → views → emit; the built site → query → the shells).
+"""The import graph of builder/ and the benchmark bench/: no cycles, and imports only point the
+allowed way (docs/code.md: the kernel depends on nothing; brain → model → views → emit; the built
+site → query → the shells; bench → builder, never back).
 
-Every module under builder/ is parsed with `ast`; every import counts, including ones inside
+Every module under builder/ and bench/ is parsed with `ast`; every import counts, including ones inside
 functions (a lazy import is still a dependency). `from pkg import name` is an edge to the
 submodule pkg.name when there is one, else to pkg itself (its __init__).
 """
@@ -15,6 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "builder"
+# The benchmark: beside the package, not in the wheel (tests/test_wheel.py). It may import any
+# module of builder/; no module of builder/ may import it.
+BENCH = "bench"
 
 # What each package may import besides itself (docs/code.md, "What each package may import").
 # `builder` is the package's face (builder/__init__: its version and constants, open_site).
@@ -44,10 +48,10 @@ KNOWN_CYCLES = [
 ]
 
 
-def modules() -> dict[str, tuple[Path, bool]]:
-    """dotted name → (file, is a package __init__)."""
+def modules(*tops: str) -> dict[str, tuple[Path, bool]]:
+    """dotted name → (file, is a package __init__), of builder/ (or the packages `tops` names)."""
     found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(p for top in tops or ("builder",) for p in (ROOT / top).rglob("*.py")):
         parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
         package = parts[-1] == "__init__"
         found[".".join(parts[:-1] if package else parts)] = (path, package)
@@ -55,24 +59,24 @@ def modules() -> dict[str, tuple[Path, bool]]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    mods = modules()
+    mods = modules("builder", BENCH)
     graph = {}
     for name, (path, package) in mods.items():
         here = name.split(".") if package else name.split(".")[:-1]
         targets = set()
         for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
             if isinstance(node, ast.Import):
-                targets |= {a.name for a in node.names if a.name.split(".")[0] == "builder"}
+                targets |= {a.name for a in node.names if a.name.split(".")[0] in ("builder", BENCH)}
             elif isinstance(node, ast.ImportFrom):
                 base = here[:len(here) - node.level + 1] if node.level else []
                 module = ".".join(base + ([node.module] if node.module else []))
-                if module.split(".")[0] != "builder":
+                if module.split(".")[0] not in ("builder", BENCH):
                     continue
                 for alias in node.names:
                     sub = f"{module}.{alias.name}"
                     targets.add(sub if sub in mods else module)
         unknown = sorted(t for t in targets if t not in mods)
-        assert not unknown, f"{path}: imports {unknown}, which are not modules under builder/"
+        assert not unknown, f"{path}: imports {unknown}, which are not modules under builder/ or bench/"
         targets.discard(name)
         graph[name] = {t for t in targets if (name, t) not in FACADE}
     return graph
@@ -83,7 +87,9 @@ def _under(name: str, prefix: str) -> bool:
 
 
 def package_of(name: str) -> str:
-    """builder.emit.html → builder.emit; a top-level module (a shell) or builder → itself."""
+    """builder.emit.html → builder.emit; a top-level module (a shell) or builder → itself; bench.X → bench."""
+    if _under(name, BENCH):
+        return BENCH
     return ".".join(name.split(".")[:2]) if name.count(".") >= 2 or name in MAY_IMPORT else name
 
 
@@ -128,6 +134,7 @@ def test_graph_sees_every_module_and_lazy_imports():
     assert {"builder", "builder.cli", "builder.query.search", "builder.views"} <= set(graph)
     assert "builder.build" in graph["builder.cli"]          # imported inside a function
     assert "builder.kernel.model" in graph["builder.emit.html"]    # from ..kernel.model import SLOT
+    assert {"builder.build", "bench.real", "bench.gen"} <= graph["bench.run"]   # builder as a library; its own parts
 
 
 def test_no_import_cycles():
@@ -144,6 +151,8 @@ def forbidden_edges(graph: dict[str, set[str]]) -> list[str]:
             there = package_of(t)
             if here in MAY_IMPORT and there != here and there not in MAY_IMPORT[here]:
                 bad.append(f"{name} → {t}  ({here} may import only {list(MAY_IMPORT[here]) or 'itself'})")
+            if there == BENCH and here != BENCH:
+                bad.append(f"{name} → {t}  (nothing under builder/ imports the benchmark)")
             if t in ONLY_FROM and name not in ONLY_FROM[t]:
                 bad.append(f"{name} → {t}  (only {sorted(ONLY_FROM[t])} may import {t})")
     return bad
@@ -158,7 +167,8 @@ def test_the_rules_cover_every_module():
     """Every module is in a package MAY_IMPORT rules, a shell, or the package's face: a new
     package must say what it may import."""
     graph = import_graph()
-    loose = sorted(m for m in graph if m != "builder" and package_of(m) not in MAY_IMPORT and m not in shells())
+    ruled = (*MAY_IMPORT, BENCH)
+    loose = sorted(m for m in graph if m != "builder" and package_of(m) not in ruled and m not in shells())
     assert not loose, loose
     assert set(MAY_IMPORT) <= set(graph) and set(ONLY_FROM) <= shells()
     assert {"builder.build", "builder.cli", "builder.scrub", "builder.parsecache"} <= shells()
@@ -170,7 +180,9 @@ def test_a_forbidden_edge_is_reported():
     graph = import_graph()
     graph["builder.kernel.refs"] |= {"builder.views.items", "builder.cli"}   # kernel → a view, a shell
     graph["builder.views.items"] |= {"builder.build"}                         # a package → a shell
+    graph["builder.cli"] |= {"bench.gen"}                                     # the product → the benchmark
     assert forbidden_edges(graph) == [
+        "builder.cli → bench.gen  (nothing under builder/ imports the benchmark)",
         "builder.kernel.refs → builder.cli  (builder.kernel may import only itself)",
         "builder.kernel.refs → builder.cli  (only ['builder.__main__'] may import builder.cli)",
         "builder.kernel.refs → builder.views.items  (builder.kernel may import only itself)",

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from builder.benchview import opened_files
+from bench.view import opened_files
 from builder.bm25 import analyze
 from builder.bm25.reader import IndexReader
 from builder.query import search as search_mod

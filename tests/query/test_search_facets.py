@@ -9,7 +9,7 @@ from datetime import datetime
 
 import pytest
 
-from builder.benchgen import generate
+from bench.gen import generate
 from builder.build import build
 from builder.kernel.errors import InvalidInput
 from builder.kernel.times import from_rfc3339, seconds

@@ -2,7 +2,15 @@
 builder/query/X.py, has a JS module site/engine/X.js with the same public functions and classes,
 named alike (snake_case → camelCase) and in the same order; so do the kernel modules both sides
 share. Deliberate differences are the short table below, each with its reason — a new one must be
-written there, so a drift cannot pass unnoticed."""
+written there, so a drift cannot pass unnoticed.
+
+Browser modules that re-do part of what the build does (MIRRORS: links.js, page.js, navdata.js)
+are checked export by export: each names the Python function it mirrors, or says why only the
+browser has it.
+
+A constant both runtimes need is written once, in Python: a JS twin or mirror holding a
+constant of the same name holds its value, written there by `python tests/query/test_twins.py`; the
+test fails when a value differs."""
 from __future__ import annotations
 
 import ast
@@ -10,7 +18,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE = ROOT / "site" / "engine"
+SITE = ROOT / "site"
+ENGINE = SITE / "engine"
 
 # Python module (relative to builder/) → its JS twin (relative to site/engine/).
 KERNEL = {**{f"kernel/{m}.py": f"{m}.js" for m in ("refs", "pageurls", "periods", "packs", "errors", "listing", "text")},
@@ -54,6 +63,33 @@ EXCEPTIONS = {
 }
 
 
+# Browser module (under site/) → each of its exports: the Python function it mirrors
+# ("module.py:name", relative to builder/, and the JS comment above it names "module.py name"),
+# or "browser: why" when only the browser does it.
+MIRRORS = {
+    "links.js": {
+        "pagePath": "emit/urls.py:page_path",
+        "recordPageRef": "emit/urls.py:record_page_ref",
+        "recordPath": "emit/urls.py:record_url",
+        "relationAnchor": "emit/urls.py:relation_anchor",
+        "itemPath": "emit/html.py:ref_url",
+    },
+    "page.js": {
+        "el": "browser: a DOM element; the build writes HTML text",
+        "itemNode": "emit/listing_pages.py:_item_fragment",
+        "movedTo": "browser: 404.html's redirect from an older build's address (the build writes no page there)",
+        "wire": "browser: the page's buttons",
+    },
+    "navdata.js": {
+        "folderTree": "browser: fetches the tree emit/navigation.py writes (folder_tree)",
+        "notes": "emit/navigation.py:note_ids",
+        "noteGraph": "browser: fetches the graph emit/navigation.py writes",
+        "unpackGraph": "emit/navigation.py:edges",
+        "currentRef": "browser: the note the page shows, from its <meta name=bf-ref>",
+    },
+}
+
+
 def camel(name: str) -> str:
     """snake_case → camelCase, first letter lower: a Python class and a JS factory of the same
     thing (errors.InvalidInput ↔ errors.invalidInput) compare equal, as do two classes."""
@@ -82,6 +118,12 @@ def pairs() -> list[tuple[str, Path, Path]]:
     out = [(f"query/{p.name}", p, ENGINE / (p.stem + ".js"))
            for p in sorted((ROOT / "builder" / "query").glob("*.py")) if p.name != "__init__.py"]
     return out + [(py, ROOT / "builder" / py, ENGINE / js) for py, js in KERNEL.items()]
+
+
+def mirror_pairs() -> list[tuple[str, Path, Path]]:
+    """(Python module, its file, the browser module mirroring part of it), from MIRRORS."""
+    return sorted({(m, ROOT / "builder" / m, SITE / js) for js, names in MIRRORS.items()
+                   for m in (v.split(":")[0] for v in names.values() if not v.startswith("browser:"))})
 
 
 def differences(module: str, py: list[str], js: list[str]) -> list[str]:
@@ -125,3 +167,103 @@ def test_a_drift_is_reported():
     assert differences("m", ["a", "b", "c"], ["a", "c", "d"]) == ["m: only in Python: ['b']", "m: only in JS: ['d']"]
     assert differences("m", ["a", "b"], ["b", "a"]) == ["m: order differs: Python ['a', 'b'], JS ['b', 'a']"]
     assert camel("period_reply") == "periodReply" and camel("read") == "read"
+
+
+def test_every_export_of_a_mirror_is_declared():
+    """Each export of links.js, page.js and navdata.js is in MIRRORS, and each Python function
+    named there exists, with the JS comment above its mirror naming it."""
+    problems = []
+    for js, declared in MIRRORS.items():
+        text = (SITE / js).read_text("utf-8")
+        exported = [next(g for g in m.groups() if g) for m in JS_EXPORT.finditer(text)]
+        if exported != list(declared):
+            problems.append(f"{js}: exports {exported}, MIRRORS lists {list(declared)}")
+        for name, what in declared.items():
+            if what.startswith("browser:"):
+                continue
+            module, py_name = what.split(":")
+            tree = ast.parse((ROOT / "builder" / module).read_text("utf-8"))
+            if py_name not in {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}:
+                problems.append(f"{js} {name}: builder/{module} has no {py_name}")
+            at = re.search(rf"^export (?:async )?function {name} ", text, re.M)
+            above = text[:at.start()].rstrip("\n").rsplit("\n\n", 1)[-1] if at else ""
+            if f"{Path(module).name} {py_name}" not in above:
+                problems.append(f"{js} {name}: its comment does not name {Path(module).name} {py_name}")
+    assert not problems, "\n".join(problems)
+
+
+# --- constants both runtimes need ------------------------------------------------------------
+JS_CONST = re.compile(r"^((?:export )?const ([A-Z][A-Z0-9_]*) = )('(?:[^'\\\n]|\\.)*'|-?[0-9][0-9a-fA-FxX._]*)"
+                      r"(?=\s*(?://.*)?$)", re.M)
+
+
+def py_constants(path: Path) -> dict[str, int | float | str]:
+    """The module's NAME = number or string, at its top level."""
+    out = {}
+    for node in ast.parse(path.read_text("utf-8")).body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else \
+            node.target if isinstance(node, ast.AnnAssign) and node.value is not None else None
+        if isinstance(target, ast.Name) and target.id.isupper():
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+                out[target.id] = value
+    return out
+
+
+def js_literal(value: int | float | str) -> str:
+    if isinstance(value, str):
+        return "'" + value.encode("unicode_escape").decode("ascii").replace("'", "\\'") + "'"
+    return repr(value)
+
+
+def shared_constants() -> list[tuple[Path, str, str, int | float | str, int]]:
+    """(JS file, name, its JS literal, the Python value, where the literal starts) of every
+    constant a JS twin or mirror shares by name with its Python module."""
+    out = []
+    for _, py, js in pairs() + mirror_pairs():
+        if not js.is_file():
+            continue
+        values = py_constants(py)
+        for m in JS_CONST.finditer(js.read_text("utf-8")):
+            if m.group(2) in values:
+                out.append((js, m.group(2), m.group(3), values[m.group(2)], m.start(3)))
+    return out
+
+
+def test_shared_constants_hold_the_python_value():
+    found = shared_constants()
+    names = {(js.name, name) for js, name, *_ in found}
+    assert {("page.js", "LISTED_EXCERPT"), ("navdata.js", "EXPLORER"), ("navdata.js", "GRAPH"),
+            ("text.js", "EXCERPT_CHARS"), ("listing.js", "PAGE_ITEMS"), ("vector.js", "WEIGHT"),
+            ("excerpt.js", "SPACE")} <= names, sorted(names)
+    wrong = [f"{js.relative_to(ROOT)} {name} = {literal}, Python has {value!r}"
+             for js, name, literal, value, _ in found if ast.literal_eval(literal) != value]
+    assert not wrong, "python tests/query/test_twins.py writes the Python values:\n" + "\n".join(wrong)
+
+
+def test_a_constant_is_written_as_js():
+    assert [js_literal(v) for v in (160, 0.05, 100.0, "bf-data-2", "it's\t")] == \
+        ["160", "0.05", "100.0", "'bf-data-2'", "'it\\'s\\t'"]
+    assert all(ast.literal_eval(js_literal(v)) == v for v in ("a'b", " \t\n\x0b", "é→", 7))
+
+
+def write_constants() -> list[str]:
+    """Writes each shared constant's Python value into its JS file; returns what changed."""
+    changed = []
+    found = shared_constants()
+    for js in sorted({c[0] for c in found}):
+        text = js.read_text("utf-8")
+        for _, name, literal, value, start in sorted((c for c in found if c[0] == js), key=lambda c: -c[4]):
+            if ast.literal_eval(literal) != value:   # a value unchanged keeps its spelling ('\f', 0x…)
+                text = text[:start] + js_literal(value) + text[start + len(literal):]
+                changed.append(f"{js.relative_to(ROOT)} {name} = {js_literal(value)}")
+        if text != js.read_text("utf-8"):
+            js.write_text(text, "utf-8")
+    return changed
+
+
+if __name__ == "__main__":
+    print("\n".join(write_constants()) or "every shared constant holds its Python value")

@@ -1,4 +1,4 @@
-"""The benchmark's query mix (a fresh agent's MCP session) and a cold `bf search`, for bench.py.
+"""The benchmark's query mix (a fresh agent's MCP session) and a cold `bf search`, for bench/run.py.
 
 An agent asks each question once, so the first read of a common word's postings is what it
 waits for. The mix, drawn with a fixed seed from the built index of the site's first brain
@@ -16,8 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-from .benchmcp import mcp_times
-from .bm25 import IndexReader, analyze
+from builder.bm25 import IndexReader, analyze
+
+from .mcptimes import mcp_times
 
 SEED = 43
 

@@ -1,7 +1,7 @@
-"""A generated conversational brain for `python -m builder.bench --quality` (issue 16).
+"""A generated conversational brain for `scripts/bench --quality` (issue 16).
 
 CHATS chats between two people, one source each, SESSIONS days of about 33 messages apiece
-(≥ 300 messages a chat). Words are pseudo-English, Zipf-distributed (benchgen.vocabulary);
+(≥ 300 messages a chat). Words are pseudo-English, Zipf-distributed (gen.vocabulary);
 each chat draws its topics (two words), details (two words) and the planted words of its chatter
 (two per message) from one pool of POOL content words, so every word recurs. A *fact* is a pair of consecutive
 messages: one asks about a topic, the next answers with a detail, as in real chat. A question
@@ -16,7 +16,7 @@ nothing), so the answer's day competes with others. The last chat names its sess
 
 Deterministic: generate(root, seed) writes the same files and returns the same questions;
 tests/fixtures/conversations.json holds the questions and the files' digest (regenerate with
-`python -m builder.benchconv tests/fixtures/conversations.json`).
+`python -m bench.conv tests/fixtures/conversations.json`).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from .benchgen import _Words, vocabulary
+from .gen import _Words, vocabulary
 
 SEED = 16
 CHATS = 6

@@ -1,4 +1,4 @@
-"""`python -m builder.bench --quality --locomo DIR`: recall on real long conversations (LoCoMo).
+"""`scripts/bench --quality --locomo DIR`: recall on real long conversations (LoCoMo).
 
 DIR holds raw LoCoMo files (`26.json` …: `speaker_a`, `speaker_b`, `session_N`,
 `session_N_date_time`, `qa`). They are built as one brain:
@@ -26,9 +26,9 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from .query import spread
-from .query.search import search
-from .query.site import open_site
+from builder.query import spread
+from builder.query.search import search
+from builder.query.site import open_site
 
 MODES_RUN = ("hybrid", "lexical")
 SAMPLES = 1000   # bootstrap resamples
@@ -151,7 +151,7 @@ CANDIDATES = [{}, {"k1": 1.2, "b": 0.75}, {"k1": 1.2}, {"b": 0.5}, {"b": 0.15}, 
 
 
 def report(src: Path, tmp: Path, candidates=None, modes=MODES_RUN) -> dict:
-    from .build import build
+    from builder.build import build
     questions = build_brain(Path(src), tmp / "locomo")
     build([tmp / "locomo"], tmp / "locomo-site", now="2030-01-01T00:00:00Z", pagefind=False)
     site = open_site(tmp / "locomo-site")

@@ -1,4 +1,4 @@
-"""`python -m builder.bench`: build synthetic brains and print one JSON object per size (SPEC §11).
+"""`scripts/bench`: build synthetic brains and print one JSON object per size (SPEC §11).
 
 Every key is always present; a value that cannot be measured (a part not built yet) is
 null and `null_reasons[key]` says why. Builds run in child processes so their peak RSS is
@@ -25,12 +25,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from .benchgen import NOW, SHAPES, Corpus, generate, queries
-from .benchmcp import mcp_times
-from .benchmix import mix_report
-from .benchrebuild import bench_rebuilds, watch_rebuilds
-from .benchsize import dir_bytes, site_sizes
-from .benchview import first_view, search_download
+from . import CHILD, CHILD_ENV
+from .gen import NOW, SHAPES, Corpus, generate, queries
+from .mcptimes import mcp_times
+from .mix import mix_report
+from .rebuild import bench_rebuilds, watch_rebuilds
+from .size import dir_bytes, site_sizes
+from .view import first_view, search_download
 
 PHASES = ("parse", "views", "render", "lunr", "assets", "pagefind", "swap")  # always reported; others too
 MB = 1024  # ru_maxrss and time's %M are in KiB on Linux
@@ -65,7 +66,7 @@ def _run(cmd: list[str]) -> tuple[float, int, str, float]:
         rss_file = Path(tmp) / "rss"
         wrap = [TIME, "-f", "%M", "-o", str(rss_file)] if os.access(TIME, os.X_OK) else []
         start = time.perf_counter()
-        proc = subprocess.run(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        proc = subprocess.run(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=CHILD_ENV)
         wall = time.perf_counter() - start
         lines = rss_file.read_text().split() if wrap and rss_file.exists() else []
         rss = int(lines[-1]) / MB if lines and lines[-1].isdigit() else None
@@ -74,7 +75,7 @@ def _run(cmd: list[str]) -> tuple[float, int, str, float]:
 
 def _child_build(brain: str, out: str, pagefind: bool, now: str) -> None:
     """Runs in the child: one build, its timings and own/pagefind peak RSS on stdout."""
-    from .build import build
+    from builder.build import build
     start = time.perf_counter()
     report = build([Path(brain)], Path(out), now=now, pagefind=pagefind)
     json.dump({"seconds": time.perf_counter() - start, "timings": report.timings, "files": report.files,
@@ -84,7 +85,7 @@ def _child_build(brain: str, out: str, pagefind: bool, now: str) -> None:
 
 
 def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW) -> dict:
-    cmd = [sys.executable, "-m", "builder.bench", "--child-build", str(brain), str(out), "--child-now", now]
+    cmd = CHILD + ["--child-build", str(brain), str(out), "--child-now", now]
     wall, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]))
     if code != 0:
         raise RuntimeError(f"benchmark build failed (exit {code}): {' '.join(cmd)}")
@@ -136,7 +137,7 @@ STOCK_KEYS = ("stock_lunr_build_s", "stock_lunr_bytes", "stock_lunr_p50_ms", "st
 
 def _compare_indexes(res: Result, corpus: Corpus, qs, reps: int, work: Path) -> None:
     """Stock lunr.py next to bf's own index writer/reader, same docs and query words."""
-    from .bm25 import FIELD_BOOSTS, IndexReader, write_index
+    from builder.bm25 import FIELD_BOOSTS, IndexReader, write_index
     docs, texts = _note_docs(corpus), [_words(q) for _, q, _ in qs]
     try:
         import lunr   # lunr.py is a test dependency (the [test] extra), never a runtime one
@@ -171,8 +172,8 @@ def _compare_indexes(res: Result, corpus: Corpus, qs, reps: int, work: Path) -> 
 def _search_fn(site: Path):
     """In-process bf search over the built site, or the reason it is not available yet."""
     try:
-        from .query import search as mod
-        from .query.site import open_site
+        from builder.query import search as mod
+        from builder.query.site import open_site
         site_obj = open_site(str(site))
         return lambda q: mod.search(site_obj, q[0], scope=q[1])["items"], None
     except Exception as exc:  # the module is written concurrently: any failure is a reason
@@ -196,7 +197,7 @@ def _search(res: Result, site: Path, qs, reps: int, read_ref: str) -> None:
     except Exception as exc:   # an SDK or server failure is reported, as for bf search
         for key in ("mcp_search_p50_ms", "mcp_search_p95_ms", "mcp_search_empty_replies"):
             res.null(key, f"bf mcp failed: {type(exc).__name__}: {exc}")
-    try:   # a fresh agent's session over the query mix (benchmix.py), and a cold bf search
+    try:   # a fresh agent's session over the query mix (bench/mix.py), and a cold bf search
         res.update(mix_report(site))
     except Exception as exc:
         for key in ("mix_mcp_p50_ms", "mix_mcp_p95_ms", "cold_search_frequent_s"):
@@ -299,7 +300,7 @@ def _log(msg: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m builder.bench", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="the 1k size only")
     p.add_argument("--notes", type=int, action="append", help="a size to run (repeatable); default 1000 and 10000")
     p.add_argument("--records-per-note", type=int, default=5)
@@ -310,13 +311,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reps", type=int, default=5, help="timed passes over the query set")
     p.add_argument("--no-pagefind", action="store_true")
     p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
-    p.add_argument("--vault", type=Path, help="also build this real vault (a .tar.gz) per phase (builder/benchreal.py)")
+    p.add_argument("--vault", type=Path, help="also build this real vault (a .tar.gz) per phase (bench/real.py)")
     p.add_argument("--lang", type=int, action="append", metavar="NOTES",
-                   help="also build a long multilingual brain of NOTES notes per phase (repeatable; benchlang.py)")
+                   help="also build a long multilingual brain of NOTES notes per phase (repeatable; bench/lang.py)")
     p.add_argument("--base", type=Path, help="with --vault/--lang: also build them by this checkout (its .venv)")
-    p.add_argument("--quality", action="store_true", help="search quality per arm (builder/benchquality.py), no timings")
+    p.add_argument("--quality", action="store_true", help="search quality per arm (bench/quality.py), no timings")
     p.add_argument("--locomo", metavar="DIR", help="with --quality: also recall on the raw LoCoMo conversations in DIR "
-                                                   "(builder/benchlocomo.py)")
+                                                   "(bench/locomo.py)")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
     p.add_argument("--child-now", default=NOW, help=argparse.SUPPRESS)
     p.add_argument("--child-watch", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
@@ -330,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.locomo and not args.quality:
         p.error("--locomo goes with --quality")
     if args.quality:
-        from .benchquality import report
+        from .quality import report
         print(json.dumps(report(locomo=args.locomo), sort_keys=True), flush=True)
         return 0
     extra = bool(args.vault or args.lang)
@@ -339,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     try:
         if extra:
-            from .benchreal import bench_extra
+            from .real import bench_extra
             bench_extra(args, work, sys.modules[__name__])
         for n in sizes:
             res = bench_size(n, args.records_per_note, work, pagefind=not args.no_pagefind, reps=args.reps,
@@ -350,6 +351,3 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(work, ignore_errors=True)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""The bytes a reader downloads for a note page's first view (issue 19), for builder.bench: the
+"""The bytes a reader downloads for a note page's first view (issue 19), for bench/run.py: the
 page, its stylesheets and scripts, the modules those import, and the modules bf.js imports as the
 page loads, each gzip-compressed as a web server would send it (files already packed, `.gz`, as
 they are). The local graph is counted apart: its module (site/graph.js) loads when the side
@@ -18,7 +18,7 @@ import re
 import sys
 from pathlib import Path
 
-from .kernel.pageurls import page_file
+from builder.kernel.pageurls import page_file
 
 ASSET = re.compile(r'<(?:link rel="stylesheet"|script[^>]*?) (?:href|src)="([^"]+)"')
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}/[^']+)'|^\s*import\s+'(\.{1,2}/[^']+)'""", re.M)
@@ -96,8 +96,8 @@ def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
     whether it exists). The query engine is the browser's twin file for file, so it reads the
     same files (tests/browser/test_parity.py checks it). `vectors`: the part under a vectors
     folder (the table's files, centres, maps, buckets)."""
-    from .query.search import search
-    from .query.site import open_site
+    from builder.query.search import search
+    from builder.query.site import open_site
     root, totals, vector = site.resolve(), [], []
     for query, scope in queries:
         opened = opened_files(lambda: search(open_site(str(site)), query, scope=scope))

@@ -1,8 +1,8 @@
-"""Rebuild times after the edits a person makes while writing (issue 15), for bench.py.
+"""Rebuild times after the edits a person makes while writing (issue 15), for bench/run.py.
 
 After the full build, the benchmark brain is edited seven times in a row, each followed by a
 rebuild over the site just built (its caches beside it, as `bf build` and `bf serve --watch`
-use them, and the paths each edit touched, as the watcher's events name them): a body edit twice, a title edit of the note that HUB_LINKERS notes link to (benchgen), a
+use them, and the paths each edit touched, as the watcher's events name them): a body edit twice, a title edit of the note that HUB_LINKERS notes link to (bench/gen.py), a
 new record, a deleted note, the build instant moved by one day, and a body edit with the instant
 moved by 10 s (`body_edit_later`: bf serve --watch builds at the current time). Each reports
 `rebuild_<edit>_s` (the whole rebuild), `rebuild_<edit>_without_pagefind_s` (minus its pagefind
@@ -20,8 +20,10 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from .benchgen import NOW, Corpus
-from .kernel.times import parse_instant, rfc3339
+from builder.kernel.times import parse_instant, rfc3339
+
+from . import CHILD
+from .gen import NOW, Corpus
 
 EDITS = ("body_edit", "title_edit", "new_record", "deleted_note", "now_plus_1d", "body_edit_later")
 
@@ -65,9 +67,9 @@ def watch_rebuilds(corpus_file: str, out: str, pagefind: bool) -> None:
     fresh BuildState (emit/state.py), then each of EDITS and its rebuild in this one process.
     The first build follows a body edit: with nothing kept yet it is what `bf build` does.
     Prints a JSON list of build reports: the first build's, then one per edit."""
-    from .build import build
-    from .emit.state import BuildState
-    from .watch import prepare_rebuilds
+    from builder.build import build
+    from builder.emit.state import BuildState
+    from builder.watch import prepare_rebuilds
     saved = json.loads(Path(corpus_file).read_text(encoding="utf-8"))
     corpus = Corpus(root=Path(saved["root"]), vocab=[], notes=saved["notes"], people=saved["people"])
     state, reports = BuildState(), []
@@ -91,7 +93,7 @@ _EDIT = {"body_edit_cold": _body_edit, "body_edit": _body_edit, "title_edit": _t
 
 def _watch(run, corpus_file: Path, out: Path, pagefind: bool) -> list[dict]:
     """watch_rebuilds in a child process (started by `run`: bench._run): its reports."""
-    cmd = [sys.executable, "-m", "builder.bench", "--child-watch", str(corpus_file), str(out)]
+    cmd = CHILD + ["--child-watch", str(corpus_file), str(out)]
     _, code, stdout, _ = run(cmd + ([] if pagefind else ["--no-pagefind"]))
     if code != 0:
         raise RuntimeError(f"benchmark rebuilds failed (exit {code}): {' '.join(cmd)}")

@@ -1,6 +1,6 @@
-"""Full builds of brains the benchmark's shapes are not, for `python -m builder.bench`: a real
+"""Full builds of brains the benchmark's shapes are not, for `scripts/bench`: a real
 vault (`--vault TARBALL`: its `en/` folder, or its one top folder, is the brain; nothing is
-downloaded) and the long multilingual brain of benchlang.py (`--lang N`), each timed per phase,
+downloaded) and the long multilingual brain of bench/lang.py (`--lang N`), each timed per phase,
 and the same build by another checkout (`--base DIR`: a worktree of an earlier commit with its
 own `.venv`) in the same run, so two commits compare on one machine at one time. Each object
 carries stock lunr's p50 over the 1k-note `rich` brain (`stock_lunr_p50_ms`), the machine's
@@ -16,12 +16,13 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from .benchgen import NOW, generate, queries
-from .benchlang import generate_lang
+from . import CHILD_ENV
+from .gen import NOW, generate, queries
+from .lang import generate_lang
 
 
 class RealBench:
-    """One run's builds. `bench`: the module builder.bench (passed in, as it imports this one),
+    """One run's builds. `bench`: the module bench.run (passed in, as it imports this one),
     whose Result, child builds and index comparison these builds share."""
 
     def __init__(self, bench, work: Path, pagefind: bool, base: Path | None, reps: int):
@@ -41,11 +42,13 @@ class RealBench:
         modules: run from there), with the CPU seconds it and its children took (`cpu_s`): on a
         host others load too, the work done is steadier than the time it took."""
         python = checkout / ".venv" / "bin" / "python" if checkout else Path(sys.executable)
-        cmd = [str(python), "-m", "builder.bench", "--child-build", str(brain), str(out), "--child-now", NOW]
+        # a checkout from before bench/ left the package runs its benchmark as builder.bench
+        module = "builder.bench" if checkout and not (checkout / "bench" / "__main__.py").is_file() else "bench"
+        cmd = [str(python), "-m", module, "--child-build", str(brain), str(out), "--child-now", NOW]
         with tempfile.TemporaryDirectory() as tmp:
             cpu = Path(tmp) / "cpu"
             timed = [self.bench.TIME, "-f", "%U %S", "-o", str(cpu), *cmd] + ([] if self.pagefind else ["--no-pagefind"])
-            proc = subprocess.run(timed, cwd=checkout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            proc = subprocess.run(timed, cwd=checkout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=CHILD_ENV)
             if proc.returncode != 0:
                 raise RuntimeError(f"benchmark build failed (exit {proc.returncode}): {' '.join(cmd)}")
             return dict(json.loads(proc.stdout), cpu_s=sum(map(float, cpu.read_text().split()[-2:])))
@@ -110,7 +113,7 @@ class RealBench:
 
 
 def bench_extra(args, work: Path, bench) -> None:
-    """bench.py's --lang and --vault (`bench`: that module): print one JSON object per build."""
+    """bench/run.py's --lang and --vault (`bench`: that module): print one JSON object per build."""
     real = RealBench(bench, work, not args.no_pagefind, args.base, args.reps)
     results = real.lang(args.lang or [])
     if args.vault:

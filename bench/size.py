@@ -1,4 +1,4 @@
-"""The site's bytes for `python -m builder.bench`: in all, per note, by kind of file (KINDS),
+"""The site's bytes for `scripts/bench`: in all, per note, by kind of file (KINDS),
 pagefind's, and the search data's against the raw text it indexes."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A long multilingual brain for `python -m builder.bench --lang N`: what a person's vault holds and
+"""A long multilingual brain for `scripts/bench --lang N`: what a person's vault holds and
 the benchmark's shapes do not. Notes of at least 5 KB, each mostly in one of four languages
 (Chinese, Arabic, Russian, a Latin-script one with diacritics) and quoting the others, with
 sections, links to other notes and one link to a missing note per 300 words (a broken_link
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from .benchgen import vocabulary
+from .gen import vocabulary
 
 NOTE_BYTES = 5 * 1024
 BROKEN_EVERY = 300     # words between two links to a missing note

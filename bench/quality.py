@@ -1,7 +1,7 @@
-"""`python -m builder.bench --quality`: search quality as one JSON object, per search mode
+"""`scripts/bench --quality`: search quality as one JSON object, per search mode
 (lexical, semantic, hybrid: issue 17) — no timings.
 
-- `conversations` (issue 16): the generated chats of builder/benchconv.py (questions and digest in
+- `conversations` (issue 16): the generated chats of bench/conv.py (questions and digest in
   tests/fixtures/conversations.json), each question searched within its chat's source
   (`memories/chat-K`, limit 10): turn recall@10 (the answer message is among the 10 items) and
   session recall@5 (an item of the answer's session is among the first 5), for the tuning
@@ -9,10 +9,10 @@
 - `example`: the known-item set tests/fixtures/quality.json over examples/brain;
   `multilingual`: every title and alias of tests/fixtures/multilingual as a query for its note;
   `mismatch`: tests/fixtures/mismatch.json, queries sharing no content word with their target,
-  its notes added to a generated brain (builder/benchgen.py) of DISTRACTORS notes.
+  its notes added to a generated brain (bench/gen.py) of DISTRACTORS notes.
   These: hit@1, hit@3 and MRR@10 (an item counts as the expected note when it is the note or one
   of its sections).
-- `locomo` (with `--locomo DIR`): real long conversations, builder/benchlocomo.py.
+- `locomo` (with `--locomo DIR`): real long conversations, bench/locomo.py.
 Needs the repository checkout (the fixtures are not in the package).
 """
 from __future__ import annotations
@@ -23,12 +23,15 @@ from pathlib import Path
 
 import yaml
 
-from . import MODES, benchconv, benchlocomo
-from .benchgen import generate
-from .build import build
-from .bm25 import name_key
-from .query.search import search
-from .query.site import open_site
+from builder import MODES
+from builder.bm25 import name_key
+from builder.build import build
+from builder.query.search import search
+from builder.query.site import open_site
+
+from . import conv
+from .gen import generate
+from .locomo import report as locomo_report
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -88,10 +91,10 @@ def conversations(tmp: Path, fixture: dict | None = None, modes=MODES) -> dict:
     """{mode: turn recall@10 and session recall@5 of the conversational set, per half and in all}."""
     fixture = fixture or json.loads((FIXTURES / "conversations.json").read_text("utf-8"))
     brain = tmp / "conv"
-    _, sessions = benchconv.generate(brain, fixture["seed"])
-    if benchconv.digest(brain) != fixture["digest"]:
+    _, sessions = conv.generate(brain, fixture["seed"])
+    if conv.digest(brain) != fixture["digest"]:
         raise SystemExit("bench: the generated conversations differ from tests/fixtures/conversations.json "
-                         "(regenerate it with python -m builder.benchconv)")
+                         "(regenerate it with python -m bench.conv)")
     site = _site(brain, tmp)
     out = {}
     for mode in modes:
@@ -113,7 +116,7 @@ def report(locomo: str | None = None) -> dict:
         tmp = Path(tmp)
         example = json.loads((FIXTURES / "quality.json").read_text("utf-8"))["queries"]
         mismatch = mismatch_brain(tmp / "mismatch")
-        real = {"locomo": benchlocomo.report(Path(locomo), tmp)} if locomo else {}
+        real = {"locomo": locomo_report(Path(locomo), tmp)} if locomo else {}
         return real | {
             "conversations": conversations(tmp),
             "example": _known(_site(ROOT / "examples" / "brain", tmp), [(q["query"], q["expect"]) for q in example]),
