@@ -19,9 +19,6 @@ PENDING = frozenset({
     "builder/searchworker.py", "builder/kernel/parallel.py",
     "builder/emit/emitters.py", "builder/emit/state.py", "builder/emit/entries.py", "builder/emit/urls.py",
     "builder/views/__init__.py", "builder/views/memo.py", "builder/views/coverage.py",
-    "builder/bench.py", "builder/benchconv.py", "builder/benchgen.py", "builder/benchlang.py",
-    "builder/benchlocomo.py", "builder/benchmcp.py", "builder/benchmix.py", "builder/benchquality.py",
-    "builder/benchreal.py", "builder/benchrebuild.py", "builder/benchsize.py", "builder/benchview.py",
 })
 
 # Upper-case document names are what a citation of the contract and its companions looks like;
