@@ -25,15 +25,3 @@ def test_skipping_a_pass_whose_literal_is_absent_never_changes_the_result():
     for _ in range(20000):
         sample = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
         assert text.plain(sample) == every_pass(sample), repr(sample)
-
-
-def test_around_cuts_a_long_line_to_the_link_in_its_context():
-    line = "Lead words " * 12 + "then the [[Pricing]] page we wrote, " + "and more after it " * 12
-    flat = text.plain(line)
-    got = text.around(flat, "Pricing")
-    assert got.startswith("…") and got.endswith("…") and len(got) <= text.BACKLINK_CHARS
-    assert "Pricing page we wrote" in got and got.index("Pricing") <= text.BACKLINK_LEAD + 1
-    assert flat[flat.index(got[1:40]) - 1] == " "      # starts on a word
-    assert text.around("A short [[x]] line", "x") == "A short [[x]] line"
-    missing = text.around("word " * 60, "absent")
-    assert missing == text.cut("word " * 60, text.BACKLINK_CHARS) and not missing.startswith("…")

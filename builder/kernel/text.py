@@ -4,8 +4,6 @@ from __future__ import annotations
 import re
 
 EXCERPT_CHARS = 320
-BACKLINK_CHARS = 160   # a backlink's excerpt: the link in its context, as Obsidian's backlinks pane shows it
-BACKLINK_LEAD = 40     # of which at most this much before the link
 TITLE_CHARS = 200
 # (pattern, replacement, literals one of which any match holds: None for "always run"). A pass
 # whose literals are absent from the text cannot match, so it is skipped (a C-speed `in`
@@ -37,18 +35,6 @@ def cut(text: str, limit: int = EXCERPT_CHARS) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 1].rstrip() + "…"
-
-
-def around(text: str, needle: str, limit: int = BACKLINK_CHARS) -> str:
-    """`text` cut to `limit` characters around the first `needle` (case-insensitive): from the
-    word that starts at most BACKLINK_LEAD characters before it, '…' marking each cut; without
-    the needle, its first `limit` characters."""
-    text = text.strip()
-    at = text.lower().find(needle.lower()) if needle else -1
-    if len(text) <= limit or at <= BACKLINK_LEAD:
-        return cut(text, limit)
-    start = text.find(" ", at - BACKLINK_LEAD, at) + 1 or at
-    return "…" + cut(text[start:], limit - 1)
 
 
 def preview_title(title: str) -> str:

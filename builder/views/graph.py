@@ -6,9 +6,12 @@ from itertools import count, groupby
 from operator import attrgetter
 
 from ..kernel.model import Brain, Link
-from ..kernel.text import BACKLINK_CHARS, around, cut, plain
+from ..kernel.text import cut, plain
 from ..kernel.stretch import differing
 from .memo import changed_keys, model_changes
+
+BACKLINK_CHARS = 160   # a backlink's excerpt: the link in its context, as Obsidian's backlinks pane shows it
+BACKLINK_LEAD = 40     # of which at most this much before the link
 
 
 @dataclass(frozen=True)
@@ -142,3 +145,15 @@ def _excerpt(brain: Brain, link: Link, lines: dict[str, list[str]]) -> str:
     if 0 < link.line <= len(text):
         return around(plain(text[link.line - 1]), link.target.split("#")[0].split("|")[0])
     return f"{link.relation}: {link.target}"
+
+
+def around(text: str, needle: str, limit: int = BACKLINK_CHARS) -> str:
+    """`text` cut to `limit` characters around the first `needle` (case-insensitive): from the
+    word that starts at most BACKLINK_LEAD characters before it, '…' marking each cut; without
+    the needle, its first `limit` characters."""
+    text = text.strip()
+    at = text.lower().find(needle.lower()) if needle else -1
+    if len(text) <= limit or at <= BACKLINK_LEAD:
+        return cut(text, limit)
+    start = text.find(" ", at - BACKLINK_LEAD, at) + 1 or at
+    return "…" + cut(text[start:], limit - 1)

@@ -8,7 +8,8 @@ import pytest
 
 from builder.brain import load
 from builder.views import compute
-from builder.views.graph import graph
+from builder.kernel import text
+from builder.views.graph import BACKLINK_CHARS, BACKLINK_LEAD, around, graph
 from builder.views.reads import note_reply, record_reply, section_reply
 
 NOW = "2026-12-02T12:00:00Z"
@@ -124,7 +125,6 @@ def test_compute_gives_a_view_per_note_section_and_record(brain):
 
 
 def test_a_backlink_excerpt_is_the_linking_line_around_the_link(tmp_path):
-    from builder.kernel.text import BACKLINK_CHARS
     lead, tail = "Some long words before it " * 8, " and then a good deal more text after the link " * 8
     for rel, text in {"a.md": "# A\n\nBody.\n", "b.md": f"# B\n\n{lead}we link [[A]]{tail}\n"}.items():
         (tmp_path / rel).write_text(text, encoding="utf-8")
@@ -132,3 +132,16 @@ def test_a_backlink_excerpt_is_the_linking_line_around_the_link(tmp_path):
     g = graph(b)
     (x,) = note_reply(b, g, b.notes["a.md"])["backlinks"]
     assert x["excerpt"].startswith("…") and "we link A and then" in x["excerpt"] and len(x["excerpt"]) <= BACKLINK_CHARS
+
+
+
+def test_around_cuts_a_long_line_to_the_link_in_its_context():
+    line = "Lead words " * 12 + "then the [[Pricing]] page we wrote, " + "and more after it " * 12
+    flat = text.plain(line)
+    got = around(flat, "Pricing")
+    assert got.startswith("…") and got.endswith("…") and len(got) <= BACKLINK_CHARS
+    assert "Pricing page we wrote" in got and got.index("Pricing") <= BACKLINK_LEAD + 1
+    assert flat[flat.index(got[1:40]) - 1] == " "      # starts on a word
+    assert around("A short [[x]] line", "x") == "A short [[x]] line"
+    missing = around("word " * 60, "absent")
+    assert missing == text.cut("word " * 60, BACKLINK_CHARS) and not missing.startswith("…")
