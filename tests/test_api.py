@@ -46,7 +46,7 @@ QUERIES = [
      {"type": "project", "path": "projects/", "brains": ["brain"]}),
     (("read", "projects/new-website.md"), "read", ("projects/new-website.md",), {}),
     (("read", "projects/new-website.md#decision"), "read", ("projects/new-website.md#decision",), {}),
-    (("read", "concepts/style-guide.md", "--offset", "4096"), "read", ("concepts/style-guide.md",), {"offset": 4096}),
+    (("read", "concepts/style-guide.md", "--offset", "1043"), "read", ("concepts/style-guide.md",), {"offset": 1043}),
     (("read", ""), "read", ("",), {}),
     (("read", "memories/brief"), "read", ("memories/brief",), {"brains": "brain"}),
     (("recall", "pricing", "--budget", "4000"), "recall", ("pricing",), {"budget": 4000}),
