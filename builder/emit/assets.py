@@ -6,6 +6,8 @@ from pathlib import Path
 from ..kernel.embeds import page_assets
 from ..kernel.resources import resource_dir
 from .look import copy_look
+from .stage import IndexContext, SiteContext, Stage, paths
+from .urls import attachment_path
 from .writer import Writer
 
 # Vendored libraries that only pages holding math or a diagram load (kernel/embeds.page_assets):
@@ -44,3 +46,17 @@ def emit_assets(writer: Writer, brains) -> None:
 def emit_attachments(writer: Writer, brain_name: str, root: Path, attachments, path_for) -> None:
     for rel in attachments:
         writer.copy(root / rel, path_for(brain_name, rel))
+
+
+@paths
+def _attachments(ctx: IndexContext) -> None:
+    emit_attachments(ctx.writer, ctx.brain.name, Path(ctx.brain.root), ctx.brain.attachments, attachment_path)
+
+
+@paths
+def _assets(ctx: SiteContext) -> None:
+    emit_assets(ctx.writer, list(ctx.brains))
+
+
+ATTACHMENTS = Stage("attachments", "index", "render", _attachments)
+ASSETS = Stage("assets", "site", "assets", _assets)
