@@ -5,6 +5,7 @@ import hashlib
 import posixpath
 import re
 from datetime import datetime
+from types import MappingProxyType
 
 from ..kernel.config import BrainConfig, duration_days
 from ..kernel.errors import ConfigError
@@ -19,7 +20,7 @@ from ..kernel.times import parse_instant
 TASK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$")
 TASK_LINES = re.compile(TASK.pattern, re.M)   # the same lines, found in a whole text
 CODE_SPAN = re.compile(r"(`+).+?\1")
-FOLDER_TYPES = {"projects": "project", "actions": "action"}
+FOLDER_TYPES = MappingProxyType({"projects": "project", "actions": "action"})
 MAX_NOTE_BYTES = 8 * 1024 * 1024
 
 

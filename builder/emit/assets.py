@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 from ..kernel.embeds import page_assets
 from ..kernel.resources import resource_dir
@@ -12,7 +13,7 @@ from .writer import Writer
 
 # Vendored libraries that only pages holding math or a diagram load (kernel/embeds.page_assets):
 # a site with neither ships neither, as Quartz does (Mermaid alone is 2.7 MB).
-OPTIONAL = {"katex": "vendor/katex", "mermaid": "vendor/mermaid"}
+OPTIONAL = MappingProxyType({"katex": "vendor/katex", "mermaid": "vendor/mermaid"})
 
 
 def _copy_tree(writer: Writer, source: Path, prefix: str, skip: tuple[str, ...] = ()) -> None:

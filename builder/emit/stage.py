@@ -71,7 +71,7 @@ class ContentContext(Build):
     pass
 
 
-CONTEXTS = {"views": ViewsContext, "index": IndexContext, "site": SiteContext, "content": ContentContext}
+CONTEXTS = MappingProxyType({"views": ViewsContext, "index": IndexContext, "site": SiteContext, "content": ContentContext})
 
 
 def scoped(scope: str, build: Build, **kw) -> Build:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from itertools import accumulate
+from types import MappingProxyType
 
 from ..kernel.canon import canonical_json
 
@@ -60,7 +61,7 @@ def within(reply: dict, budget: int) -> bool:
     return bound <= budget or size(reply) <= budget
 
 
-_NESTING = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_NESTING = MappingProxyType({ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1})
 _NOT_BRACKETS = bytes(set(range(256)) - set(_NESTING))
 
 
