@@ -1,6 +1,6 @@
 """Where each stage of a build runs: in this process, in a child forked beside it, or in the
 search worker a watch session keeps (searchworker.py). The one module that starts processes for
-a build (tests/query/test_isolation.py): the checklist (build.py) says what runs in which order,
+a build (tests/test_module_state.py): the checklist (build.py) says what runs in which order,
 this module where, and runs the stages of a scope in emit/emitters.py's order knowing none.
 
 - `bf build` on two or more cores: each brain's index side (its index documents and the stages

@@ -1,4 +1,4 @@
-"""bf serve --watch: the brains' search side (the emitters of scope "brain": search index, store,
+"""bf serve --watch: the brains' search side (the stages of scope "index": search index, store,
 vectors, attachments, fingerprint) in a process of its own, beside the views side of each rebuild.
 
 A full build forks its search side anew (runner.Runner.index_of); a watch rebuild cannot, because the
@@ -100,7 +100,7 @@ class Session:
         self.state = "emitting"
 
     def result(self, digests: list[int]):
-        """What the worker wrote, its timings and counts: build._merge's arguments."""
+        """What the worker wrote, its timings and counts: runner.Runner.merge's arguments."""
         ok, value = self._reply()
         if not ok:
             raise value
