@@ -83,9 +83,6 @@ LONGEST = 60
 LONG = {
     "bm25/stemmer.py:_porter": "a line-for-line port of lunr.js's stemmer, checked against it as a twin",
     "bm25/reader.py:search_ids": "the reader's twin of site/engine/bm25/reader.js searchIds, kept step for step",
-    "bm25/update.py:_update": "not yet split",
-    "brain/__init__.py:load": "not yet split",
-    "brain/notes.py:parse_note": "not yet split",
 }
 
 
