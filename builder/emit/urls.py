@@ -16,7 +16,7 @@ def use_pages(brains) -> None:
     """Which refs lost their page path (brain/pagenames.py), for page_path: set once the brains
     are parsed, before anything renders or forks."""
     global _MOVED
-    _MOVED = MappingProxyType({b.name: MappingProxyType(b.moved) for b in brains})
+    _MOVED = MappingProxyType({b.name: b.moved for b in brains})   # the model's own dicts, never changed
 
 
 def reply_path(brain: str, ref: str, *variant: str) -> str:
