@@ -5,16 +5,7 @@ Python API (see README "## Python"): `open_site(path)` returns a `builder.api.Si
 failure raises `BfError` (`.code`, `.exit`, `.message`). Kept light: the CLI imports this
 package on every start, so the query modules load only when a site is opened."""
 __version__ = "0.1.0"
-# The layout of a built site; a query engine refuses a site of another bundle version.
-BUNDLE_VERSION = 9   # 2: compact data (docs/data.md); 3: its files and the search files are gzip packs (packs.py);
-                     # 4: sections computed from their note's reply (query/sections.py); 5: fingerprints are packs
-                     # 6: index lengths in l/ files (bf-lunr-6), card ids stable under insertion (bf-data-2)
-                     # 7: vector pages for lexical candidates, the vocabulary in shards (bf-vectors-4),
-                     #    index doc ids by group with room, stable when a record is added (bf-lunr-7)
-                     # 8: facets (f/) and placed instants (p/) in the index: scoped searches filter hits without metadata (bf-lunr-8)
-                     # 9: adjacent pairs (a/) in the index: a phrase search reads the text of fewer hits (bf-lunr-9)
-MANIFEST = "_bf/manifest.json"
-MODES = ("hybrid", "lexical", "semantic")   # bf search --mode (SPEC §5); builder/query/vector.py
+from .kernel.bundle import BUNDLE_VERSION, MANIFEST, MODES  # noqa: E402,F401  (the site's layout; stdlib-free)
 
 from .kernel.errors import BfError  # noqa: E402  (stdlib-free, tiny)
 

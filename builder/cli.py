@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from types import MappingProxyType
 
 from . import MODES
 from .kernel.errors import BfError, BuildError, InvalidInput
@@ -209,11 +210,11 @@ def cmd_new(args) -> int:
     return 0
 
 
-COMMANDS = {"build": cmd_build, "serve": cmd_serve, "new": cmd_new, "check": cmd_check, "read": cmd_read, "search": cmd_search, "similar": cmd_similar, "types": cmd_types,
-            "recall": cmd_recall, "schema": cmd_schema, "mcp": cmd_mcp}
+COMMANDS = MappingProxyType({"build": cmd_build, "serve": cmd_serve, "new": cmd_new, "check": cmd_check, "read": cmd_read, "search": cmd_search, "similar": cmd_similar, "types": cmd_types,
+            "recall": cmd_recall, "schema": cmd_schema, "mcp": cmd_mcp})
 
 
-PROSE = {"search", "recall", "read", "similar"}   # their positional is prose or a ref: it may start with "-"
+PROSE = frozenset({"search", "recall", "read", "similar"})   # their positional is prose or a ref: it may start with "-"
 
 
 def _prose_last(p: Parser, argv: list[str]) -> list[str]:

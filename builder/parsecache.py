@@ -19,13 +19,14 @@ import os
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
+from types import MappingProxyType
 
 from . import __version__
 from .kernel.model import Note, RawLink, Section, Task
 from .kernel.owned import ours
 
 FORMAT = 1
-CLASSES = {cls.__name__: cls for cls in (Note, Section, RawLink, Task)}
+CLASSES = MappingProxyType({cls.__name__: cls for cls in (Note, Section, RawLink, Task)})
 
 
 def _code_digest() -> str:

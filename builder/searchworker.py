@@ -1,9 +1,9 @@
-"""bf serve --watch: the brains' search side (the emitters of scope "brain": search index, store,
+"""bf serve --watch: the brains' search side (the stages of scope "index": search index, store,
 vectors, attachments, fingerprint) in a process of its own, beside the views side of each rebuild.
 
-A full build forks its search side anew (build._emit_brain); a watch rebuild cannot, because the
-search side's part of the kept BuildState (pieces, index, vectors, related, store, and its own
-parse cache) must outlive the build. So the state's first build forks one worker (build._fork_search), which keeps
+A full build forks its search side anew (runner.Runner.index_of); a watch rebuild cannot, because the
+search side's part of the kept BuildState (the memos of scope "index", and its own parse cache)
+must outlive the build. So the state's first build forks one worker (runner._fork_search), which keeps
 that part for the session; this process drops its own copy. Each build, in one `Session`:
 
 1. the worker parses the paths the file events named with its own copy of the parse cache while
@@ -19,7 +19,6 @@ that part for the session; this process drops its own copy. Each build, in one `
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import signal
 import weakref
 from contextlib import contextmanager
@@ -41,22 +40,11 @@ def read_digest(brain, parsed: dict) -> int:
 
 
 class SearchWorker:
-    """The forked worker. `load(request)` → (brains, digests, urls) parses as the build does,
-    `side(brains, plan)` → (record, timings, emitted) runs the search side (both from build.py),
-    and `settle()` is its BuildState's, run when this process's is (settle())."""
+    """The forked worker: `process` runs `serve` (the runner forks it: kernel/parallel.served),
+    and `conn` is this side of their pipe."""
 
-    def __init__(self, load: Callable, side: Callable, settle: Callable):
-        global _JOBS
-        ctx = multiprocessing.get_context("fork")
-        self._conn, child = ctx.Pipe(duplex=True)
-        # not a daemon: its search side forks workers of its own (kernel/parallel.py)
-        self._process = ctx.Process(target=_serve, args=(child,))
-        _JOBS = load, side, settle
-        try:
-            self._process.start()
-        finally:
-            _JOBS = None
-        child.close()
+    def __init__(self, process, conn):
+        self._process, self._conn = process, conn
         self.built = False   # True once it has computed a build's search side: then it keeps one
         # a state dropped without lose_search (a test's) ends its worker too, as does this
         # process's exit (before multiprocessing's own exit handler would wait for it)
@@ -112,7 +100,7 @@ class Session:
         self.state = "emitting"
 
     def result(self, digests: list[int]):
-        """What the worker wrote, its timings and counts: build._merge's arguments."""
+        """What the worker wrote, its timings and counts: runner.Runner.merge's arguments."""
         ok, value = self._reply()
         if not ok:
             raise value
@@ -149,14 +137,15 @@ class Session:
         self.end(kind is None or issubclass(kind, Exception))
 
 
-_JOBS = None   # (load, side, settle), set only while a worker forks: its process never holds the state
 SETTLE = "settle"
 
 
-def _serve(conn) -> None:
+def serve(conn, load: Callable, side: Callable, settle: Callable) -> None:
     """The worker's loop: a load request, then a plan (None: the build ended early), then the
-    reply (ok, (side's result, the digests)) or (False, the exception)."""
-    load, side, settle = _JOBS
+    reply (ok, (side's result, the digests)) or (False, the exception). `load(request)` →
+    (brains, digests, urls) parses as the build does, `side(brains, plan)` → (record, timings,
+    emitted) runs the index side (both from the runner), and `settle()` is its BuildState's,
+    run when this process's is (settle())."""
     # Ctrl-C in bf serve's terminal reaches the whole process group: the server ends it
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     gc.freeze()   # the heap it was forked with is shared with the parent: never walked (copied)

@@ -11,7 +11,7 @@
 - `bf(*args) -> (exit code, stdout, stderr)` (fixture): runs the CLI in-process.
 - `pagefind_runs()` (fixture returning a function): the page lists of every pagefind run
   (`builder.emit.pagefind.index_pages`) since the test began, in order. Kept in a file, since
-  a build runs pagefind in a forked child (build.ContentSide).
+  a build runs pagefind in a forked child (runner.py).
 - `node`, `git` (fixtures): the tool's path; the test is skipped without it, or fails when
   CI=true (tests/support/tools.py, also importable as `tools` from any test).
 """

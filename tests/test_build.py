@@ -221,14 +221,14 @@ def test_a_rebuild_making_a_new_day_page_renders_the_pages_that_link_to_it_alone
     shutil.copytree(ROOT / "examples" / "brain", brain)
     out, state, now = tmp_path / "site", BuildState(), "2026-12-05T12:00:00Z"
     build_site(brain, out, state=state, now=now)
-    notes = {ref for ref in state.pages["brain"].keys if ref.endswith(".md")}
+    notes = {ref for ref in state["views", "pages", "brain"].keys if ref.endswith(".md")}
     record = {"text": "Monday: nothing new.", "title": "Morning brief", "time": f"{day}T06:00:00Z",
               "author": "service:morning-brief", "attributes": {"observed": f"{day}T06:00:05Z"}}
     (brain / "memories" / "brief" / f"{day}.json").write_text(json.dumps(record), encoding="utf-8")
-    days = lambda: {ref for ref in state.pages["brain"].keys if ref.startswith("memories/brief/")}
+    days = lambda: {ref for ref in state["views", "pages", "brain"].keys if ref.startswith("memories/brief/")}
     before = days()
     build_site(brain, out, state=state, now=now)
-    rendered = set(state.pages["brain"].made)
+    rendered = set(state["views", "pages", "brain"].made)
     assert {f"memories/brief/{day}", "memories/brief"} <= rendered
     assert not rendered & notes and "memories/brief/2026-11-29" not in rendered and len(rendered) < 30, sorted(rendered)
     build_site(brain, tmp_path / "clean", now=now)

@@ -11,6 +11,7 @@ it changed, its l/ file and meta.json. Where each value goes: layout.py.
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 from ..kernel.canon import canonical_json
 from ..kernel.packs import pack, packed_name
@@ -21,8 +22,8 @@ from .pipeline import WordMemo, term_counts
 from .postings import gaps
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
-FIELD_BOOSTS = {f: PARAMS[f]["boost"] for f in FIELDS}
-WEIGHTS = {f: PARAMS[f].get("weights", (1,)) for f in FIELDS}
+FIELD_BOOSTS = MappingProxyType({f: PARAMS[f]["boost"] for f in FIELDS})
+WEIGHTS = MappingProxyType({f: PARAMS[f].get("weights", (1,)) for f in FIELDS})
 ID = 24                   # a posting entry while indexing is doc << ID | tf
 _MASK = (1 << ID) - 1     # lengths and frequencies are capped at 16,777,215
 

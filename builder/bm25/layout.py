@@ -25,7 +25,7 @@ SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB 
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 # a field with b = 0 ignores length: l/ files leave it out
-KEEPS_LENGTH = [PARAMS[f]["b"] != 0 for f in FIELDS]
+KEEPS_LENGTH = tuple(PARAMS[f]["b"] != 0 for f in FIELDS)
 DEPRECATED = "deprecated"   # the facet meta.json holds (deprecated())
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from types import MappingProxyType
 
 from .stemmer import stem
 from .unitable import MN, WORD, char_class, decode
@@ -40,7 +41,7 @@ wants was we were what when where which while who whom why will with would yet
 you your
 """.split())
 
-SPACELESS = [
+SPACELESS = (
     (0x0E00, 0x0EFF),    # Thai, Lao
     (0x1000, 0x109F),    # Myanmar
     (0x1100, 0x11FF),    # Hangul Jamo
@@ -64,13 +65,13 @@ SPACELESS = [
     (0x1B000, 0x1B16F),  # Kana supplement, extended A, small kana
     (0x20000, 0x2FA1F),  # CJK extensions B-F, compatibility supplement
     (0x30000, 0x323AF),  # CJK extensions G, H
-]
-LATIN = [
+)
+LATIN = (
     (0x30, 0x39), (0x61, 0x7A), (0xAA, 0xAA), (0xBA, 0xBA), (0xC0, 0x24F), (0x250, 0x2AF),
     (0x300, 0x36F), (0x1AB0, 0x1AFF), (0x1D00, 0x1DFF), (0x1E00, 0x1EFF), (0x20D0, 0x20FF),
     (0x2C60, 0x2C7F), (0xA720, 0xA7FF), (0xAB30, 0xAB6F),
-]
-FOLD_MAP = {"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "đ": "d", "ð": "d", "ł": "l", "þ": "th", "ı": "i"}
+)
+FOLD_MAP = MappingProxyType({"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "đ": "d", "ð": "d", "ł": "l", "þ": "th", "ı": "i"})
 
 
 def _class(ranges) -> str:

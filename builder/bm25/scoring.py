@@ -9,6 +9,8 @@ may differ in the last bit.
 """
 from __future__ import annotations
 
+from types import MappingProxyType
+
 FORMAT = "bf-lunr-9"
 FIELDS = ("title", "aliases", "headings", "body", "neighbours")
 # Per field: boost, k1, b (BM25 summed over fields, each with its own parameters). The one
@@ -17,13 +19,13 @@ FIELDS = ("title", "aliases", "headings", "body", "neighbours")
 # the messages at distance k, in units of 1/scale (±1 weight 1, ±2 weight 0.5), so tf and
 # length stay integers (FORMAT.md). Its b is 0: a window's length says little (measured the
 # same on the conversational set, bench/quality.py) and l/ files leave its lengths out.
-PARAMS = {
+PARAMS = MappingProxyType({
     "title": {"boost": 10, "k1": 1.2, "b": 0.75},
     "aliases": {"boost": 8, "k1": 1.2, "b": 0.75},
     "headings": {"boost": 4, "k1": 1.2, "b": 0.75},
     "body": {"boost": 1, "k1": 1.2, "b": 0.75},
     "neighbours": {"boost": 0.5, "k1": 1.2, "b": 0, "scale": 2, "weights": [2, 1]},
-}
+})
 # Fields that add to a document's score without holding the words for the all-words rule: a
 # record must hold every query word in its own text, or it is a hit of the any-word pass only,
 # where its neighbours' words count as held. Measured (bench/quality.py, conversational
@@ -35,7 +37,7 @@ NAMED = ("title", "aliases")
 WHEN_BOOST = 2.0   # a hit placed in the span of a date the query names (query/when.py): exact in doubles   # an item "holds the words in its name" when they are in these
 LN2 = 0.6931471805599453
 SQRT2 = 1.4142135623730951
-_INV = [1.0 / k for k in range(1, 32, 2)]   # 1/1, 1/3, … 1/31
+_INV = tuple(1.0 / k for k in range(1, 32, 2))   # 1/1, 1/3, … 1/31
 
 
 def ln(x: float) -> float:

@@ -8,18 +8,19 @@ stemming (``w.length < 3`` and the consonant patterns count them as two).
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
-_STEP2 = {
+_STEP2 = MappingProxyType({
     "ational": "ate", "tional": "tion", "enci": "ence", "anci": "ance",
     "izer": "ize", "bli": "ble", "alli": "al", "entli": "ent", "eli": "e",
     "ousli": "ous", "ization": "ize", "ation": "ate", "ator": "ate",
     "alism": "al", "iveness": "ive", "fulness": "ful", "ousness": "ous",
     "aliti": "al", "iviti": "ive", "biliti": "ble", "logi": "log",
-}
-_STEP3 = {
+})
+_STEP3 = MappingProxyType({
     "icate": "ic", "ative": "", "alize": "al", "iciti": "ic", "ical": "ic",
     "ful": "", "ness": "",
-}
+})
 
 _c = "[^aeiou]"
 _v = "[aeiouy]"

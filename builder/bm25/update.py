@@ -87,18 +87,7 @@ class IndexState:
                     faceted = faceted or old.get("facets") != new.get("facets")
                     changed.add(d)
         self.refs = refs
-        added = False
-        live = sorted(t for t in touched if not _LONE_SURROGATE.search(t) and any(t in pf for pf in self.post))
-        for term in touched - set(live):
-            self.weights.pop(term, None)
-        for term, spans in shifted.items():   # only moved: no need to encode it again
-            if term not in touched and term in self.weights:
-                self.weights[term] = _shifted(self.weights[term], spans)
-        for term, entry in zip(live, fork_each(_term_entry, live, self.post, len(live) > PARALLEL_DOCS)):
-            added |= term not in self.weights
-            self.weights[term] = entry
-        if added:    # term_plan numbers big terms in term order
-            self.weights = {t: self.weights[t] for t in sorted(self.weights)}
+        self._reweigh(touched, shifted)
         files = dict(self.files)
         todo = self._terms(files, touched | shifted.keys())
         if not per_doc:
@@ -124,6 +113,21 @@ class IndexState:
         stored = {stored_name(rel): dumped[rel] if rel in dumped else self.stored[stored_name(rel)] for rel in sorted(files)}
         self.docs, self.files, self.stored = docs, files, stored
         return stored
+
+    def _reweigh(self, touched: set[str], shifted: dict[str, list]) -> None:
+        """The weights of the `touched` terms encoded again, of those only `shifted` moved."""
+        added = False
+        live = sorted(t for t in touched if not _LONE_SURROGATE.search(t) and any(t in pf for pf in self.post))
+        for term in touched - set(live):
+            self.weights.pop(term, None)
+        for term, spans in shifted.items():   # only moved: no need to encode it again
+            if term not in touched and term in self.weights:
+                self.weights[term] = _shifted(self.weights[term], spans)
+        for term, entry in zip(live, fork_each(_term_entry, live, self.post, len(live) > PARALLEL_DOCS)):
+            added |= term not in self.weights
+            self.weights[term] = entry
+        if added:    # term_plan numbers big terms in term order
+            self.weights = {t: self.weights[t] for t in sorted(self.weights)}
 
     def _terms(self, files: dict, touched: set[str]) -> set[str]:
         """Put the touched terms' entries in `files` (its t/ and b/ files replaced, never

@@ -60,34 +60,8 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     found = _found(root, skip, memo, changed)
     problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
     cache = {} if cache is None else cache
-    cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
     digest = _Digests(root, found.stats, memo.stats if memo else None, problems, cfg.name)
-
-    read = {}
-    for rel in found.notes:
-        sha, data = digest(rel, MAX_NOTE_BYTES, lambda sha: (rel, sha, cfg_key) in cache)
-        if sha is not None:
-            read[rel] = ((rel, sha, cfg_key), data)
-    misses = [(rel, data) for rel, (key, data) in read.items() if key not in cache]
-    used = {}
-    with mapped(_parse_chunk, chunks(misses, cores() * 4), cfg, parallel=len(misses) >= 200) as parsed_notes:
-        # the records are read and parsed here while the workers parse the notes
-        records = _records(found.records, digest, cache, used, problems, cfg.name)
-        parsed = {rel: note for part in parsed_notes() for rel, note in part.items()}
-
-    notes = {}
-    for rel, (key, _) in read.items():
-        note = cache.get(key) or parsed[rel]
-        if isinstance(note, NoteError):
-            problems.append(Problem(cfg.name, rel, note.kind, str(note)))
-            continue
-        used[key] = note
-        if note.frontmatter.get("draft") is True:
-            continue
-        notes[rel] = note
-
-    cache.clear()           # keep only what this brain still holds
-    cache.update(used)
+    notes, records = _parsed(found, digest, cache, cfg, problems)
     digest.remember()
     sources = _sources(root, cfg, found, problems)
     identities = known_identities(cfg.identities, notes, records, sources, memo.identities if memo else None)
@@ -160,6 +134,37 @@ def _safe_attachments(paths: list[str], cfg, problems: list) -> list[str]:
         else:
             keep.append(rel)
     return keep
+
+
+def _parsed(found, digest, cache: dict, cfg, problems: list) -> tuple[dict, dict]:
+    """The brain's notes (but drafts) and records, each from `cache` while its bytes are those
+    it was parsed from; `cache` is left holding what this brain still holds."""
+    cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
+    read = {}
+    for rel in found.notes:
+        sha, data = digest(rel, MAX_NOTE_BYTES, lambda sha: (rel, sha, cfg_key) in cache)
+        if sha is not None:
+            read[rel] = ((rel, sha, cfg_key), data)
+    misses = [(rel, data) for rel, (key, data) in read.items() if key not in cache]
+    used = {}
+    with mapped(_parse_chunk, chunks(misses, cores() * 4), cfg, parallel=len(misses) >= 200) as parsed_notes:
+        # the records are read and parsed here while the workers parse the notes
+        records = _records(found.records, digest, cache, used, problems, cfg.name)
+        parsed = {rel: note for part in parsed_notes() for rel, note in part.items()}
+
+    notes = {}
+    for rel, (key, _) in read.items():
+        note = cache.get(key) or parsed[rel]
+        if isinstance(note, NoteError):
+            problems.append(Problem(cfg.name, rel, note.kind, str(note)))
+            continue
+        used[key] = note
+        if note.frontmatter.get("draft") is True:
+            continue
+        notes[rel] = note
+    cache.clear()           # keep only what this brain still holds
+    cache.update(used)
+    return notes, records
 
 
 def _records(rels: list[str], digest: "_Digests", cache: dict, used: dict, problems: list, brain: str) -> dict:

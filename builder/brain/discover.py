@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pathspec
 
-SKIP_DIRS = {"_site", ".bf-cache", "node_modules"}
+SKIP_DIRS = frozenset({"_site", ".bf-cache", "node_modules"})
 CONTROL = re.compile("[\x00-\x1f\x7f]")   # characters no ref may hold
 
 

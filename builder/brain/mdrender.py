@@ -12,8 +12,8 @@ from markdown_it import MarkdownIt
 
 from . import obsidian
 
-SAFE_TAGS = {"details", "summary", "kbd", "sup", "sub", "br", "mark", "u", "s", "small", "b", "i",
-             "em", "strong", "code", "pre", "p", "div", "span", "ul", "ol", "li", "hr", "abbr", "del", "ins"}
+SAFE_TAGS = frozenset({"details", "summary", "kbd", "sup", "sub", "br", "mark", "u", "s", "small", "b", "i",
+             "em", "strong", "code", "pre", "p", "div", "span", "ul", "ol", "li", "hr", "abbr", "del", "ins"})
 HTML_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\b[^>]*?(/?)>|<!--.*?-->|<[!?][^>]*>", re.S)
 
 

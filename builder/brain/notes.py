@@ -5,6 +5,7 @@ import hashlib
 import posixpath
 import re
 from datetime import datetime
+from types import MappingProxyType
 
 from ..kernel.config import BrainConfig, duration_days
 from ..kernel.errors import ConfigError
@@ -19,7 +20,7 @@ from ..kernel.times import parse_instant
 TASK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$")
 TASK_LINES = re.compile(TASK.pattern, re.M)   # the same lines, found in a whole text
 CODE_SPAN = re.compile(r"(`+).+?\1")
-FOLDER_TYPES = {"projects": "project", "actions": "action"}
+FOLDER_TYPES = MappingProxyType({"projects": "project", "actions": "action"})
 MAX_NOTE_BYTES = 8 * 1024 * 1024
 
 
@@ -61,7 +62,8 @@ def _byte_offsets(text: str) -> list[int]:
     return offsets
 
 
-def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
+def _text(data: bytes) -> str:
+    """A note file's bytes as text, or the NoteError that says why they are none."""
     if len(data) > MAX_NOTE_BYTES:
         raise NoteError("too_large", f"note is {len(data)} bytes; the limit is {MAX_NOTE_BYTES}")
     try:
@@ -70,6 +72,34 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         raise NoteError("encoding", f"not UTF-8 (byte {exc.start})") from None
     if "\x00" in text:
         raise NoteError("encoding", "holds NUL bytes: not a text file")
+    return text
+
+
+def _title(meta: dict, tokens: list, stem: str) -> tuple[str, bool, int | None]:
+    """(the note's title, whether its first H1 gave it, that H1's token index)."""
+    h1 = next((i for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h1"), None)
+    title = meta.get("title")
+    title_from_h1 = False
+    if not isinstance(title, str) or not title.strip():
+        if h1 is not None:
+            title, title_from_h1 = inline_text(tokens[h1 + 1]), True
+        else:
+            title = stem
+    return str(title).strip() or stem, title_from_h1, h1
+
+
+def _stale_days(meta: dict, note_type) -> float | None:
+    stale = meta.get("stale_after")
+    if stale is None and note_type == "project":
+        stale = "30d"
+    try:
+        return duration_days(stale, "stale_after") if stale is not None else None
+    except ConfigError as exc:
+        raise NoteError("frontmatter", exc.reason) from None
+
+
+def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
+    text = _text(data)
     try:
         meta, body, body_chars = split(text)
     except FrontmatterError as exc:
@@ -83,16 +113,7 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
     line_bytes = _byte_offsets(text)
     tokens = markdown().parse(body, {})
 
-    stem = posixpath.splitext(posixpath.basename(ref))[0]
-    h1 = next((i for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h1"), None)
-    title = meta.get("title")
-    title_from_h1 = False
-    if not isinstance(title, str) or not title.strip():
-        if h1 is not None:
-            title, title_from_h1 = inline_text(tokens[h1 + 1]), True
-        else:
-            title = stem
-    title = str(title).strip() or stem
+    title, title_from_h1, h1 = _title(meta, tokens, posixpath.splitext(posixpath.basename(ref))[0])
 
     sections = _sections(ref, title, tokens, h1 if title_from_h1 else None, front_lines, line_bytes)
     code_lines = _code_lines(tokens, front_lines)
@@ -101,13 +122,7 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
     tags = [t.lstrip("#") for t in tags if t.lstrip("#")]
     folder = ref.split("/")[0] if "/" in ref else ""
     note_type = meta.get("type") or (FOLDER_TYPES.get(folder) if ref.count("/") == 1 else None)
-    stale = meta.get("stale_after")
-    if stale is None and note_type == "project":
-        stale = "30d"
-    try:
-        stale_days = duration_days(stale, "stale_after") if stale is not None else None
-    except ConfigError as exc:
-        raise NoteError("frontmatter", exc.reason) from None
+    stale_days = _stale_days(meta, note_type)
     event = None
     for key in ("date", "start", "due", "end"):
         event = parse_instant(meta.get(key), cfg.timezone)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 from functools import lru_cache
+from types import MappingProxyType
 
 # ---------------------------------------------------------------- %% comments %%
 
@@ -152,7 +153,7 @@ def lone_embeds(state) -> None:
 # ---------------------------------------------------------------- callouts
 
 # Obsidian's callout types: canonical type → (aliases, Lucide icon). Unknown types look like `note`.
-CALLOUTS = {
+CALLOUTS = MappingProxyType({
     "note": ((), "pencil"),
     "abstract": (("summary", "tldr"), "clipboard-list"),
     "info": ((), "info"),
@@ -166,8 +167,8 @@ CALLOUTS = {
     "bug": ((), "bug"),
     "example": ((), "list"),
     "quote": (("cite",), "quote"),
-}
-CALLOUT_KIND = {alias: kind for kind, (aliases, _) in CALLOUTS.items() for alias in (kind, *aliases)}
+})
+CALLOUT_KIND = MappingProxyType({alias: kind for kind, (aliases, _) in CALLOUTS.items() for alias in (kind, *aliases)})
 
 
 def callout_kind(written: str) -> str:

@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 
 from ..kernel.embeds import page_assets
 from ..kernel.resources import resource_dir
 from .look import copy_look
+from .stage import IndexContext, SiteContext, Stage, paths
+from .urls import attachment_path
 from .writer import Writer
 
 # Vendored libraries that only pages holding math or a diagram load (kernel/embeds.page_assets):
 # a site with neither ships neither, as Quartz does (Mermaid alone is 2.7 MB).
-OPTIONAL = {"katex": "vendor/katex", "mermaid": "vendor/mermaid"}
+OPTIONAL = MappingProxyType({"katex": "vendor/katex", "mermaid": "vendor/mermaid"})
 
 
 def _copy_tree(writer: Writer, source: Path, prefix: str, skip: tuple[str, ...] = ()) -> None:
@@ -44,3 +47,17 @@ def emit_assets(writer: Writer, brains) -> None:
 def emit_attachments(writer: Writer, brain_name: str, root: Path, attachments, path_for) -> None:
     for rel in attachments:
         writer.copy(root / rel, path_for(brain_name, rel))
+
+
+@paths
+def _attachments(ctx: IndexContext) -> None:
+    emit_attachments(ctx.writer, ctx.brain.name, Path(ctx.brain.root), ctx.brain.attachments, attachment_path)
+
+
+@paths
+def _assets(ctx: SiteContext) -> None:
+    emit_assets(ctx.writer, list(ctx.brains))
+
+
+ATTACHMENTS = Stage("attachments", "index", "render", _attachments)
+ASSETS = Stage("assets", "site", "assets", _assets)

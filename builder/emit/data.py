@@ -31,8 +31,9 @@ from ..kernel.packs import packed_name
 from ..query.data import FORMAT
 from ..views import View
 from .cardids import STRIDE, CardIds
-from .entries import Seen, entries
+from .entries import Seen, came_went, entries
 from .hashpacks import HashedPacks
+from .stage import Stage, ViewsContext, paths
 from .writer import Writer
 
 __all__ = ["DataMemo", "emit_data", "stored_in_files"]
@@ -126,11 +127,13 @@ def _shape(pages: tuple[dict, ...]) -> tuple[dict, list] | None:
     return (base, items) if list(pages) == paged(base, items) else None
 
 
-def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo | None = None) -> list[str]:
+def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo | None = None,
+              came_went=came_went) -> list[str]:
     """Write `brain`'s compact data through `writer`; returns the paths written. `memo`: what the
-    last build in this process made (DataMemo), left holding this build's."""
+    last build in this process made (DataMemo), left holding this build's; `came_went`:
+    entries.came_went, or the build's entries.CameWent."""
     memo = memo if memo is not None else DataMemo()
-    fresh, new, home = entries(brain, views, memo)
+    fresh, new, home = entries(brain, views, memo, came_went)
     touched: set[str] = set()
     keys, last = {e[4] for e in new}, memo.views
     gone = [last[k] for k in last.keys() - fresh.keys()] + [last[id(e[0])] for e in new if id(e[0]) in last]
@@ -257,3 +260,11 @@ def _prune(memo: DataMemo) -> None:
     memo.items = {id(i): memo.items[id(i)] for i in live if id(i) in memo.items}
     memo.texts = {k: memo.texts[k] for k in memo.items}
     memo.info = {t: memo.info[t] for t in memo.holding}
+
+
+@paths
+def _stage(ctx: ViewsContext) -> None:
+    emit_data(ctx.writer, ctx.brain.name, ctx.views, ctx.memo, ctx.came_went)
+
+
+DATA = Stage("data", "views", "render", _stage, memo=DataMemo)

@@ -9,12 +9,14 @@ from __future__ import annotations
 from datetime import date
 from zoneinfo import ZoneInfo
 
+from types import MappingProxyType
+
 from markupsafe import Markup
 
 from ..kernel.times import parse_instant
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-NEAR = {-1: "yesterday", 0: "today", 1: "tomorrow"}
+NEAR = MappingProxyType({-1: "yesterday", 0: "today", 1: "tomorrow"})
 
 
 def local_day(value: str, tz: str) -> date:

@@ -16,6 +16,7 @@ from ..kernel.model import Brain
 from ..kernel.text import cut
 from ..kernel.times import rfc3339
 from .urls import absolute, attachment_path, page_path, record_urls
+from .stage import SiteContext, Stage, paths
 from .writer import Writer
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -157,3 +158,11 @@ def _sitemaps(site: str, pages: list[str], lastmod: dict[str, str]) -> dict[str,
 
 def _xml(root: ET.Element) -> bytes:
     return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+
+
+@paths
+def _stage(ctx: SiteContext) -> None:
+    emit_feeds(ctx.writer, list(ctx.brains), ctx.as_of)
+
+
+FEEDS = Stage("feeds", "site", "feeds", _stage)

@@ -24,6 +24,7 @@ from ..kernel.canon import canonical_json
 from ..kernel.model import Brain
 from .html import render
 from .site_pages import _context
+from .stage import SiteContext, Stage, paths
 from .writer import Writer
 
 EXPLORER = "_bf/explorer.json"
@@ -106,3 +107,11 @@ def _navigation(brain: Brain, last: tuple | None) -> tuple:
     tree = folder_tree(brain)
     first = next((i for i, link in enumerate(links) if link.source not in brain.notes), len(links))
     return notes, refs, links[:first], tree, edges(brain, {ref: i for i, ref in enumerate(note_ids(tree))})
+
+
+@paths
+def _stage(ctx: SiteContext) -> None:
+    emit_navigation(ctx.writer, list(ctx.brains), ctx.as_of, ctx.memo)
+
+
+NAVIGATION = Stage("navigation", "site", "render", _stage, memo=dict)

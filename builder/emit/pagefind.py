@@ -59,6 +59,7 @@ from pathlib import Path
 from ..kernel.errors import BuildError
 from ..kernel.refs import escape_segment
 from .pagefind_canon import canonicalize
+from .stage import ContentContext, Stage, paths
 from .urls import page_path, record_page_ref
 from .writer import Writer
 
@@ -330,3 +331,11 @@ def _communicate(proc: subprocess.Popen, stop: threading.Event | None) -> tuple[
     proc.kill()
     proc.communicate()
     raise PagefindError("pagefind stopped: a newer build replaces this one")
+
+
+@paths
+def _stage(ctx: ContentContext) -> None:
+    emit_pagefind(ctx.writer, list(ctx.brains), ctx.pagefind == "later", ctx.stop)
+
+
+PAGEFIND = Stage("pagefind", "content", "pagefind", _stage, needs=("pages",), when="pagefind")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Container, Sequence
+from types import MappingProxyType
 
 from ..kernel.config import language_tag
 from ..kernel.model import Brain
@@ -20,8 +21,8 @@ from .writer import Writer
 # An Open Graph description as long as link cards show it (X cuts at 200 characters, search
 # snippets nearer 160), not the reply's whole 320-character excerpt in every page's head.
 OG_DESCRIPTION = 200
-LISTED = {"folder": "Folder", "tag": "Notes tagged", "source": "Source", "period": "Period", "identity": "Identity",
-          "type": "Type", "memories": ""}
+LISTED = MappingProxyType({"folder": "Folder", "tag": "Notes tagged", "source": "Source", "period": "Period", "identity": "Identity",
+          "type": "Type", "memories": ""})
 
 
 def offset_variant(view: View, page: dict) -> tuple[str, ...]:

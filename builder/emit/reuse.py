@@ -176,9 +176,10 @@ class PageMemo:
     made: list[str] = field(default_factory=list)             # this build's rendered pages
     site: tuple = (None, None)                                # (the `ids` it was made for, SiteViews)
 
-    def site_views(self, views) -> SiteViews:
+    def site_views(self, views, came_went=came_went) -> SiteViews:
         """SiteViews of `views`: the last build's patched with the views that came and went since,
-        when it was made for the views `ids` holds (a build that failed after may have left it newer)."""
+        when it was made for the views `ids` holds (a build that failed after may have left it newer).
+        `came_went`: entries.came_went, or the build's entries.CameWent."""
         now, came, went = came_went(self.ids, views)   # _changed() asks the same: one answer
         last_ids, last = self.site
         site = last.after(came, went) if last is not None and last_ids is self.ids else SiteViews(views)
@@ -193,10 +194,11 @@ class PageMemo:
             self.shared, self.keys, self.digests, self.page_of = shared, {}, {}, {}
             self.reads, self.readers, self.stamped = {}, {}, set()
 
-    def reuse(self, writer, brain: Brain, g: Graph, site: SiteViews, views, root: bool, as_of: str) -> tuple[list, set]:
+    def reuse(self, writer, brain: Brain, g: Graph, site: SiteViews, views, root: bool, as_of: str,
+              came_went=came_went) -> tuple[list, set]:
         """Take from the previous site (Writer.keep) each file whose key is unchanged: the views
         whose pages must be rendered, and the paths kept among theirs."""
-        changed, pages = self._changed(brain, views)
+        changed, pages = self._changed(brain, views, came_went)
         dirty = set().union(*(self.readers.get(t, ()) for t in changed))
         if as_of != self.as_of:
             dirty |= self.stamped
@@ -236,7 +238,7 @@ class PageMemo:
         self._rekey(ref, {}, set(), False)
         del self.keys[ref], self.reads[ref]
 
-    def _changed(self, brain: Brain, views) -> tuple[set, dict[str, View]]:
+    def _changed(self, brain: Brain, views, came_went) -> tuple[set, dict[str, View]]:
         """The views (by ref: a relation list by its target's) and items (by (ref,)) that may have
         changed since the last build; and the views with a page, by ref. Only the views that
         came and went since are looked at (views.compute keeps an unchanged view's object)."""

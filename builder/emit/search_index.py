@@ -32,7 +32,8 @@ from ..kernel.canon import canonical_json
 from ..kernel.model import Brain
 from ..kernel.refs import escape_segment
 from ..views.documents import store
-from ..views.memo import Memos
+from ..views.memo import Memos, model_changes
+from .stage import IndexContext, Stage, paths
 from .writer import Writer
 
 STORE_FORMAT = "bf-search-4"   # 4: notes' meta in chunks (notes/m/K.json), no notes.json
@@ -84,12 +85,14 @@ def emit_index(writer: Writer, brain: str, docs, state: IndexState | None = None
         writer.write(f"{search_dir(brain)}/index/{rel}", data, f"search:{brain}")
 
 
-def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict, kept: dict | None = None) -> None:
+def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict, kept: dict | None = None,
+               changes=model_changes) -> None:
     """The document store: what search replies show of each hit, chunked (module docstring).
-    `kept`: what the last store of this brain in this process made (views/memo.py), likewise."""
+    `kept`: what the last store of this brain in this process made (views/memo.py), likewise;
+    `changes`: as views/documents.store's."""
     base, owner = search_dir(brain.name), f"search:{brain.name}"
     memos = Memos(kept, (brain.name, frozenset(brain.identities)))
-    data = store(brain, as_of, pieces, memos)
+    data = store(brain, as_of, pieces, memos, changes)
     numbered = _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner, memos)
     note_heads = _meta_chunks(writer, f"{base}/notes", numbered, NOTE_CHUNK, owner, memos,
                               lambda entry: entry[0] | {"t": entry[1]})
@@ -103,3 +106,17 @@ def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict, kept: dic
         "records": {s: len(m) for s, m in sorted(data["records"].items())}, "record_chunks": heads,
         "sources": data["sources"], "types": data["types"], "text_chunk": TEXT_CHUNK,
     }, owner)
+
+
+@paths
+def _index(ctx: IndexContext) -> None:
+    emit_index(ctx.writer, ctx.brain.name, ctx.docs, ctx.memo)
+
+
+@paths
+def _store(ctx: IndexContext) -> None:
+    emit_store(ctx.writer, ctx.brain, ctx.as_of, ctx.pieces, ctx.memo, ctx.changes)
+
+
+INDEX = Stage("search index", "index", "lunr", _index, memo=IndexState)
+STORE = Stage("search store", "index", "lunr", _store, memo=dict)

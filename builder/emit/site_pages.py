@@ -8,6 +8,7 @@ import posixpath
 from ..kernel.model import Brain
 from .html import render
 from .pages import common
+from .stage import SiteContext, Stage, paths
 from .writer import Writer
 
 PERIODS = ("today", "yesterday", "7d", "30d")
@@ -43,3 +44,11 @@ def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: s
     prefix = "/" if prefix == "//" else prefix
     writer.write("404.html", render("404.html", "404.html", **_context(brain, as_of, "Not found", "Nothing lives at this address"),
                                     url=lambda path: prefix + path), "site")
+
+
+@paths
+def _stage(ctx: SiteContext) -> None:
+    emit_site_pages(ctx.writer, list(ctx.brains), ctx.as_of, ctx.base_url)
+
+
+SITE_PAGES = Stage("site pages", "site", "render", _stage)

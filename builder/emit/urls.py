@@ -1,21 +1,22 @@
 """Where each page and reply lives in the site, and relative URLs between them."""
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Mapping
 from functools import lru_cache
+from types import MappingProxyType
 from urllib.parse import quote
 
 from ..kernel import refs
 from ..kernel.pageurls import page_file
 
-_MOVED: dict[str, dict[str, str]] = {}   # brain → {ref: path} of the refs that lost a page path
+_MOVED: Mapping[str, Mapping[str, str]] = MappingProxyType({})   # brain → {ref: path} of the refs that lost a page path
 
 
 def use_pages(brains) -> None:
     """Which refs lost their page path (brain/pagenames.py), for page_path: set once the brains
     are parsed, before anything renders or forks."""
-    _MOVED.clear()
-    _MOVED.update({b.name: b.moved for b in brains})
+    global _MOVED
+    _MOVED = MappingProxyType({b.name: b.moved for b in brains})   # the model's own dicts, never changed
 
 
 def reply_path(brain: str, ref: str, *variant: str) -> str:
@@ -85,9 +86,14 @@ def _climb(folder: str, target_folder: str) -> tuple[str, int]:
 
 def record_page_ref(rec, timezone: str) -> str:
     """The ref of the page showing record `rec`: `memories/SOURCE/YYYY-MM-DD` or `memories/SOURCE/undated`."""
-    placed = rec.placed
+    return _day_ref(rec.source, rec.placed, timezone)
+
+
+@lru_cache(maxsize=1 << 17)
+def _day_ref(source: str, placed, timezone: str) -> str:
+    """record_page_ref's: the time zone's arithmetic once per record, not once per link to it."""
     day = placed.astimezone(_zone(timezone)).date().isoformat() if placed is not None else "undated"
-    return f"memories/{rec.source}/{day}"
+    return f"memories/{source}/{day}"
 
 
 @lru_cache(maxsize=64)
@@ -96,25 +102,13 @@ def _zone(name: str):
     return ZoneInfo(name)
 
 
-_RECORD_URLS: dict[int, tuple[object, dict[str, str]]] = {}
-
-
 def record_url(brain, ref: str) -> str | None:
     """Site path of record `ref`'s anchor (`BRAIN/memories/SOURCE/DAY.html#ANCHOR`), None when
-    `ref` is no record; worked out once per record and brain object, when first asked for (a
-    watch rebuild renders a few pages: not every record's URL)."""
-    hit = _RECORD_URLS.get(id(brain))
-    if hit is None or hit[0] is not brain:
-        if len(_RECORD_URLS) > 8:
-            _RECORD_URLS.clear()
-        hit = _RECORD_URLS[id(brain)] = (brain, {})
-    url = hit[1].get(ref)
-    if url is None:
-        rec = brain.records.get(ref)
-        if rec is None:
-            return None
-        url = hit[1][ref] = page_path(brain.name, record_page_ref(rec, brain.config.timezone)) + "#" + refs.record_anchor(ref)
-    return url
+    `ref` is no record."""
+    rec = brain.records.get(ref)
+    if rec is None:
+        return None
+    return page_path(brain.name, record_page_ref(rec, brain.config.timezone)) + "#" + refs.record_anchor(ref)
 
 
 def record_urls(brain) -> dict[str, str]:

@@ -40,6 +40,7 @@ removed before its own in the group (a new record, sorting last in its source, m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .. import vectors
@@ -54,6 +55,7 @@ from ..vectors.related import related
 from ..vectors.rows import doc_rows
 from ..vectors.wordpiece import CONTINUING, INITIAL, shard_of
 from .hashpacks import HashedPacks
+from .stage import IndexContext, SiteContext, Stage, paths
 from .writer import Writer
 
 SHARD = 128  # rows per table file: a query reads one per token, ~12 KB packed
@@ -68,14 +70,13 @@ def brain_dir(brain: str) -> str:
     return f"_bf/search/{escape_segment(brain)}/vectors"
 
 
-def emit_table(writer: Writer) -> None:
+def emit_table(writer: Writer, digests: dict | None = None) -> None:
+    """The token table (builder/vectors) as site files; `digests`: the token table stage's memo
+    (_write_files)."""
     meta = vectors.meta()
     writer.write_json(f"{table_dir()}/table.json", {"format": FORMAT, "dims": meta["dims"], "rows": meta["rows"],
                                                     "shard": SHARD, "pieces": [INITIAL, CONTINUING]}, "vectors")
-    _write_files(writer, _table_files(), "vectors", _TABLE_DIGESTS)
-
-
-_TABLE_DIGESTS: dict = {}   # the table files' digests as last written (_write_files); the package's table is fixed
+    _write_files(writer, _table_files(), "vectors", {} if digests is None else digests)
 
 
 @lru_cache(maxsize=1)
@@ -220,3 +221,27 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     old = kept.get("meta")
     kept["meta"] = old = old if old is not None and old[0] == meta else (meta, canonical_json(meta))
     writer.write(f"{base}/meta.json", old[1], owner)
+
+
+@dataclass
+class VectorMemo:
+    """What the document vectors of a brain keep for the next build in this process."""
+    known: dict = field(default_factory=dict)   # each doc's fields and vector bytes, the mean's sums (vectors/rows.py)
+    kept: dict = field(default_factory=dict)    # buckets and related notes by what they are made of
+
+
+@paths
+def _doc_vectors(ctx: IndexContext) -> None:
+    memo, index = ctx.memo, ctx.needed.get("search index")
+    emit_doc_vectors(ctx.writer, ctx.brain.name, ctx.docs, memo and memo.known, memo and memo.kept,
+                     index and index.arranged)   # the index's doc ids: arranged once
+
+
+@paths
+def _table(ctx: SiteContext) -> None:
+    emit_table(ctx.writer, ctx.memo)
+
+
+DOC_VECTORS = Stage("document vectors", "index", "vectors", _doc_vectors, needs=("search index",), memo=VectorMemo,
+                    when="embeddings")
+TABLE = Stage("token table", "site", "vectors", _table, memo=dict, when="embeddings")

@@ -183,7 +183,7 @@ class Writer:
     @classmethod
     def from_plan(cls, plan: tuple, spare: Spare | None) -> "Writer":
         """A part (see part()) of the writer that made `plan`, in a process it did not fork
-        (build.py's search worker); `spare`: that process's own, for its packs."""
+        (runner.py's search worker); `spare`: that process's own, for its packs."""
         part = cls.__new__(cls)
         part.out, part.cache, part.stage, part.previous, part.trash, part.recycled, part.folders, part.index = plan
         part.root, part.spare, part.packed = str(part.stage) + os.sep, spare, {}

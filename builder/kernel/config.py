@@ -11,13 +11,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from .errors import ConfigError
 
 DEFAULT_FIELDS = ("status", "priority", "due", "owner")
-RESERVED_NAMES = {"schemas", "pagefind", "search", "_bf", "assets"}
+RESERVED_NAMES = frozenset({"schemas", "pagefind", "search", "_bf", "assets"})
 DURATION = re.compile(r"^(\d+)([dwmy])$")
-TOP_KEYS = {"name", "title", "language", "timezone", "base_url", "site_url", "fields", "sources", "identities",
-            "allow_html", "site", "theme"}
-SITE_KEYS = {"logo", "favicon", "accent", "accent_dark", "nav", "footer", "extra_css", "extra_js"}
+TOP_KEYS = frozenset({"name", "title", "language", "timezone", "base_url", "site_url", "fields", "sources", "identities",
+            "allow_html", "site", "theme"})
+SITE_KEYS = frozenset({"logo", "favicon", "accent", "accent_dark", "nav", "footer", "extra_css", "extra_js"})
 COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-SOURCE_KEYS = {"title", "cadence", "priority"}
+SOURCE_KEYS = frozenset({"title", "cadence", "priority"})
 #: A BCP 47 language tag as pages declare it (`<html lang>`): a 2–3 letter language, then subtags
 #: (script, region, variant) of letters and digits: `en`, `zh-Hans`, `pt-BR`, `de-CH-1996`.
 LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")

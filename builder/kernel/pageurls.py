@@ -20,10 +20,11 @@ import hashlib
 import re
 import unicodedata
 from functools import lru_cache
+from types import MappingProxyType
 
 from .refs import escape_segment, is_record_like
 
-WORDS = {"&": "and", "%": "percent", "+": "plus", "@": "at"}
+WORDS = MappingProxyType({"&": "and", "%": "percent", "+": "plus", "@": "at"})
 LONG = 150      # UTF-8 bytes a segment may have before it is shortened
 KEPT = 100      # … and what a shortened one keeps
 DASHES = re.compile(r"-{2,}")

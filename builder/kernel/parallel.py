@@ -122,6 +122,29 @@ def _forked(fn, state, send) -> None:
     send_reply(send, result)
 
 
+_SERVED = None   # set only while a served child forks: the process object here never holds it
+
+
+def served(loop, jobs: tuple) -> tuple:
+    """loop(conn, *jobs) in a long-lived forked child (not a daemon: it may fork workers of its
+    own): the child's process and this side's end of their duplex pipe."""
+    global _SERVED
+    ctx = multiprocessing.get_context("fork")
+    conn, child = ctx.Pipe(duplex=True)
+    process = ctx.Process(target=_served, args=(loop, child))
+    _SERVED = jobs
+    try:
+        process.start()
+    finally:
+        _SERVED = None
+    child.close()
+    return process, conn
+
+
+def _served(loop, conn) -> None:
+    loop(conn, *_SERVED)
+
+
 def send_reply(conn, reply: tuple) -> None:
     """Send (ok, value) over `conn`; a value or exception that does not pickle: its text, at least."""
     try:

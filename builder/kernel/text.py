@@ -8,7 +8,7 @@ TITLE_CHARS = 200
 # (pattern, replacement, literals one of which any match holds: None for "always run"). A pass
 # whose literals are absent from the text cannot match, so it is skipped (a C-speed `in`
 # instead of a regex scan: plain() ran 800k regex passes in a 10k-note build).
-_MARKUP = [
+_MARKUP = (
     (re.compile(r"```.*?```", re.S), " ", ("```",)),
     (re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]"), lambda m: m.group(2) or m.group(1), ("[[",)),
     (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r"\1", ("](",)),
@@ -18,7 +18,7 @@ _MARKUP = [
     (re.compile(r"==|\$\$"), "", ("==", "$$")),                                  # ==highlight==, $$math$$
     (re.compile(r"[*_`~]{1,3}"), "", None),
     (re.compile(r"\s+"), " ", None),
-]
+)
 
 
 def plain(markdown_text: str) -> str:

@@ -14,8 +14,8 @@ from ..kernel.periods import parse_period
 from ..kernel.times import from_rfc3339, rfc3339
 from .site import Site
 
-LISTINGS = {"folder", "tag", "period", "source", "undated", "identity", "memories", "relation"}
-BY_PATH = {"folder", "tag", "memories"}
+LISTINGS = frozenset({"folder", "tag", "period", "source", "undated", "identity", "memories", "relation"})
+BY_PATH = frozenset({"folder", "tag", "memories"})
 
 
 def period_reply(site: Site, brain: str, ref: str, offset: int) -> dict | None:

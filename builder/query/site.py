@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import BUNDLE_VERSION, MANIFEST
+from ..kernel.bundle import BUNDLE_VERSION, MANIFEST
 from ..bm25.pipeline import WordMemo
 from ..kernel import packs, refs
 from ..kernel.errors import IndexMissing

@@ -37,7 +37,7 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
 """
 from __future__ import annotations
 
-from .. import MODES
+from ..kernel.bundle import MODES
 from ..kernel.errors import EmbeddingsMissing, InvalidInput
 from . import topk
 from .vectorstore import brain_vectors, dot, table

@@ -1,4 +1,4 @@
-"""compute(brain, as_of) → every precomputed read, as View objects. Pure: nothing is written here.
+"""compute(brain, as_of) → every precomputed read, as View objects. No file is written here.
 
 A View holds the reply pages of one read (page 0 first, then each later page by its
 offset) and says which template shows it. Emitters turn Views into files.
@@ -10,27 +10,26 @@ from .computed import computed_views, review_signals
 from .delta import Last, changed_items, changed_replies
 from .graph import Graph, graph
 from .paging import paginate
-from .memo import Memos
+from .memo import Memos, ViewsMemo, model_changes
 from .reads import back_stamp, claims_stamp, note_reply, problems_by_path, record_reply, section_reply
 from .view import View
 
-__all__ = ["View", "compute"]
+__all__ = ["View", "ViewsMemo", "compute"]
 
 
-def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None = None,
-            items: dict | None = None, kept: dict | None = None) -> list[View]:
-    """`paged`: ref → (reply, its pages) of the last compute in this process (bf serve --watch
-    keeps it, emit/state.py); a reply equal to the last one keeps its pages (the same objects:
-    paging is a function of the reply), and `paged` is left holding this compute's. `items`: the
-    listed items of the last compute (views/lists.item), likewise. `kept`: what else the last
-    compute made (views/memo.py, views/delta.Last), likewise: the note, section and record
-    views no change reaches are kept as they were (the same View objects)."""
-    g = g or graph(brain)
+def compute(brain: Brain, as_of: str, g: Graph | None = None, memo: ViewsMemo | None = None) -> list[View]:
+    """`memo`: what the last compute of this brain in this process made (bf serve --watch keeps
+    it, emit/state.py), left holding this compute's: a reply equal to the last one keeps its
+    pages (the same objects: paging is a function of the reply), a listed item its dict
+    (views/lists.item), and the note, section and record views no change reaches are kept as
+    they were (the same View objects: views/memo.py, views/delta.Last)."""
+    g = g or graph(brain, memo and memo.graph, memo.changes if memo else model_changes)
+    kept = memo.kept if memo is not None else None
     memos = Memos(kept, (brain.name, brain.config, brain.sources, frozenset(brain.identities)))
     last: Last | None = kept.get("last") if kept is not None else None
     reviews = review_signals(brain, g, as_of)
-    before = dict(paged or {})
-    paged = {} if paged is None else paged
+    paged = memo.paged if memo is not None else {}
+    before = dict(paged)
     paged.clear()
 
     def pages(ref: str, reply: dict, *how, **kw) -> tuple[dict, ...]:
@@ -43,7 +42,7 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
     problems = problems_by_path(brain)
     changed = dirty = None
     if last is not None:
-        changed = changed_items(brain, last, reviews)
+        changed = changed_items(brain, last, reviews, memo.changes)
         dirty = changed_replies(brain, g, last, changed, problems)
     if dirty is None:
         replies: dict[str, tuple[View, ...]] = {}
@@ -73,7 +72,7 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, paged: dict | None
         replies = {ref: replies[ref] for ref in (*brain.notes, *brain.records)}   # a new item: in its place
     views = [view for made in replies.values() for view in made]
     then = last.as_of if last is not None and last.as_of != as_of else None
-    views += computed_views(brain, g, as_of, reviews, items, memos, changed, dirty, then)
+    views += computed_views(brain, g, as_of, reviews, memo and memo.items, memos, changed, dirty, then)
     memos.done()
     if kept is not None:
         kept["last"] = Last(brain, g, as_of, reviews, problems, replies)

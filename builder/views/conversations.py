@@ -48,14 +48,15 @@ class Neighbourhood:
         self.out: dict[str, tuple[int, list[list[str]]]] = {}
         self.redone: set[str] = set()                  # refs whose entry the last update made or dropped
 
-    def update(self, brain: Brain) -> dict[str, tuple[int, list[list[str]]]]:
-        """The neighbourhood of `brain`'s records (the same dict, updated in place)."""
+    def update(self, brain: Brain, changes=model_changes) -> dict[str, tuple[int, list[list[str]]]]:
+        """The neighbourhood of `brain`'s records (the same dict, updated in place); `changes`:
+        memo.model_changes or a memo.Changes."""
         if brain.config.timezone != self.zone:   # every day moves: start again
             self.__init__(self.window)
             self.zone = brain.config.timezone
         zone, new = ZoneInfo(self.zone), brain.records
         touched: set[tuple] = set()
-        changed = model_changes(new, self.records)
+        changed = changes(new, self.records)
         self.redone = set(changed)
         for ref in changed:
             key = self.keys.pop(ref, None)

@@ -24,11 +24,11 @@ class Last:
     replies: dict[str, tuple]
 
 
-def changed_items(brain: Brain, last: Last, reviews: dict[str, dict]) -> set[str]:
+def changed_items(brain: Brain, last: Last, reviews: dict[str, dict], changes=model_changes) -> set[str]:
     """Refs whose listed item (views/lists.item) may differ: added, removed, another object,
     modification time or review signals."""
     old = last.brain
-    out = model_changes(brain.notes, old.notes) | model_changes(brain.records, old.records)
+    out = changes(brain.notes, old.notes) | changes(brain.records, old.records)
     out |= changed_keys(brain.modified, old.modified, ne)
     out |= changed_keys(reviews, last.reviews, ne)
     # a section's item is made of its note

@@ -88,16 +88,17 @@ def _pieces(brain: Brain, ref: str) -> list[str]:
     return note_pieces(brain.notes[ref])
 
 
-def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dict]]:
+def index_input(brain: Brain, known: dict | None = None, changes=model_changes) -> tuple[dict, list[dict]]:
     """({note ref: its pieces}, the index documents): pieces are cut once, for the index, the
     store and the vectors. `known`: what the last build of this brain in this process made, left
     holding this build's: a note object unchanged since keeps its pieces and documents, a record
     object whose neighbourhood is unchanged its document (the same dict: the index and the
     vectors pass it by identity); only the notes and records that changed, and the records
-    whose neighbourhood was made again, are looked at."""
+    whose neighbourhood was made again, are looked at. `changes`: memo.model_changes, or a
+    memo.Changes the store asks too."""
     known = {} if known is None else known
     notes = known.get("notes", {})   # note ref → (note, its pieces, its documents)
-    changed = model_changes(brain.notes, known.get("note_objects", {}))
+    changed = changes(brain.notes, known.get("note_objects", {}))
     todo = [ref for ref in sorted(changed) if ref in brain.notes]
     cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
     made = dict(notes)   # in ref order but for the notes added since: the index sorts it (bm25 arrange) cheaply
@@ -119,10 +120,10 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
         if ref in changed or old is None or old[3] != facets:
             pieces = cut[ref] if ref in cut else old[1]
             made[ref] = (note, pieces, _note_documents(note, pieces, facets), facets)
-    around = _neighbourhood(brain, known)
+    around = _neighbourhood(brain, known, changes)
     records = known.get("records", {})   # record ref → (record, its neighbourhood, its document)
     kept = dict(records)
-    todo = model_changes(brain.records, known.get("record_objects", {})) | known["around"].redone | (relinked & records.keys())
+    todo = changes(brain.records, known.get("record_objects", {})) | known["around"].redone | (relinked & records.keys())
     for ref in sorted(todo):
         rec = brain.records.get(ref)
         if rec is None:
@@ -139,12 +140,12 @@ def index_input(brain: Brain, known: dict | None = None) -> tuple[dict, list[dic
     return dict(zip(made, map(itemgetter(1), made.values()))), docs
 
 
-def _neighbourhood(brain: Brain, known: dict) -> dict:
+def _neighbourhood(brain: Brain, known: dict, changes) -> dict:
     """The records' conversations.Neighbourhood, kept in `known`: only what a changed record
     reaches is made again."""
     if "around" not in known:
         known["around"] = Neighbourhood(len(PARAMS["neighbours"]["weights"]))
-    return known["around"].update(brain)
+    return known["around"].update(brain, changes)
 
 
 def _identities(brain: Brain, ref: str, own: tuple[str, ...], linked: dict) -> list[str]:
@@ -195,7 +196,7 @@ def _record_document(rec: Record, around: tuple[int, list], facets: tuple) -> di
             "group": rec.source, "neighbours": near, "conversation": number, "facets": facets[0], "placed": facets[1]}
 
 
-def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
+def _record_metas(brain: Brain, last, links: tuple, changes) -> tuple[dict, dict]:
     """({record ref: ((record, its links), its meta)}, {source: {ref: meta}} in ref order);
     `last`: the last store's ((records, their links), these), whose entries an unchanged record
     with unchanged links keeps; `links`: the records' links (brain.links after the notes').
@@ -203,7 +204,7 @@ def _record_metas(brain: Brain, last, links: tuple) -> tuple[dict, dict]:
     by identity) are looked at, and only their sources' dicts are made again."""
     old_metas, old_records = last[1] if last else ({}, {})
     if last is not None:   # the records that changed, and those whose links did
-        todo = model_changes(brain.records, last[0][0]) | changed_runs(links, last[0][1])[0]
+        todo = changes(brain.records, last[0][0]) | changed_runs(links, last[0][1])[0]
     else:
         todo = set(brain.records)
     links_by_source = _by_source(_links_of(brain, todo))
@@ -285,12 +286,14 @@ def _note_entries(brain: Brain, pieces_of: dict | None, memos: Memos, links_by_s
     return notes, note_text, dict(sorted(types.items()))
 
 
-def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None) -> dict:
+def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos | None = None,
+          changes=model_changes) -> dict:
     """{"notes": {ref: meta}, "note_text": {ref: {summary, pieces}},
         "records": {source: {ref: meta}},
         "sources": {source: coverage}, "types": {type: count}}
     `pieces_of`: {note ref: its pieces} (index_input's) when the caller has them; `memos`: what the last store in this process made (memo.py):
-    an item's entries are the same objects while what they are made of is unchanged."""
+    an item's entries are the same objects while what they are made of is unchanged; `changes`:
+    memo.model_changes, or the memo.Changes index_input asked."""
     memos = memos or Memos(None, ())
     # every note's entries at once while no note, time, note link or pieces changed (a new record)
     family = memos["notes"]
@@ -304,8 +307,8 @@ def store(brain: Brain, as_of: str, pieces_of: dict | None = None, memos: Memos 
     family, recs = memos["records"], brain.records
     stamp = (recs, brain.links[brain.note_links:])
     last = family.last.get("all")
-    records = family("all", stamp, lambda: _record_metas(brain, last, stamp[1]))[1]
+    records = family("all", stamp, lambda: _record_metas(brain, last, stamp[1], changes))[1]
     coverage = memos["coverage"]("all", (as_of, recs, tuple(sorted(brain.sources.items()))),
-                                 lambda: all_coverage(brain, parse_instant(as_of)))
+                                 lambda: all_coverage(brain, parse_instant(as_of), memos["source coverage"]))
     return {"notes": notes, "note_text": note_text, "records": records,
             "sources": coverage, "types": types}

@@ -21,12 +21,13 @@ class Graph:
     excerpts: dict[Link, str]                   # a backlink → what its source says around it
 
 
-def graph(brain: Brain, known: dict | None = None) -> Graph:
+def graph(brain: Brain, known: dict | None = None, changes=model_changes) -> Graph:
     """`known`: the last graph in this process and the links, notes and records it was made of
     (emit/state.py), left holding this one's. An excerpt is a function of its source's object,
     so only the sources whose object or links changed are worked out again; an unchanged
     source's outgoing tuple and an unchanged target's backlinks tuple stay the same objects
-    (views/delta.py finds what changed by identity)."""
+    (views/delta.py finds what changed by identity). `changes`: memo.model_changes, or its
+    caller's memo.Changes."""
     last = known.get("graph") if known else None
     if last is None:
         out = _group(brain.links)
@@ -38,7 +39,7 @@ def graph(brain: Brain, known: dict | None = None) -> Graph:
         for source in differ:
             if source in out and out[source] == old_out.get(source):
                 out[source] = old_out[source]
-        objects = model_changes(brain.notes, known["notes"]) | model_changes(brain.records, known["records"])
+        objects = changes(brain.notes, known["notes"]) | changes(brain.records, known["records"])
         changed = {s for s in differ if out.get(s) is not old_out.get(s)} | {s for s in objects if s in out or s in old_out}
         back, excerpts = dict(last.backlinks), dict(last.excerpts)
         for source in changed:

@@ -15,7 +15,7 @@ from .lists import Ctx, base, item
 from .calendar import between, is_low
 
 # A project or action with one of these statuses is closed; any other status (or none) is open.
-CLOSED = {"done", "closed", "cancelled", "canceled", "archived", "complete", "completed", "dropped", "abandoned"}
+CLOSED = frozenset({"done", "closed", "cancelled", "canceled", "archived", "complete", "completed", "dropped", "abandoned"})
 RECENT_DAYS = 7
 
 

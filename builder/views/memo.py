@@ -9,6 +9,7 @@ Values are shared with the last compute: never mutate one.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from itertools import compress
 from operator import is_not
 
@@ -22,24 +23,45 @@ def changed_keys(new: dict, old: dict, differ=is_not) -> set:
     return set(compress(new, map(differ, new.values(), map(old.get, new)))) | (old.keys() - new.keys())
 
 
-_ASKED: list[tuple] = []   # the last few (new, old, keys): the stages of one build ask alike
 ASKED = 8
 
 
 def model_changes(new: dict, old: dict) -> set:
     """changed_keys(new, old) for two of the model's dicts (brain.notes, brain.records: never
-    changed once made). Several stages compare this build's with the last build's, 60,000 keys
-    each time: the same two dicts are compared once (the entry holds them, so no id is reused).
-    Not for a dict its owner still changes: the answer would be the one before the change."""
-    if new is old:
-        return set()
-    for asked in _ASKED:
-        if asked[0] is new and asked[1] is old:
-            return set(asked[2])
-    keys = changed_keys(new, old)
-    _ASKED.insert(0, (new, old, frozenset(keys)))
-    del _ASKED[ASKED:]
-    return keys
+    changed once made)."""
+    return set() if new is old else changed_keys(new, old)
+
+
+class Changes:
+    """model_changes remembering its last few answers. Several steps of one build compare this
+    build's dicts with the last build's, 60,000 keys each time: the same two dicts are compared
+    once (an answer holds them, so no id is reused). Not for a dict its owner still changes: the
+    answer would be the one before the change."""
+
+    def __init__(self):
+        self.asked: list[tuple] = []   # (new, old, keys), the newest first
+
+    def __call__(self, new: dict, old: dict) -> set:
+        if new is old:
+            return set()
+        for asked in self.asked:
+            if asked[0] is new and asked[1] is old:
+                return set(asked[2])
+        keys = changed_keys(new, old)
+        self.asked.insert(0, (new, old, frozenset(keys)))
+        del self.asked[ASKED:]
+        return keys
+
+
+@dataclass
+class ViewsMemo:
+    """What a compute of a brain's views keeps for the next one in this process (bf serve
+    --watch keeps one per brain, emit/state.py), each left holding this compute's."""
+    graph: dict = field(default_factory=dict)      # the last link graph and what it was made of (graph.py)
+    paged: dict = field(default_factory=dict)      # ref → (reply, its pages): an equal reply keeps its pages
+    items: dict = field(default_factory=dict)      # each listed item and what it was made of (lists.item)
+    kept: dict = field(default_factory=dict)       # what else it made, by family (Memos), and delta.Last
+    changes: Changes = field(default_factory=Changes)
 
 
 class Memo:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from itertools import accumulate
+from types import MappingProxyType
 
 from ..kernel.canon import canonical_json
 
@@ -54,13 +55,14 @@ def within(reply: dict, budget: int) -> bool:
     bare = b"".join(compact.replace(b"\\\\", b"").replace(b'\\"', b"").split(b'"')[::2])
     brackets = bare.translate(None, _NOT_BRACKETS)
     containers = brackets.count(b"[") + brackets.count(b"{")
-    depth = max(accumulate(map(_NESTING.__getitem__, brackets)), default=0)
+    depth = max(accumulate(map(_STEP, brackets)), default=0)
     floats = bare.count(b".") + bare.count(b"e") + bare.count(b"E")   # "true" and "false" count too: a looser bound
     bound = len(compact) + bare.count(b":") + floats + (bare.count(b",") + 2 * containers) * (1 + 2 * depth) + 1
     return bound <= budget or size(reply) <= budget
 
 
-_NESTING = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_NESTING = MappingProxyType({ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1})
+_STEP = dict(_NESTING).__getitem__   # a private copy's lookup: map() calls it per bracket at a dict's speed
 _NOT_BRACKETS = bytes(set(range(256)) - set(_NESTING))
 
 

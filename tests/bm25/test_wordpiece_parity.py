@@ -75,7 +75,7 @@ def _reference_words(text: str) -> list[str]:
     return [w for w in spaced.split(" ") if w]
 
 
-@pytest.mark.parametrize("ranges", [[r] for r in SPACELESS + OTHER_SCRIPTS] + [LATIN],
+@pytest.mark.parametrize("ranges", [[r] for r in (*SPACELESS, *OTHER_SCRIPTS)] + [LATIN],
                          ids=lambda ranges: f"{ranges[0][0]:x}")
 def test_every_script_tokens_equal_the_reference_and_node(ranges, run_node):
     texts = _script_texts(ranges)

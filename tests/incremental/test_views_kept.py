@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from builder.brain import LoadMemo, load
-from builder.views import compute
+from builder.views import ViewsMemo, compute
 from builder.views.graph import graph
 
 from brain_edits import Editor
@@ -24,11 +24,11 @@ def test_kept_views_equal_fresh(tmp_path):
     brain = small_brain(tmp_path)
     editor = Editor(brain, random.Random(7), NOW)
     cache, memo = {}, LoadMemo()
-    known, paged, items, kept = {}, {}, {}, {}
+    kept = ViewsMemo()
     done = []
     for step in range(EDITS + 1):
         b = load(brain, cache=cache, memo=memo)
-        views = compute(b, editor.now, graph(b, known), paged, items, kept)
+        views = compute(b, editor.now, graph(b, kept.graph, kept.changes), kept)
         fresh = compute(b, editor.now, graph(b))
         assert views == fresh, f"step {step}, after: " + "; ".join(done)
         done.append(editor.step())
