@@ -12,15 +12,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("builder", "site", "templates", "README.md", "docs")
 SKIPPED_DIRS = {"vendor", "__pycache__"}   # third-party code, shipped as published
 
-# Files another branch is rewriting or moving at the same time; they are scrubbed once it has
-# merged. This set must be empty: empty it, and scrub what the test then finds.
-PENDING = frozenset({
-    "builder/__init__.py", "builder/api.py", "builder/build.py", "builder/watch.py",
-    "builder/searchworker.py", "builder/kernel/parallel.py",
-    "builder/emit/emitters.py", "builder/emit/state.py", "builder/emit/entries.py", "builder/emit/urls.py",
-    "builder/views/__init__.py", "builder/views/memo.py", "builder/views/coverage.py",
-})
-
 # Upper-case document names are what a citation of the contract and its companions looks like;
 # CSS's `style` and the example brain's `issues` source are not. Issue and stop numbers are
 # history in any case.
@@ -32,7 +23,7 @@ def _files():
         path = ROOT / top
         for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
             rel = file.relative_to(ROOT).as_posix()
-            if file.is_file() and not SKIPPED_DIRS & set(file.parts) and rel not in PENDING:
+            if file.is_file() and not SKIPPED_DIRS & set(file.parts):
                 yield rel, file
 
 
@@ -55,8 +46,3 @@ def test_no_citation_of_missing_documents_and_no_history():
     found = [f"{rel}:{number}: {line.strip()[:120]}"
              for rel, file in _files() for number, line in _lines(rel, file) if HISTORY.search(line)]
     assert not found, "cite docs/ and state the rule as it stands (git log keeps the history):\n" + "\n".join(found)
-
-
-def test_pending_files_exist():
-    """A pending file that moved or went away leaves the set: it must not hide a new file's lines."""
-    assert [rel for rel in sorted(PENDING) if not (ROOT / rel).is_file()] == []

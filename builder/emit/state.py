@@ -1,4 +1,4 @@
-"""The build state a build leaves for the next one in the same process (issue 15): `bf serve
+"""The build state a build leaves for the next one in the same process (docs/serve.md#speed): `bf serve
 --watch` keeps one BuildState across its rebuilds, so each rebuild recomputes only what changed
 where a stage knows how. Every stage's result is, by construction and by the rebuild-equals-full
 property test, what it computes from scratch; a fresh BuildState (each `bf build`) is a full build.

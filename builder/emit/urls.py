@@ -78,7 +78,7 @@ def _climb(folder: str, target_folder: str) -> tuple[str, int]:
     return "../" * folder.count("/", shared), shared
 
 
-# --- where records are shown (SPEC §10) -------------------------------------------------------
+# --- where records are shown (docs/site.md#pages) -------------------------------------------------------
 # A record has no page of its own: it is shown in full on its source's day page
 # `memories/SOURCE/YYYY-MM-DD` (its placement day — event time, else observation — in the
 # brain's timezone), or on `memories/SOURCE/undated` when it has neither, as the element whose

@@ -8,4 +8,4 @@ BUNDLE_VERSION = 9   # 2: compact data (docs/data.md); 3: its files and the sear
                      # 8: facets (f/) and placed instants (p/) in the index: scoped searches filter hits without metadata (bf-lunr-8)
                      # 9: adjacent pairs (a/) in the index: a phrase search reads the text of fewer hits (bf-lunr-9)
 MANIFEST = "_bf/manifest.json"
-MODES = ("hybrid", "lexical", "semantic")   # bf search --mode (SPEC §5); builder/query/vector.py
+MODES = ("hybrid", "lexical", "semantic")   # bf search --mode (docs/replies.md#bf-search); builder/query/vector.py

@@ -1,4 +1,4 @@
-"""Source coverage (SPEC §2.3): is each source delivering, as of the build instant?"""
+"""Source coverage (docs/brain.md#_sourcejson): is each source delivering, as of the build instant?"""
 from __future__ import annotations
 
 from datetime import datetime, timedelta

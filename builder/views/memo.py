@@ -1,4 +1,4 @@
-"""What a compute made, kept for the next compute in this process (bf serve --watch, issue 15).
+"""What a compute made, kept for the next compute in this process (bf serve --watch).
 
 A value is made again only when its *stamp* differs from the one it was last made from. A stamp
 holds everything the value is made of: model objects (a note, a record, a link: immutable, and
