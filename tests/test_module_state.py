@@ -82,7 +82,6 @@ LONGEST = 60
 # Functions longer than LONGEST lines, each with its reason; shorten one and drop its entry.
 LONG = {
     "bm25/stemmer.py:_porter": "a line-for-line port of lunr.js's stemmer, checked against it as a twin",
-    "bm25/reader.py:search_ids": "the reader's twin of site/engine/bm25/reader.js searchIds, kept step for step",
 }
 
 

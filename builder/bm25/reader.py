@@ -233,23 +233,7 @@ class IndexReader:
     def search_ids(self, terms, required: bool, limit: int | None = None, when=None) -> Hits:
         """Hits of the query *terms* ((exact, folded) pairs, or words): ``(doc, score, matched,
         tier)`` with ``matched`` the frozenset of folded terms the doc holds."""
-        pairs = _as_pairs(terms)
-        groups: dict[str, int] = {}
-        bonus: dict[str, int] = {}
-        for e, f in pairs:
-            groups[f] = groups.get(f, 0) + 1
-            if e != f:
-                bonus[e] = bonus.get(e, 0) + 1
-        # Named documents are hits of tier 0 even when the name is only their file stem, whose
-        # words no indexed text may hold (then with score 0.0 and no matched term).
-        names = self.named(" ".join(f for _, f in pairs))
-        present, missing = [], False
-        for f, c in groups.items():
-            p = self.postings(f)
-            if p is None:
-                missing = True
-            else:
-                present.append((c, f, p))
+        groups, bonus, names, present, missing = self._gathered(_as_pairs(terms))
         if (required and missing) or not present:
             docs = sorted(names)[:limit] if limit is not None else sorted(names)
             return Hits.of([(d, 0.0, frozenset(), 0) for d in docs])
@@ -298,6 +282,26 @@ class IndexReader:
             return Hits.of([(ids[i], sums[i], s, tiers[i]) for i in order])
         sets = {k: frozenset(f for b, (_, f, _) in enumerate(present) if k >> b & 1) for k in set(masks)}
         return Hits.of([(ids[i], sums[i], sets[masks[i]], tiers[i]) for i in order])
+
+    def _gathered(self, pairs) -> tuple:
+        """search_ids' inputs: term counts (folded; exact forms apart), named docs, postings found, any missing."""
+        groups: dict[str, int] = {}
+        bonus: dict[str, int] = {}
+        for e, f in pairs:
+            groups[f] = groups.get(f, 0) + 1
+            if e != f:
+                bonus[e] = bonus.get(e, 0) + 1
+        # Named documents are hits of tier 0 even when the name is only their file stem, whose
+        # words no indexed text may hold (then with score 0.0 and no matched term).
+        names = self.named(" ".join(f for _, f in pairs))
+        present, missing = [], False
+        for f, c in groups.items():
+            p = self.postings(f)
+            if p is None:
+                missing = True
+            else:
+                present.append((c, f, p))
+        return groups, bonus, names, present, missing
 
     def _search_arrays(self, present, extra, names, required, whole, n_groups, when, limit) -> Hits:
         """search_ids' multi-term ranking over numpy arrays, for long postings: the same sums
