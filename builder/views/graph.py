@@ -144,7 +144,7 @@ def _excerpt(brain: Brain, link: Link, lines: dict[str, list[str]]) -> str:
         return cut(plain(brain.records[link.source].text), BACKLINK_CHARS)
     text = lines.setdefault(link.source, brain.notes[link.source].text.splitlines())
     if 0 < link.line <= len(text):
-        return around(plain(text[link.line - 1]), link.target.split("#")[0].split("|")[0])
+        return around(plain(text[link.line - 1]), link.target)   # the name as written, without #heading or |label
     return f"{link.relation}: {link.target}"
 
 
