@@ -27,7 +27,6 @@ from .emit.stage import Build, scoped
 from .emit.state import BuildState
 from .emit.spare import recover
 from .emit.writer import Writer
-from .emit.urls import use_pages
 from .kernel.errors import InvalidInput
 from .kernel.parallel import can_fork, cores
 from .runner import BuildReport, Phases, Runner, run_stages, without_full_collections
@@ -118,7 +117,6 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
     runner = Runner(phases, state, forks and cores() > 1 and can_fork(), partial(_load, cache=cache), index_side)
     with runner.session(asked):
         brains, digests, (site_url, base_url) = phases.run("parse", _load, asked, cache, runner.remote is not None)
-        use_pages(brains)
         if site_url is None:
             report.notices.append(NO_SITE_URL)
         writer = Writer(req.out, cache_file.parent, state.spare if state is not None else None)

@@ -59,12 +59,12 @@ def emit_feeds(writer: Writer, brains: list[Brain], as_of: str) -> list[str]:
     files: dict[str, bytes] = {}
     for brain in brains:
         title = brain.config.title
-        files[notes_feed(brain.name)] = _feed(site, notes_feed(brain.name), page_path(brain.name, "home"),
+        files[notes_feed(brain.name)] = _feed(site, notes_feed(brain.name), page_path(brain, "home"),
                                               f"{title}: recently changed notes", title, _note_entries(brain), as_of)
         by_source = _record_entries(brain)
         for name, source in sorted(brain.sources.items()):
             path = source_feed(brain.name, name)
-            files[path] = _feed(site, path, page_path(brain.name, f"memories/{name}"), f"{title}: {source.title}",
+            files[path] = _feed(site, path, page_path(brain, f"memories/{name}"), f"{title}: {source.title}",
                                 title, by_source.get(name, []), as_of)
     files |= _sitemaps(site, _pages(writer, brains), _lastmods(brains))
     files["robots.txt"] = f"User-agent: *\nDisallow:\n\nSitemap: {absolute(site, 'sitemap.xml')}\n".encode()
@@ -77,7 +77,7 @@ def emit_feeds(writer: Writer, brains: list[Brain], as_of: str) -> list[str]:
 # An entry is (updated, title, site path, summary).
 
 def _note_entries(brain: Brain) -> list[tuple]:
-    return _newest([(brain.modified[ref], note.title, page_path(brain.name, ref), note.excerpt)
+    return _newest([(brain.modified[ref], note.title, page_path(brain, ref), note.excerpt)
                     for ref, note in brain.notes.items() if brain.modified.get(ref) is not None])
 
 
@@ -131,7 +131,7 @@ def _pages(writer: Writer, brains: list[Brain]) -> list[str]:
 
 
 def _lastmods(brains: list[Brain]) -> dict[str, str]:
-    return {page_path(b.name, ref): rfc3339(when)[:10] for b in brains for ref, when in b.modified.items()
+    return {page_path(b, ref): rfc3339(when)[:10] for b in brains for ref, when in b.modified.items()
             if when is not None and ref in b.notes}
 
 

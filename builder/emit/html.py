@@ -79,8 +79,8 @@ def ref_url(brain: Brain, ref: str) -> str:
         return record
     note, hash_, section = ref.partition("#")
     if hash_ and note.endswith(".md"):
-        return page_path(brain.name, note) + "#" + section
-    return page_path(brain.name, ref)
+        return page_path(brain, note) + "#" + section
+    return page_path(brain, ref)
 
 
 class NoteRenderer:
@@ -97,7 +97,7 @@ class NoteRenderer:
     def body(self, ref: str, today: date) -> str:
         """The note's parse-time HTML with its slots filled for this page (due badges are worded
         against `today`, the build instant's day)."""
-        return self._fill(ref, self.brain.notes[ref].html, page_path(self.brain.name, ref), today, (ref,))
+        return self._fill(ref, self.brain.notes[ref].html, page_path(self.brain, ref), today, (ref,))
 
     def _fill(self, ref: str, text: str, page: str, today: date, stack: tuple) -> str:
         """`text` (HTML of note `ref`, whole or a fragment) with its slots filled for `page`;
@@ -109,7 +109,7 @@ class NoteRenderer:
             if kind == "link":
                 return self._wikilink(ref, page, value, today, stack)
             if kind == "tag":
-                return html.escape(relative(page, page_path(self.brain.name, f"tags/{value}")))
+                return html.escape(relative(page, page_path(self.brain, f"tags/{value}")))
             if kind == "note_link":
                 href, title = value
                 target = self._note_target(ref, href)
@@ -127,11 +127,11 @@ class NoteRenderer:
     def _target_url(self, page: str, link) -> str:
         ref = link.ref
         if ref in self.brain.notes and link.heading.startswith("^"):   # a block id
-            return relative(page, page_path(self.brain.name, ref)) + "#" + link.heading
+            return relative(page, page_path(self.brain, ref)) + "#" + link.heading
         if ref in self.brain.notes and link.heading:
             note = self.brain.notes[ref]
             sid = next((s.id for s in note.sections if s.heading == link.heading or s.id == link.heading), "")
-            return relative(page, page_path(self.brain.name, ref)) + (f"#{sid}" if sid else "")
+            return relative(page, page_path(self.brain, ref)) + (f"#{sid}" if sid else "")
         if ref not in self.brain.notes and ref not in self.brain.records and ref not in self.brain.identities:
             return relative(page, attachment_path(self.brain.name, ref))
         return relative(page, ref_url(self.brain, ref))
@@ -187,7 +187,7 @@ class NoteRenderer:
         _, hash_, frag = href.partition("#")
         target = self._target_path(source, href)
         if target in self.brain.notes:
-            return relative(page, page_path(self.brain.name, target)) + (f"#{frag}" if hash_ else "")
+            return relative(page, page_path(self.brain, target)) + (f"#{frag}" if hash_ else "")
         if target in self.brain.attachments:
             return relative(page, attachment_path(self.brain.name, target))
         named = md_target(posixpath.dirname(source), href)

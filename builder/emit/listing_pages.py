@@ -108,7 +108,7 @@ class ItemLists:
         return Markup("".join(out))
 
 
-def _bucket_url(brain: str, page: str, label: str) -> str | None:
+def _bucket_url(brain, page: str, label: str) -> str | None:
     """Chart buckets that are periods (days, months) link to their page; hours do not."""
     return relative(page, page_path(brain, label)) if len(label) >= 7 else None
 
@@ -199,11 +199,11 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site
         if view.variant:
             continue
         if view.template == DAY_TEMPLATE or (view.template == "listing.html" and view.pages[0].get("page") == "undated"):
-            target = page_path(brain.name, view.ref)
+            target = page_path(brain, view.ref)
             if target not in skip:
                 writer.write(target, _render_day(brain, view, target, site, item_lists, as_of), view.ref)
         elif view.template in TEMPLATES:
-            targets = [page_path(brain.name, view.ref)]
+            targets = [page_path(brain, view.ref)]
             if root and view.ref == "home":
                 targets.append("index.html")
             for target in targets:
@@ -211,7 +211,7 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site
                     writer.write(target, _render(brain, view, target, site, words, item_lists, as_of), view.ref)
 
 
-def _source_link(brain: str, ref: str, known: set[str]):
+def _source_link(brain, ref: str, known: set[str]):
     """A source in a period's counts links to the source's page of that period (its day page), else the source."""
     def link(source: str) -> str:
         day = f"memories/{source}/{ref}"
@@ -238,13 +238,13 @@ def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_
     days = site.days.get(page.get("source"), []) if page.get("page") == "source" else []
     ctx = common(brain, view.ref, page, as_of, json=stored_in_files(view), stamped=stamped(view, as_of)) | {
         "relation_lists": relation_lists,
-        "crumbs": crumbs(brain.name, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
+        "crumbs": crumbs(brain, view.ref, page.get("title") or view.ref, site.known) if view.ref != "home" else None,
         "item_url": lambda it: relative(target, ref_url(brain, it["ref"])),
         "item_list": lambda items: item_lists(items, target),
-        "ref_page": lambda ref: page_path(brain.name, ref),
-        "source_page": _source_link(brain.name, view.ref, site.known),
+        "ref_page": lambda ref: page_path(brain, ref),
+        "source_page": _source_link(brain, view.ref, site.known),
         "newest_day": days[-1] if days else None,
-        "chart": chart_svg(view.extra.get("chart", []), lambda label: _bucket_url(brain.name, target, label)),
+        "chart": chart_svg(view.extra.get("chart", []), lambda label: _bucket_url(brain, target, label)),
         "previous_period": view.extra.get("previous"), "next_period": view.extra.get("next"),
         "up_periods": _containing(view.ref) if view.extra.get("previous") or view.extra.get("next") else [],
         "when": words,
@@ -272,13 +272,13 @@ def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lis
     source_title = header["title"].rsplit(":", 1)[0]
     ctx = common(brain, view.ref, header, as_of) | {
         "description": f"{source_title}, {here}: {count} record{'' if count == 1 else 's'}",
-        "crumbs": crumbs(brain.name, view.ref, here, site.known),
+        "crumbs": crumbs(brain, view.ref, here, site.known),
         "records": shown, "listed": listed, "item_list": lambda items: item_lists(items, target),
         "source": source, "source_title": source_title,
-        "source_path": page_path(brain.name, f"memories/{source}"),
-        "period_path": page_path(brain.name, here) if here in site.known else None,
+        "source_path": page_path(brain, f"memories/{source}"),
+        "period_path": page_path(brain, here) if here in site.known else None,
         "previous_day": previous, "next_day": following,
-        "ref_page": lambda ref: page_path(brain.name, ref),
+        "ref_page": lambda ref: page_path(brain, ref),
         "is_day": here != "undated",
     }
     return render(DAY_TEMPLATE, target, **ctx)

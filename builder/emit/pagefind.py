@@ -137,10 +137,10 @@ def _content_groups(brains, writer: Writer) -> tuple[dict[str, list[str]], dict[
         notes = f"{b}/notes"
         groups[notes], caps[notes] = [], NOTES_PER_BUNDLE
         for ref in brain.notes:
-            groups[notes].append(page_path(brain.name, ref))
+            groups[notes].append(page_path(brain, ref))
         by_source: dict[str, dict[str, int]] = {}     # source → its pages → records on each
         for rec in brain.records.values():
-            page = page_path(brain.name, record_page_ref(rec, brain.config.timezone))
+            page = page_path(brain, record_page_ref(rec, brain.config.timezone))
             pages = by_source.setdefault(rec.source, {})
             pages[page] = pages.get(page, 0) + 1
         records: dict[str, int] = {}

@@ -72,9 +72,9 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
         "as_of": as_of if stamped else None, "json": reply_path(brain.name, ref, *variant) if json else None,
         "reply_uri": None if json else reply.get("uri"),
-        "home": page_path(brain.name, "home"), "memories": page_path(brain.name, "memories"),
+        "home": page_path(brain, "home"), "memories": page_path(brain, "memories"),
         "item_path": lambda r: attachment_path(brain.name, r) if r in brain.attachments else ref_url(brain, r),
-        "tag_path": lambda t: page_path(brain.name, f"tags/{t}"),
+        "tag_path": lambda t: page_path(brain, f"tags/{t}"),
         "rel_anchor": relation_anchor,
         "reply": reply, "today": today,
         "due_badge": lambda task: due_badge(task["due"], task.get("done", False), today),
@@ -102,11 +102,11 @@ def emit_item_pages(writer: Writer, brain: Brain, g: Graph, views: Sequence[View
     for view in views:
         if view.template != "note.html":
             continue
-        page = page_path(brain.name, view.ref)
+        page = page_path(brain, view.ref)
         if page in skip:
             continue
         whole = whole_reply(view)
-        ctx = common(brain, view.ref, whole, as_of, json=True) | {"crumbs": crumbs(brain.name, view.ref, whole["title"]),
+        ctx = common(brain, view.ref, whole, as_of, json=True) | {"crumbs": crumbs(brain, view.ref, whole["title"]),
                                                           "backlinks": grouped(whole.get("backlinks", []))}
         note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",

@@ -151,9 +151,9 @@ def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, a
         for page in view.pages:
             keys[reply_path(view.brain, view.ref, *offset_variant(view, page))] = page
     if view.template == "note.html":
-        keys[page_path(brain.name, view.ref)] = _note_key(brain, g, view, reads)
+        keys[page_path(brain, view.ref)] = _note_key(brain, g, view, reads)
     else:
-        key = keys[page_path(brain.name, view.ref)] = _listing_key(brain, site, view, as_of, reads)
+        key = keys[page_path(brain, view.ref)] = _listing_key(brain, site, view, as_of, reads)
         if root and view.ref == "home":
             keys["index.html"] = key
     return keys, reads

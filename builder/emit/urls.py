@@ -1,34 +1,24 @@
 """Where each page and reply lives in the site, and relative URLs between them."""
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Container
 from functools import lru_cache
-from types import MappingProxyType
 from urllib.parse import quote
 
 from ..kernel import refs
 from ..kernel.pageurls import page_file
 
-_MOVED: Mapping[str, Mapping[str, str]] = MappingProxyType({})   # brain → {ref: path} of the refs that lost a page path
-
-
-def use_pages(brains) -> None:
-    """Which refs lost their page path (brain/pagenames.py), for page_path: set once the brains
-    are parsed, before anything renders or forks."""
-    global _MOVED
-    _MOVED = MappingProxyType({b.name: b.moved for b in brains})   # the model's own dicts, never changed
-
-
 def reply_path(brain: str, ref: str, *variant: str) -> str:
     return refs.ref_file(brain, ref, *variant)
 
 
-def page_path(brain: str, ref: str) -> str:
-    """The site path of `ref`'s page: readable (kernel/pageurls.py); replies keep ref_file's."""
-    return page_file(brain, ref, _MOVED.get(brain))
+def page_path(brain, ref: str) -> str:
+    """The site path of `ref`'s page in `brain` (the model): readable (kernel/pageurls.py), or
+    moved when it lost its path to another ref's (brain/pagenames.py); replies keep ref_file's."""
+    return page_file(brain.name, ref, brain.moved)
 
 
-def crumbs(brain: str, ref: str, title: str, known: Container[str] | None = None) -> list[tuple[str, str | None]]:
+def crumbs(brain, ref: str, title: str, known: Container[str] | None = None) -> list[tuple[str, str | None]]:
     """A page's breadcrumbs: home / each parent ref of `ref`, linked when it has a page (every
     parent, unless `known` holds the refs that do) / `title`, unlinked."""
     trail = [("home", page_path(brain, "home"))]
@@ -108,7 +98,7 @@ def record_url(brain, ref: str) -> str | None:
     rec = brain.records.get(ref)
     if rec is None:
         return None
-    return page_path(brain.name, record_page_ref(rec, brain.config.timezone)) + "#" + refs.record_anchor(ref)
+    return page_path(brain, record_page_ref(rec, brain.config.timezone)) + "#" + refs.record_anchor(ref)
 
 
 def record_urls(brain) -> dict[str, str]:

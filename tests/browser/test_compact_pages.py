@@ -12,7 +12,8 @@ import pytest
 from builder.brain import load
 from builder.emit.html import ref_url
 from builder.emit.listing_pages import _item_fragment
-from builder.emit.urls import page_path, record_page_ref, relative
+from builder.emit.urls import record_page_ref, relative
+from builder.kernel.pageurls import page_file
 
 pytestmark = pytest.mark.browser
 
@@ -69,7 +70,7 @@ def test_show_more_appends_the_next_page_like_the_static_items(page, base, site,
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelectorAll('[data-bf-list] ul.items > li').length === 56")
     assert page.locator("[data-bf-more]").count() == 0          # nothing left to load
-    target = page_path("brain", "2026")
+    target = page_file("brain", "2026")
     expected = [parts[0] + relative(target, ref_url(brain, it["ref"])) + parts[1]
                 for it in second["items"] for parts in [_item_fragment(it, brain.config.timezone)]]
     assert page.evaluate(SAME_ITEMS, [50, expected])
@@ -146,7 +147,7 @@ def test_json_button_shows_the_reply(page, base, site):
 def test_404_sends_old_urls_to_their_new_place(page, base, brain, old, new):
     if new is None:
         rec = brain.records["chat:who-owns-the-domain?"]
-        new = page_path("brain", record_page_ref(rec, brain.config.timezone)) + "#chat~3awho-owns-the-domain~3f"
+        new = page_file("brain", record_page_ref(rec, brain.config.timezone)) + "#chat~3awho-owns-the-domain~3f"
     response = page.goto(base + old)
     assert response.status == 404
     page.wait_for_url(base + new)

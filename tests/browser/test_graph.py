@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from builder.emit.navigation import edges, folder_tree, note_ids
-from builder.emit.urls import page_path
+from builder.kernel.pageurls import page_file
 from builder.query.site import open_site
 from example import opened
 from test_parity import python_read   # tests/browser is on sys.path (rootdir-less imports)
@@ -39,7 +39,7 @@ def test_a_note_shows_its_links_and_backlinks_as_a_graph(page, example_site, ser
     # 1 step, from the page itself (the text's links, typed relations, backlinks): no graph data downloaded
     assert not [r for r in serve_site.servers[-1].requests if "graph.json" in r[1] or "explorer.json" in r[1]]
     reply = python_read(open_site(example_site), "projects/new-website.md", {})
-    linked = {base + page_path("brain", l["ref"]) for l in reply["links"] if l["ref"]}
+    linked = {base + page_file("brain", l["ref"]) for l in reply["links"] if l["ref"]}
     assert {l["relation"] for l in reply["links"]} > {"links"}       # plain links and typed relations
     backlinks = set(page.locator("section.backlinks li > a").evaluate_all("as => as.map((a) => a.href)"))
     assert _hrefs(graph, "hop-1") == linked | backlinks
@@ -57,7 +57,7 @@ def test_a_note_shows_its_links_and_backlinks_as_a_graph(page, example_site, ser
     near = {l["ref"] for l in reply["links"] if (l["ref"] or "").endswith(".md")}
     near |= {b["ref"] for b in reply["backlinks"] if b["ref"].endswith(".md")}
     near.discard("projects/new-website.md")
-    assert {h.split("/my-repo/", 1)[1] for h in _hrefs(graph, "hop-1")} == {page_path("brain", r) for r in near}
+    assert {h.split("/my-repo/", 1)[1] for h in _hrefs(graph, "hop-1")} == {page_file("brain", r) for r in near}
     assert 1 + len(near) < graph.locator("a").count() <= 40              # second steps too, capped
     assert page.evaluate("document.activeElement.getAttribute('class')") == "hop-0"
     node = graph.locator("a.hop-1").first

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "bm25"))
 sys.path.insert(0, str(ROOT / "tests" / "query"))
 
-from builder.emit.urls import page_path  # noqa: E402
+from builder.kernel.pageurls import page_file  # noqa: E402
 from builder.bm25 import analyze_pairs, analyze_query_word, unitable  # noqa: E402
 from builder.query.excerpt import excerpt  # noqa: E402
 from builder.query.site import open_site  # noqa: E402
@@ -119,13 +119,13 @@ def test_full_text_search_from_an_english_page_finds_other_languages(ml_page, ml
     base = ml_page.url.rsplit("/", 1)[0] + "/"
     found = full_text_results(ml_page, base, word)
     assert ml_page.evaluate("document.documentElement.lang") == "en"     # the search page's
-    assert page_path("multi", ref) in found, found
+    assert page_file("multi", ref) in found, found
 
 
 def test_pages_declare_their_language_and_filters_span_every_language(ml_page, ml_site):
     base = ml_page.url.rsplit("/", 1)[0] + "/"
     for ref, lang in [("zh/备份.md", "zh"), ("ar/عدد-الكلمات.md", "ar"), ("en/sync.md", "en")]:
-        ml_page.goto(base + page_path("multi", ref))
+        ml_page.goto(base + page_file("multi", ref))
         assert ml_page.evaluate("document.documentElement.lang") == lang
     full_text_results(ml_page, base, "Android")   # a word in notes of many languages
     # every note is tagged with its language: the tag filter offers the tags of every language index
@@ -144,5 +144,5 @@ def test_pages_declare_their_language_and_filters_span_every_language(ml_page, m
     ml_page.wait_for_function("/^2 results/.test(document.querySelector('.pagefind-ui__message')?.textContent)")
     ml_page.wait_for_function("!document.querySelector('.pagefind-ui__result .pagefind-ui__loading')")
     links = [unquote(a) for a in ml_page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(a => a.pathname)")]
-    assert set(links) == {"/my-repo/" + page_path("multi", ref)     # sub-results link their page again
+    assert set(links) == {"/my-repo/" + page_file("multi", ref)     # sub-results link their page again
                           for ref in ["ru/синхронизация.md", "ru/устранение-неполадок.md"]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.emit.urls import page_path
+from builder.kernel.pageurls import page_file
 
 pytestmark = pytest.mark.browser
 
@@ -31,12 +31,12 @@ def test_each_title_heading_and_excerpt_reads_in_its_own_direction(make_brain, b
     site = tmp_path / "site"
     build_site(brain, site)
     base = serve_site(site)
-    page.goto(base + page_path("brain", "notes/ar.md"))
+    page.goto(base + page_file("brain", "notes/ar.md"))
     assert page.evaluate(RTL, "main h1") == [[ARABIC, True]]
     assert page.evaluate(RTL, ".backlinks a") == [["Links", False]]
-    page.goto(base + page_path("brain", "notes"))
+    page.goto(base + page_file("brain", "notes"))
     got = dict(page.evaluate(RTL, "ul.items a, .excerpt"))
     assert got[ARABIC] is True and got["يعرض عدد الكلمات في الملاحظة."] is True and got["Plain words"] is False
-    page.goto(base + page_path("brain", "memories/chat/2026-11-30"))
+    page.goto(base + page_file("brain", "memories/chat/2026-11-30"))
     got = dict(page.evaluate(RTL, "article.record h2, .record-text p"))
     assert got == {"عنوان الرسالة.": True, "نص الرسالة هنا.": True}

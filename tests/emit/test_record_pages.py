@@ -15,7 +15,8 @@ import pytest
 from builder.kernel import refs
 from builder.brain import load
 from builder.build import build
-from builder.emit.urls import page_path, record_page_ref
+from builder.emit.urls import record_page_ref
+from builder.kernel.pageurls import page_file
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "brain"
@@ -42,7 +43,7 @@ def shown_records(site: Path) -> Counter:
 def test_each_record_is_shown_once_on_its_day_page(example):
     brain, site = example
     seen = shown_records(site)
-    want = {(page_path("brain", record_page_ref(rec, brain.config.timezone)), refs.record_anchor(ref))
+    want = {(page_file("brain", record_page_ref(rec, brain.config.timezone)), refs.record_anchor(ref))
             for ref, rec in brain.records.items()}
     assert len(want) == len(brain.records) > 40
     assert set(seen) == want and set(seen.values()) == {1}
