@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 import tarfile
 import tempfile
 from pathlib import Path
 
-from . import CHILD_ENV
+from .base import child
 from .gen import NOW, generate, queries
 from .lang import generate_lang
 
@@ -41,14 +40,12 @@ class RealBench:
         """One build by this checkout, or by the one at `checkout` (its .venv's python and its own
         modules: run from there), with the CPU seconds it and its children took (`cpu_s`): on a
         host others load too, the work done is steadier than the time it took."""
-        python = checkout / ".venv" / "bin" / "python" if checkout else Path(sys.executable)
-        # a checkout from before bench/ left the package runs its benchmark as builder.bench
-        module = "builder.bench" if checkout and not (checkout / "bench" / "__main__.py").is_file() else "bench"
-        cmd = [str(python), "-m", module, "--child-build", str(brain), str(out), "--child-now", NOW]
+        start, env, cwd = child(checkout)
+        cmd = start + ["--child-build", str(brain), str(out), "--child-now", NOW]
         with tempfile.TemporaryDirectory() as tmp:
             cpu = Path(tmp) / "cpu"
             timed = [self.bench.TIME, "-f", "%U %S", "-o", str(cpu), *cmd] + ([] if self.pagefind else ["--no-pagefind"])
-            proc = subprocess.run(timed, cwd=checkout, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=CHILD_ENV)
+            proc = subprocess.run(timed, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
             if proc.returncode != 0:
                 raise RuntimeError(f"benchmark build failed (exit {proc.returncode}): {' '.join(cmd)}")
             return dict(json.loads(proc.stdout), cpu_s=sum(map(float, cpu.read_text().split()[-2:])))

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from . import CHILD, CHILD_ENV
+from .base import child
 from .gen import NOW, SHAPES, Corpus, generate, queries
 from .mcptimes import mcp_times
 from .mix import mix_report
@@ -56,7 +57,7 @@ class Result(dict):
             self[key] = round(a / b, 3)
 
 
-def _run(cmd: list[str]) -> tuple[float, int, str, float]:
+def _run(cmd: list[str], env: dict = CHILD_ENV, cwd: Path | None = None) -> tuple[float, int, str, float]:
     """(wall seconds, exit code, stdout, peak RSS in MB of the command).
 
     Linux starts a forked child's max RSS at its parent's RSS, and this process holds a
@@ -66,7 +67,7 @@ def _run(cmd: list[str]) -> tuple[float, int, str, float]:
         rss_file = Path(tmp) / "rss"
         wrap = [TIME, "-f", "%M", "-o", str(rss_file)] if os.access(TIME, os.X_OK) else []
         start = time.perf_counter()
-        proc = subprocess.run(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=CHILD_ENV)
+        proc = subprocess.run(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
         wall = time.perf_counter() - start
         lines = rss_file.read_text().split() if wrap and rss_file.exists() else []
         rss = int(lines[-1]) / MB if lines and lines[-1].isdigit() else None
@@ -84,9 +85,11 @@ def _child_build(brain: str, out: str, pagefind: bool, now: str) -> None:
                "pagefind_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / MB}, sys.stdout)
 
 
-def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW) -> dict:
-    cmd = CHILD + ["--child-build", str(brain), str(out), "--child-now", now]
-    wall, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]))
+def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW, checkout: Path | None = None) -> dict:
+    """One build in a child process: by this checkout, or by the one at `checkout` (bench/base.py)."""
+    start, env, cwd = child(checkout)
+    cmd = start + ["--child-build", str(brain), str(out), "--child-now", now]
+    wall, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]), env, cwd)
     if code != 0:
         raise RuntimeError(f"benchmark build failed (exit {code}): {' '.join(cmd)}")
     return json.loads(stdout)
@@ -249,7 +252,7 @@ def _rss(res: Result, key: str, mb: float | None) -> None:
 
 
 def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, reps: int,
-               shape: str = "rich") -> Result:
+               shape: str = "rich", base: Path | None = None) -> Result:
     res = Result()
     brain, out = work / f"brain-{n}", work / f"site-{n}"
     for old in (brain, out, work / ".bf-cache"):   # a kept --workdir must not leak into this run
@@ -291,7 +294,34 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
     _log(f"{n} notes: searching")
     _search(res, out, qs, reps, corpus.notes[0]["ref"])
     res.update(search_download(out, [(q, s) for _, q, s in qs]))
+    if base is not None:
+        _base_builds(res, n, records_per_note, shape, work, pagefind, base)
     return res
+
+
+def _base_builds(res: Result, n: int, records_per_note: int, shape: str, work: Path, pagefind: bool,
+                 base: Path) -> None:
+    """The same brain, generated again (the rebuilds edited it), built and rebuilt by the checkout
+    at `base`: `base_build_*` and `base_rebuild_*`, and `ratio_base_to_this_*` (above 1: this
+    checkout is faster)."""
+    brain, out = work / f"brain-{n}", work / f"site-{n}-base"
+    for old in (brain, out, work / ".bf-cache"):
+        shutil.rmtree(old, ignore_errors=True)
+    corpus = generate(brain, n, records_per_note, shape=shape)
+    _log(f"{n} notes: building and rebuilding by {base}")
+    full = _build(brain, out, pagefind, checkout=base)
+    _record_build(res, "base_build", full)
+    res["base_build_peak_rss_mb"] = round(full["rss_mb"], 1)
+    ours = {k: res[k] for k in res if k.startswith("rebuild_")}
+    start, env, cwd = child(base)
+    theirs = Result()
+    cold = bench_rebuilds(theirs, corpus, out, pagefind, lambda cmd: _run(start + cmd[len(CHILD):], env, cwd))
+    _record_build(theirs, "rebuild", cold)
+    res.update({f"base_{k}": v for k, v in theirs.items() if k.startswith("rebuild_")})
+    res.ratio("ratio_base_to_this_build_s", "base_build_s", "build_s")
+    for key in sorted(k for k in ours if k.endswith("_s") and "phase" not in k):
+        res.ratio(f"ratio_base_to_this_{key}", f"base_{key}", key)
+    shutil.rmtree(out, ignore_errors=True)
 
 
 def _log(msg: str) -> None:
@@ -314,7 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--vault", type=Path, help="also build this real vault (a .tar.gz) per phase (bench/real.py)")
     p.add_argument("--lang", type=int, action="append", metavar="NOTES",
                    help="also build a long multilingual brain of NOTES notes per phase (repeatable; bench/lang.py)")
-    p.add_argument("--base", type=Path, help="with --vault/--lang: also build them by this checkout (its .venv)")
+    p.add_argument("--base", type=Path, help="also build (and, for --notes, rebuild) by the checkout in this folder (its .venv), "
+                        "for a same-run comparison (bench/base.py)")
     p.add_argument("--quality", action="store_true", help="search quality per arm (bench/quality.py), no timings")
     p.add_argument("--locomo", metavar="DIR", help="with --quality: also recall on the raw LoCoMo conversations in DIR "
                                                    "(bench/locomo.py)")
@@ -344,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
             bench_extra(args, work, sys.modules[__name__])
         for n in sizes:
             res = bench_size(n, args.records_per_note, work, pagefind=not args.no_pagefind, reps=args.reps,
-                             shape=args.shape)
+                             shape=args.shape, base=args.base)
             print(json.dumps(res, sort_keys=True), flush=True)
     finally:
         if not args.workdir:

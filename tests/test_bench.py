@@ -40,7 +40,7 @@ FIELDS = [
 def rows(tmp_path_factory) -> list[dict]:
     work = tmp_path_factory.mktemp("bench")
     proc = subprocess.run([ROOT / "scripts" / "bench", "--notes", "40", "--records-per-note", "2",
-                           "--reps", "1", "--workdir", str(work)],
+                           "--reps", "1", "--workdir", str(work), "--base", str(ROOT)],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return [json.loads(line) for line in proc.stdout.splitlines()]
@@ -125,6 +125,17 @@ def test_each_benchmarked_edit_reaches_the_site(rows):
     assert row["rebuild_title_edit_backlinks"] == row["notes"] - 1   # 40 notes: all the others link it
     for edit in EDITS:
         assert row[f"rebuild_{edit}_files_written"] > 0, edit
+
+
+def test_a_base_checkout_builds_and_rebuilds_the_same_brain_in_the_same_run(rows):
+    """--base DIR (here this checkout, through its .venv as any other): the same full build and
+    edits, each beside this checkout's figure with their ratio."""
+    row = rows[0]
+    assert row["base_build_files_written"] == row["build_files_written"]
+    for edit in EDITS + ("body_edit_cold",):
+        assert row[f"base_rebuild_{edit}_files_written"] > 0, edit   # the edit reached the base's site too
+        assert row[f"ratio_base_to_this_rebuild_{edit}_s"] > 0, edit
+    assert row["ratio_base_to_this_build_s"] > 0
 
 
 def test_query_set_mixes_every_kind(tmp_path):

@@ -1,0 +1,20 @@
+"""Another checkout's builds for `scripts/bench --base DIR` (a worktree of an earlier commit with
+its own .venv): the same child commands as this checkout's, run by that checkout's python from
+its own folder, so its `builder` and its benchmark answer. `child(None)` is this checkout's."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from . import CHILD, CHILD_ENV
+
+
+def child(checkout: Path | None) -> tuple[list[str], dict, Path | None]:
+    """(the command that starts the benchmark's child, its environment, its working folder)."""
+    if checkout is None:
+        return CHILD, CHILD_ENV, None
+    python = checkout / ".venv" / "bin" / "python"
+    # a checkout from before bench/ left the package runs its benchmark as builder.bench
+    module = "bench" if (checkout / "bench" / "__main__.py").is_file() else "builder.bench"
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    return [str(python), "-m", module], env, checkout
