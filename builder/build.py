@@ -28,7 +28,7 @@ from .emit.state import BuildState
 from .emit.spare import recover
 from .emit.writer import Writer
 from .kernel.errors import InvalidInput
-from .kernel.parallel import can_fork, cores
+from .kernel.parallel import SERIAL, Spread
 from .runner import BuildReport, Phases, Runner, run_stages, without_full_collections
 from .searchworker import SearchLost, read_digest
 from .views import ViewsMemo, compute
@@ -114,13 +114,14 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
     cache = _parse_cache(state, cache_file)
     asked = Load(tuple(req.roots), frozenset({req.out, cache_file.parent}),
                  None if req.changed is None else frozenset(req.changed), req.site_url, req.theme, req.base_url)
-    runner = Runner(phases, state, forks and cores() > 1 and can_fork(), partial(_load, cache=cache), index_side)
+    runner = Runner(phases, state, forks, partial(_load, cache=cache), index_side)
     with runner.session(asked):
-        brains, digests, (site_url, base_url) = phases.run("parse", _load, asked, cache, runner.remote is not None)
+        brains, digests, (site_url, base_url) = phases.run("parse", runner.load, asked, digest=runner.remote is not None)
         if site_url is None:
             report.notices.append(NO_SITE_URL)
         writer = Writer(req.out, cache_file.parent, state.spare if state is not None else None)
-        build = Build(writer, tuple(brains), report.as_of, base_url, req.embeddings, req.pagefind, req.stop)
+        build = Build(writer, tuple(brains), report.as_of, base_url, req.embeddings, req.pagefind, req.stop,
+                      spread=runner.spread)
         beside = runner.begin(build)
         # The parsed brains (and a kept BuildState) live through the build: the collector need not
         # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end,
@@ -164,12 +165,14 @@ def views_side(phases: Phases, runner: Runner, build: Build, brain, beside: bool
     runner.stages("views", scoped("views", build, brain=brain, views=views, graph=g, beside=beside, came_went=CameWent()))
 
 
-def index_side(phases: Phases, build: Build, brain, state: BuildState | None = None, save=None) -> None:
+def index_side(phases: Phases, build: Build, brain, state: BuildState | None = None, save=None,
+               spread: Spread = SERIAL) -> None:
     """A brain's index documents (pieces cut once for the index, the store and the vectors), then
-    the stages of scope "index" over them; `save()` once they are done (runner.Runner.index_of)."""
+    the stages of scope "index" over them; `save()` once they are done (runner.Runner.index_of).
+    `spread`: the workers the runner allows (its stages get the build's)."""
     known = state.memo("index", "documents", brain.name, dict) if state is not None else None
     changes = Changes()   # index_input's answers, for the store's stage
-    pieces, docs = phases.run("lunr", index_input, brain, known, changes)
+    pieces, docs = phases.run("lunr", index_input, brain, known, changes, spread)
     run_stages(phases, "index", scoped("index", build, brain=brain, pieces=pieces, docs=tuple(docs), changes=changes), state)
     if save is not None:
         phases.run("parse", save)
@@ -184,7 +187,7 @@ def _parse_cache(state: BuildState | None, cache_file: Path):
     return cache
 
 
-def _load(request: Load, cache, digest: bool = True) -> tuple[list, list[int], tuple]:
+def _load(request: Load, cache, digest: bool = True, spread: Spread = SERIAL) -> tuple[list, list[int], tuple]:
     """Parse each brain of a build `request` (with `cache`, parsecache.Cache, updated in place),
     each with its config's site URL set (every page's og:url): the brains, what each parse read
     (searchworker.read_digest, when `digest`) and the build's (site URL, base_url)."""
@@ -196,7 +199,8 @@ def _load(request: Load, cache, digest: bool = True) -> tuple[list, list[int], t
             raise InvalidInput("brain", f"not a folder: {root}")
         key = str(Path(root).resolve())
         parsed = cache.notes.setdefault(key, {})
-        brain = load(Path(root), skip=skip, cache=parsed, memo=cache.memos.setdefault(key, LoadMemo()), changed=changed)
+        brain = load(Path(root), skip=skip, cache=parsed, memo=cache.memos.setdefault(key, LoadMemo()), changed=changed,
+                     spread=spread)
         brains.append(brain)
         if digest:
             digests.append(read_digest(brain, parsed))

@@ -13,6 +13,8 @@ this module where, and runs the stages of a scope in emit/emitters.py's order kn
   and runs the index side of every build after (searchworker.py). Its server has threads: the
   content stages run here, after the site's.
 - One core, or no fork: everything here, in the checklist's order.
+- A stage's own workers (kernel/parallel.Spread, `ctx.spread`): allowed wherever the machine
+  forks and has the cores; the stage says whether its job is big enough.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ from .emit.stage import Build, Stage, scoped
 from .emit.state import BuildState
 from .emit.writer import Writer
 from .kernel.errors import BuildError
-from .kernel.parallel import Forked, served
+from .kernel.parallel import Forked, Spread, can_fork, cores, served
 from .searchworker import SearchWorker, serve
 
 
@@ -109,9 +111,13 @@ class Runner:
 
     def __init__(self, phases: Phases, state: BuildState | None, forks: bool, load, index_side):
         self.phases, self.state, self.index_side = phases, state, index_side
+        # a stage's own workers: on any machine that forks and has the cores (kernel/parallel.Spread)
+        self.spread = Spread(cores() > 1 and can_fork())
+        forks = forks and self.spread.forks
         self.beside = forks and state is None   # children forked anew for this build alone
+        self.load = partial(load, spread=self.spread)
         if state is not None and state.search is None and forks:
-            _fork_search(state, load, index_side)
+            _fork_search(state, self.load, index_side, self.spread)
         self.worker = state.search if state is not None else None
         self.remote = self.build = self.content = None
         self.pending: set[str] = set()
@@ -137,7 +143,7 @@ class Runner:
         """The brain's index side: in a child forked now, beside the views the `with` block
         computes (`save()`: the child's last step), in the search worker, or here once they are
         done and freed (the views and the search index would be the build's peak of memory)."""
-        run = partial(self.index_side, brain=brain, save=save)
+        run = partial(self.index_side, brain=brain, save=save, spread=self.spread)
         side = Forked(_in_child, (run, self.phases, self.build)) if self.beside else None
         with side or nullcontext():
             yield
@@ -190,19 +196,19 @@ def _content(phases: Phases, ctx: Build) -> None:
     run_stages(phases, "content", ctx, None)
 
 
-def _fork_search(state: BuildState, load, index_side) -> None:
+def _fork_search(state: BuildState, load, index_side, spread: Spread) -> None:
     """The worker of a kept state's index side (searchworker.py), forked as a session's first
     build starts: the two processes grow heaps of their own (forked from a grown heap, both copied
     the pages they touched: the first rebuild after took 2.9 s instead of 1.9 at 10k notes).
     Whatever the index side kept in this process is dropped: the worker's copy lives on."""
-    jobs = (without_full_collections(load), without_full_collections(partial(_remote_side, state, index_side)),
+    jobs = (without_full_collections(load), without_full_collections(partial(_remote_side, state, index_side, spread)),
             state.settle)
     worker = SearchWorker(*served(serve, jobs))
     state.lose_search()   # the worker's copy is the live one now
     state.search = worker
 
 
-def _remote_side(state: BuildState, index_side, brains: list, plan: tuple) -> tuple:
+def _remote_side(state: BuildState, index_side, spread: Spread, brains: list, plan: tuple) -> tuple:
     """In the worker: the index side of every brain of a build, written through a part of the
     build's writer (Writer.plan): what it wrote, its timings and counts."""
     writer_plan, as_of, base_url, embeddings = plan
@@ -210,8 +216,8 @@ def _remote_side(state: BuildState, index_side, brains: list, plan: tuple) -> tu
 
     def every_brain(phases: Phases, build: Build) -> None:
         for brain in brains:
-            index_side(phases, build, brain=brain, state=state)
-    result = _through(every_brain, Build(part, tuple(brains), as_of, base_url, embeddings))
+            index_side(phases, build, brain=brain, state=state, spread=spread)
+    result = _through(every_brain, Build(part, tuple(brains), as_of, base_url, embeddings, spread=spread))
     state.spare.packs = part.packed
     return result
 

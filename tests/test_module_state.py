@@ -5,9 +5,10 @@
   owns (emit/state.py), or to an lru_cache of a pure function. `__all__` lists are Python's
   convention; the benchmark's modules (bench*.py) are no part of a build or a query.
 - No module but the runner (builder/runner.py) starts a process for the build: kernel/parallel.py
-  holds the means (and alone imports multiprocessing); of them, only the runner uses those that
-  start a child beside the build (`Forked`, `served`). A stage may still spread its own work over
-  workers that end before it does (`fork_map`, `fork_each`, `mapped`).
+  holds the means (and alone imports multiprocessing), and only the runner uses them, those that
+  start a child beside the build (`Forked`, `served`) and the workers of a stage's own work
+  (`fork_map`, `fork_each`, `mapped`) alike. A stage spreads its work only through the
+  `Spread` the runner hands it (its context's `spread`).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "builder"
 MUTABLE = (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
 MUTABLE_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "Counter", "deque", "bytearray"}
 PROCESS_MEANS = {"multiprocessing", "os.fork", "os.forkpty"}
-STARTERS = {"Forked", "served"}
+STARTERS = {"Forked", "served", "fork_map", "fork_each", "mapped"}
 RUNNER = "runner.py"
 MEANS = "kernel/parallel.py"
 

@@ -3,10 +3,10 @@ import os
 
 import pytest
 
-import builder.brain as brain_module
 import builder.build as build_module
 import builder.emit.emitters as emitters_module
 import builder.kernel.parallel as parallel_module
+import builder.runner as runner_module
 from bench.gen import generate
 from builder.emit.state import BuildState
 
@@ -18,21 +18,23 @@ def _tree(root):
 def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     brain = tmp_path / "brain"
     generate(brain, notes=220, records_per_note=1, seed=5)   # over both parallel thresholds
-    pages_forked, fork_map = [], emitters_module.fork_map
+    pages_forked, fork_map = [], parallel_module.fork_map
 
-    def spy(fn, args, state=None, *, parallel=True):
+    def spy(fn, args, state=None, *, parallel=True):   # the pages stage's workers, through its Spread
         pages_forked.append(parallel)
         return fork_map(fn, args, state, parallel=parallel)
-    monkeypatch.setattr(emitters_module, "fork_map", spy)
+    monkeypatch.setattr(parallel_module, "fork_map", spy)
     build_site(brain, tmp_path / "parallel")   # the search side forked beside: pages in this process
     build_site(brain, tmp_path / "kept", state=BuildState())   # its search worker beside: likewise
-    with monkeypatch.context() as no_worker:
-        no_worker.setattr(build_module, "can_fork", lambda: False)
+    with monkeypatch.context() as no_worker:   # as after a lost search worker: no child beside
+        build = build_module._build
+        no_worker.setattr(build_module, "_build", lambda req, state, forks: build(req, state, False))
         build_site(brain, tmp_path / "alone", state=BuildState())   # nothing beside: pages in workers
     assert pages_forked == [False, False, True]
-    for module in (parallel_module, emitters_module, brain_module, build_module):
+    for module in (parallel_module, runner_module):
         monkeypatch.setattr(module, "cores", lambda: 1)
     build_site(brain, tmp_path / "serial")
+    assert pages_forked[3:] == [False]   # one core: the runner's Spread allows no workers
     serial = _tree(tmp_path / "serial")
     for kind in ("parallel", "kept", "alone"):
         assert _tree(tmp_path / kind) == serial, kind

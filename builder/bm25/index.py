@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 from ..kernel.canon import canonical_json
 from ..kernel.packs import pack, packed_name
-from ..kernel.parallel import cores, fork_each
+from ..kernel.parallel import SERIAL, Spread
 from .adjacent import Pairs
 from .layout import _LONE_SURROGATE, arrange, layout
 from .pipeline import WordMemo, term_counts
@@ -92,10 +92,10 @@ def _postings_part(job, span):
     return _postings(docs[span[0]:span[1]], span[0], memo)
 
 
-def _all_postings(docs, parallel: bool, memo: WordMemo):
+def _all_postings(docs, spread: Spread, worth: bool, memo: WordMemo):
     """_postings of all docs, the docs split into contiguous runs of about equal text over the
     cores; concatenating the runs' lists in order keeps every list ascending."""
-    k = cores() if parallel else 1
+    k = spread.workers(worth)
     sizes = [len(doc.get("body") or "") + 64 if doc is not None else 0 for doc in docs]  # 64: its other fields, roughly
     cuts, size, total = [0], 0, sum(sizes)
     for i, n in enumerate(sizes):
@@ -103,7 +103,7 @@ def _all_postings(docs, parallel: bool, memo: WordMemo):
         if size * k >= total * len(cuts) and len(cuts) < k:
             cuts.append(i + 1)
     spans = list(zip(cuts, cuts[1:] + [len(docs)]))
-    parts = fork_each(_postings_part, spans, (docs, memo), parallel)
+    parts = spread.each(_postings_part, spans, (docs, memo), worth=worth)
     post, totals, lens = parts[0]
     for more, more_totals, more_lens in parts[1:]:
         for pf, mf in zip(post, more):
@@ -134,26 +134,27 @@ def _term_entry(post, term):
 PARALLEL_DOCS = 5000  # fewer docs are indexed faster than workers start
 
 
-def index_files(docs, state=None) -> dict[str, bytes]:
+def index_files(docs, state=None, spread: Spread = SERIAL) -> dict[str, bytes]:
     """The index of *docs* (dicts with ref/title/aliases/headings/body, optionally group, names,
     neighbours — a list per distance of texts — and conversation, a number ≥ 1):
     {relative path: bytes}. Bytes depend only on docs. With a `state` (update.IndexState, the
-    build state of a previous index), only what the changed documents touch is recomputed."""
+    build state of a previous index), only what the changed documents touch is recomputed.
+    `spread`: the workers the runner allows (kernel/parallel.Spread)."""
     docs, refs, groups = arrange(docs, state.arranged if state is not None else None)
     if len(set(refs)) - (None in refs) != len(refs) - refs.count(None):
         raise ValueError("duplicate refs in index input")
     if state is not None and state.refs is not None:
-        return state.update(docs, refs, groups)
-    parallel = len(docs) > PARALLEL_DOCS
+        return state.update(docs, refs, groups, spread)
+    worth = len(docs) > PARALLEL_DOCS
     memo = WordMemo()   # this index's words, analysed once each (workers fork a copy)
-    post, totals, lens = _all_postings(docs, parallel, memo)
+    post, totals, lens = _all_postings(docs, spread, worth, memo)
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
-    weights = dict(zip(terms, fork_each(_term_entry, terms, post, parallel)))
+    weights = dict(zip(terms, spread.each(_term_entry, terms, post, worth=worth)))
     facets, pairs = {}, Pairs()
     files = layout(docs, refs, groups, totals, lens, weights, memo, facets, pairs)
     names_ = sorted(files)
-    stored = dict(zip(map(stored_name, names_), fork_each(dump_file, names_, files, parallel)))
+    stored = dict(zip(map(stored_name, names_), spread.each(dump_file, names_, files, worth=worth)))
     if state is not None:
         state.keep(docs, refs, post, totals, lens, weights, files, stored, memo, facets, pairs)
     return stored

@@ -21,7 +21,7 @@ from operator import ne
 
 from ..kernel.canon import canonical_json
 from ..kernel.packs import pack_all
-from ..kernel.parallel import fork_each
+from ..kernel.parallel import Spread
 from .adjacent import Pairs, is_section
 from .index import _MASK, ID, PARALLEL_DOCS, _term_entry, field_counts, fnv1a, lengths, stored_name
 from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, deprecated, doc_files, length_chunk, length_file, meta,
@@ -48,15 +48,16 @@ class IndexState:
         self.facets = facets                  # layout._facets' memo, kept: making it costs an update a pass over every doc
         self.pairs = pairs                    # the adjacent pairs' (adjacent.py)
 
-    def update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
-        """The index of `docs` (by doc id, `refs` theirs and `groups` their spans: layout.arrange)."""
+    def update(self, docs, refs: list, groups: list, spread: Spread) -> dict[str, bytes]:
+        """The index of `docs` (by doc id, `refs` theirs and `groups` their spans: layout.arrange),
+        re-weighing over the workers `spread` allows."""
         try:
-            return self._update(docs, refs, groups)
+            return self._update(docs, refs, groups, spread)
         except BaseException:   # half patched: the next build indexes from scratch
             self.refs = None
             raise
 
-    def _update(self, docs, refs: list, groups: list) -> dict[str, bytes]:
+    def _update(self, docs, refs: list, groups: list, spread: Spread) -> dict[str, bytes]:
         touched: set[str] = set()
         moved = refs != self.refs
         shifted: dict[str, list] = {}   # term -> where its entries moved (_realign)
@@ -87,7 +88,7 @@ class IndexState:
                     faceted = faceted or old.get("facets") != new.get("facets")
                     changed.add(d)
         self.refs = refs
-        self._reweigh(touched, shifted)
+        self._reweigh(touched, shifted, spread)
         files = dict(self.files)
         todo = self._terms(files, touched | shifted.keys())
         if not per_doc:
@@ -114,7 +115,7 @@ class IndexState:
         self.docs, self.files, self.stored = docs, files, stored
         return stored
 
-    def _reweigh(self, touched: set[str], shifted: dict[str, list]) -> None:
+    def _reweigh(self, touched: set[str], shifted: dict[str, list], spread: Spread) -> None:
         """The weights of the `touched` terms encoded again, of those only `shifted` moved."""
         added = False
         live = sorted(t for t in touched if not _LONE_SURROGATE.search(t) and any(t in pf for pf in self.post))
@@ -123,7 +124,7 @@ class IndexState:
         for term, spans in shifted.items():   # only moved: no need to encode it again
             if term not in touched and term in self.weights:
                 self.weights[term] = _shifted(self.weights[term], spans)
-        for term, entry in zip(live, fork_each(_term_entry, live, self.post, len(live) > PARALLEL_DOCS)):
+        for term, entry in zip(live, spread.each(_term_entry, live, self.post, worth=len(live) > PARALLEL_DOCS)):
             added |= term not in self.weights
             self.weights[term] = entry
         if added:    # term_plan numbers big terms in term order

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..kernel.config import load_config
 from ..kernel.fingerprint import listing
 from ..kernel.model import Brain, Problem, Source
-from ..kernel.parallel import chunks, cores, mapped
+from ..kernel.parallel import SERIAL, Spread, chunks
 from .discover import discover
 from .rediscover import rediscover
 from .gittimes import commit_times
@@ -47,12 +47,13 @@ class LoadMemo:
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
-         memo: LoadMemo | None = None, changed: set[Path] | None = None) -> Brain:
+         memo: LoadMemo | None = None, changed: set[Path] | None = None, spread: Spread = SERIAL) -> Brain:
     """Parse the brain at `root`. `cache` maps (ref, sha-of-bytes, config) → Note, and ("record",
     path, sha-of-bytes) → Record, and is updated in place (an unchanged file keeps its object).
     `memo` (updated in place) spares reading unchanged files and resolving unchanged items' links.
     `changed`: the paths file events named since the load that left `memo`, which discovery
-    then looks at alone (rediscover.py); None: walk the brain."""
+    then looks at alone (rediscover.py); None: walk the brain. `spread`: the workers the runner
+    allows the notes' parse (kernel/parallel.py)."""
     root = Path(root)
     cfg = load_config(root)
     if cfg.site.theme:   # its templates and files are the site's look, not the brain's content
@@ -61,7 +62,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
     cache = {} if cache is None else cache
     digest = _Digests(root, found.stats, memo.stats if memo else None, problems, cfg.name)
-    notes, records = _parsed(found, digest, cache, cfg, problems)
+    notes, records = _parsed(found, digest, cache, cfg, problems, spread)
     digest.remember()
     sources = _sources(root, cfg, found, problems)
     identities = known_identities(cfg.identities, notes, records, sources, memo.identities if memo else None)
@@ -136,7 +137,7 @@ def _safe_attachments(paths: list[str], cfg, problems: list) -> list[str]:
     return keep
 
 
-def _parsed(found, digest, cache: dict, cfg, problems: list) -> tuple[dict, dict]:
+def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread) -> tuple[dict, dict]:
     """The brain's notes (but drafts) and records, each from `cache` while its bytes are those
     it was parsed from; `cache` is left holding what this brain still holds."""
     cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
@@ -147,7 +148,8 @@ def _parsed(found, digest, cache: dict, cfg, problems: list) -> tuple[dict, dict
             read[rel] = ((rel, sha, cfg_key), data)
     misses = [(rel, data) for rel, (key, data) in read.items() if key not in cache]
     used = {}
-    with mapped(_parse_chunk, chunks(misses, cores() * 4), cfg, parallel=len(misses) >= 200) as parsed_notes:
+    worth = len(misses) >= 200
+    with spread.mapped(_parse_chunk, chunks(misses, spread.workers(worth) * 4), cfg, worth=worth) as parsed_notes:
         # the records are read and parsed here while the workers parse the notes
         records = _records(found.records, digest, cache, used, problems, cfg.name)
         parsed = {rel: note for part in parsed_notes() for rel, note in part.items()}

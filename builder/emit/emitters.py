@@ -4,7 +4,6 @@ scope's in this order, and knows none of them. The stage shape and its scopes: e
 from __future__ import annotations
 
 from ..kernel.fingerprint import write_fingerprint
-from ..kernel.parallel import cores, fork_map
 from .assets import ASSETS, ATTACHMENTS
 from .data import DATA
 from .feeds import FEEDS
@@ -33,9 +32,9 @@ def pages(ctx: ViewsContext) -> None:
     if memo:       # a rebuild in the same process: pages whose inputs are unchanged are kept (reuse.py)
         memo.begin(ctx.brain, site, ctx.as_of, ctx.base_url, root)
         todo, kept = memo.reuse(ctx.writer, ctx.brain, ctx.graph, site, ctx.views, root, ctx.as_of, ctx.came_went)
-    parallel = len(todo) > 500 and not ctx.beside
-    n = cores() * 2 if parallel else 1
-    for record in fork_map(_pages_part, list(range(n)), (ctx, site, n, todo, kept, root), parallel=parallel):
+    worth = len(todo) > 500 and not ctx.beside
+    n = 2 * ctx.spread.workers(worth) if ctx.spread.workers(worth) > 1 else 1
+    for record in ctx.spread.map(_pages_part, list(range(n)), (ctx, site, n, todo, kept, root), worth=worth):
         ctx.writer.merge(*record)
     if memo:
         memo.remember(ctx.writer)

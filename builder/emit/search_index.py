@@ -30,6 +30,7 @@ from ..bm25 import index_files
 from ..bm25.update import IndexState
 from ..kernel.canon import canonical_json
 from ..kernel.model import Brain
+from ..kernel.parallel import SERIAL, Spread
 from ..kernel.refs import escape_segment
 from ..views.documents import store
 from ..views.memo import Memos, model_changes
@@ -78,10 +79,10 @@ def _meta_chunks(writer: Writer, folder: str, entries: dict, size: int, owner: s
     return heads
 
 
-def emit_index(writer: Writer, brain: str, docs, state: IndexState | None = None) -> None:
+def emit_index(writer: Writer, brain: str, docs, state: IndexState | None = None, spread: Spread = SERIAL) -> None:
     """The BM25 index of `docs` (views/documents.index_input); `state`: the last build's
     (bm25/update.py), updated in place."""
-    for rel, data in index_files(docs, state).items():
+    for rel, data in index_files(docs, state, spread).items():
         writer.write(f"{search_dir(brain)}/index/{rel}", data, f"search:{brain}")
 
 
@@ -110,7 +111,7 @@ def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict, kept: dic
 
 @paths
 def _index(ctx: IndexContext) -> None:
-    emit_index(ctx.writer, ctx.brain.name, ctx.docs, ctx.memo)
+    emit_index(ctx.writer, ctx.brain.name, ctx.docs, ctx.memo, ctx.spread)
 
 
 @paths

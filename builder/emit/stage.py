@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Callable
 
 from ..kernel.model import Brain
+from ..kernel.parallel import SERIAL, Spread
 from ..views import View
 from ..views.graph import Graph
 from ..views.memo import model_changes
@@ -42,6 +43,7 @@ class Build:
     stop: threading.Event | None = None          # set: the build is moot (bf serve); pagefind's runs end
     memo: object = None                          # the stage's own memo (a kept BuildState's), else None
     needed: Mapping[str, object] = field(default_factory=lambda: NONE)   # the memos of the stages it needs, by name
+    spread: Spread = SERIAL                      # the workers the runner allows the stage's own work
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from ..bm25.layout import arrange
 from ..query.vectorstore import FORMAT
 from ..kernel.canon import canonical_json
 from ..kernel.packs import packed_name
+from ..kernel.parallel import SERIAL, Spread
 from ..kernel.refs import escape_segment
 from ..kernel.text import preview_title
 from ..vectors.buckets import buckets
@@ -194,18 +195,19 @@ def _related_packs(near: dict[str, list[str]], titles: dict[str, str], kept: dic
 
 
 def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict | None = None,
-                     kept: dict | None = None, arranged: dict | None = None) -> None:
+                     kept: dict | None = None, arranged: dict | None = None, spread: Spread = SERIAL) -> None:
     """`docs`: the brain's index documents (views/documents.documents), in any order. `known`:
     each doc's vector and the brain's mean from the last build (vectors/rows.py); only docs
     whose fields changed are embedded again, and it is left holding this build's. `kept`: the
     buckets and related notes of the last build (vectors/buckets.py, vectors/related.py);
-    `arranged`: the search index's bm25 arrange memo (the same docs, so the same ids)."""
+    `arranged`: the search index's bm25 arrange memo (the same docs, so the same ids); `spread`:
+    the workers the runner allows."""
     base, owner, dims = brain_dir(brain), f"vectors:{brain}", vectors.meta()["dims"]
     kept = {} if kept is None else kept
     slots, id_refs, files = arrange(docs, arranged)   # the index's ids (None: unused)
     docs = [doc for doc in slots if doc is not None]
     refs = [doc["ref"] for doc in docs]
-    rows, mean = doc_rows(docs, refs, dims, known)
+    rows, mean = doc_rows(docs, refs, dims, known, spread)
     by_id = iter(rows)
     id_rows = [next(by_id) if doc is not None else None for doc in slots]
     groups, fixed = _write_groups(writer, base, owner, id_refs, id_rows, files, _sections(slots, id_refs, kept),
@@ -234,7 +236,7 @@ class VectorMemo:
 def _doc_vectors(ctx: IndexContext) -> None:
     memo, index = ctx.memo, ctx.needed.get("search index")
     emit_doc_vectors(ctx.writer, ctx.brain.name, ctx.docs, memo and memo.known, memo and memo.kept,
-                     index and index.arranged)   # the index's doc ids: arranged once
+                     index and index.arranged, ctx.spread)   # the index's doc ids: arranged once
 
 
 @paths

@@ -1,8 +1,10 @@
-"""Spread CPU-bound build work over the machine's cores with forked workers.
+"""Spread CPU-bound build work over the machine's cores with forked workers: the means of the
+runner (builder/runner.py), the one module that decides where work runs. A stage never forks of
+its own accord: it is handed a `Spread` (its context's `spread`; SERIAL when none) and asks it.
 
 Workers are forked, so they inherit `state` (the parsed brain, the views, the writer)
 without pickling it; only each call's small argument and result cross a pipe.
-Small jobs (`parallel=False`) and one-core machines run everything in this process.
+Small jobs (`worth=False`), SERIAL and one-core machines run everything in this process.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import gc
 import multiprocessing
 import os
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 _STATE = None   # set only around a fork_map call, read by the forked workers
 
@@ -151,3 +154,28 @@ def send_reply(conn, reply: tuple) -> None:
         conn.send(reply)
     except Exception:
         conn.send((False, RuntimeError(f"{type(reply[1]).__name__}: {reply[1]}")))
+
+
+@dataclass(frozen=True)
+class Spread:
+    """What the runner allows a stage's own work: forked workers that end before the stage does
+    (`forks`), or this process alone. `worth`: whether this job is big enough for workers."""
+    forks: bool
+
+    def workers(self, worth: bool = True) -> int:
+        return cores() if self.forks and worth else 1
+
+    def each(self, fn, items: list, state, *, worth: bool = True) -> list:
+        """fork_each, when allowed and worth it."""
+        return fork_each(fn, items, state, self.forks and worth)
+
+    def map(self, fn, args: list, state, *, worth: bool = True) -> list:
+        """fork_map, when allowed and worth it."""
+        return fork_map(fn, args, state, parallel=self.forks and worth)
+
+    def mapped(self, fn, args: list, state, *, worth: bool = True):
+        """mapped (workers run while the `with` block does), when allowed and worth it."""
+        return mapped(fn, args, state, parallel=self.forks and worth)
+
+
+SERIAL = Spread(False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from .. import vectors
-from ..kernel.parallel import fork_each
+from ..kernel.parallel import SERIAL, Spread
 from ..kernel.stretch import differing
 from .buckets import in_sample, rounded_mean, sums
 
@@ -24,7 +24,7 @@ def _vector(_, text: str) -> bytes:
     return vectors.doc_vector(text).tobytes()
 
 
-def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = None) -> tuple[list[bytes], list[int]]:
+def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = None, spread: Spread = SERIAL) -> tuple[list[bytes], list[int]]:
     """(each doc's int8 vector bytes, the mean of the sample's) for `docs` with refs `refs`. `kept`:
     what the last call in this process left ("docs": ref → (fields, vector), "sums": the mean's
     totals and count, "seq": its docs, refs and rows), left holding this call's. A watch build
@@ -40,7 +40,7 @@ def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = N
     todo = [i for i, (o, f) in enumerate(zip(olds, fields)) if o is None or o[0] != f]   # in the stretch
     texts = {i: _text(fields[i]) for i in todo}
     new = sorted(set(texts.values()))
-    fresh = dict(zip(new, fork_each(_vector, new, None, len(new) > PARALLEL_DOCS)))
+    fresh = dict(zip(new, spread.each(_vector, new, None, worth=len(new) > PARALLEL_DOCS)))
     rows = [o[1] if o is not None else b"" for o in olds]
     for i in todo:
         rows[i] = fresh[texts[i]]

@@ -31,7 +31,7 @@ from operator import attrgetter, itemgetter, ne
 
 from ..bm25.scoring import PARAMS
 from ..kernel.model import Brain, Note, Record
-from ..kernel.parallel import fork_each
+from ..kernel.parallel import SERIAL, Spread
 from .conversations import Neighbourhood
 from ..kernel.times import parse_instant, rfc3339, seconds
 from .coverage import all_coverage
@@ -88,19 +88,20 @@ def _pieces(brain: Brain, ref: str) -> list[str]:
     return note_pieces(brain.notes[ref])
 
 
-def index_input(brain: Brain, known: dict | None = None, changes=model_changes) -> tuple[dict, list[dict]]:
+def index_input(brain: Brain, known: dict | None = None, changes=model_changes,
+                spread: Spread = SERIAL) -> tuple[dict, list[dict]]:
     """({note ref: its pieces}, the index documents): pieces are cut once, for the index, the
     store and the vectors. `known`: what the last build of this brain in this process made, left
     holding this build's: a note object unchanged since keeps its pieces and documents, a record
     object whose neighbourhood is unchanged its document (the same dict: the index and the
     vectors pass it by identity); only the notes and records that changed, and the records
     whose neighbourhood was made again, are looked at. `changes`: memo.model_changes, or a
-    memo.Changes the store asks too."""
+    memo.Changes the store asks too. `spread`: the workers the runner allows (kernel/parallel.py)."""
     known = {} if known is None else known
     notes = known.get("notes", {})   # note ref → (note, its pieces, its documents)
     changed = changes(brain.notes, known.get("note_objects", {}))
     todo = [ref for ref in sorted(changed) if ref in brain.notes]
-    cut = dict(zip(todo, fork_each(_pieces, todo, brain, len(todo) > PARALLEL_NOTES)))
+    cut = dict(zip(todo, spread.each(_pieces, todo, brain, worth=len(todo) > PARALLEL_NOTES)))
     made = dict(notes)   # in ref order but for the notes added since: the index sorts it (bm25 arrange) cheaply
     # an item's facets also change with its links (entities), the identities and a note's
     # modification time (placed): those items are looked at again
