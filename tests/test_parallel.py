@@ -1,14 +1,20 @@
 """Parallel parse and emit give the very bytes a one-process build gives."""
 import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 import builder.build as build_module
-import builder.emit.emitters as emitters_module
 import builder.kernel.parallel as parallel_module
 import builder.runner as runner_module
 from bench.gen import generate
 from builder.emit.state import BuildState
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tree(root):
@@ -74,3 +80,43 @@ def test_fork_each_computes_one_share_here_and_the_others_in_workers(monkeypatch
     here = [x for pid, x in got if pid == os.getpid()]
     assert here == [0, 3, 6, 9]   # the first of 3 interleaved shares; the others in workers
     assert parallel_module.fork_each(_pid, list(range(4)), None, parallel=False) == [(os.getpid(), x) for x in range(4)]
+
+
+ORPHAN = """
+import os, sys, time
+from builder.kernel.parallel import Forked
+
+def child(path):
+    with open(path, "w") as fh:
+        fh.write(str(os.getpid()))
+    time.sleep(60)
+
+with Forked(child, sys.argv[1]) as side:
+    side.get()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_killed_build_takes_its_forked_children_with_it(tmp_path):
+    """A build killed mid-way must not leave a child writing on into its staging folder."""
+    pid_file = tmp_path / "child.pid"
+    parent = subprocess.Popen([sys.executable, "-c", ORPHAN, str(pid_file)], cwd=ROOT)
+    deadline = time.monotonic() + 30
+    while not (pid_file.exists() and pid_file.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child = int(pid_file.read_text())
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child)
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, dead but not reaped by init yet, counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

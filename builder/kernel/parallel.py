@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -49,12 +50,23 @@ def mapped(fn, args: list, state=None, *, parallel: bool = True):
     # write to (and so copy) every page of the inherited heap.
     gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent) as pool:
             pending = pool.map_async(_call, [(fn, arg) for arg in args], chunksize=1)
             yield pending.get
     finally:
         gc.unfreeze()
         _STATE = None
+
+
+def die_with_parent() -> None:
+    """In a forked child that ends before the call that forked it returns: end when the build is
+    killed (Linux's PR_SET_PDEATHSIG, sent when the forking thread dies), rather than write on
+    into a staging folder the next build recovers from."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):   # no prctl (not Linux): the child may outlive a killed build
+        pass
 
 
 def can_fork() -> bool:
@@ -118,6 +130,7 @@ class Forked:
 
 
 def _forked(fn, state, send) -> None:
+    die_with_parent()
     try:
         result = (True, fn(state))
     except BaseException as exc:   # re-raised by the parent's get()
@@ -145,6 +158,8 @@ def served(loop, jobs: tuple) -> tuple:
 
 
 def _served(loop, conn) -> None:
+    # not die_with_parent: the signal follows the forking *thread*, and a watch session's
+    # builds run in threads that end before the worker should; the session ends it (_end)
     loop(conn, *_SERVED)
 
 
