@@ -29,7 +29,7 @@ def _term_counts(reader: IndexReader) -> dict[str, int]:
     for k in range(reader.meta["shards"]):
         for term, entry in reader._shard("t", k).items():
             if isinstance(entry, int):
-                entry = reader._load(f"b/{entry}.json")
+                entry = reader._load(f"b/{entry}.bin")
             counts[term] = sum(len(field[1]) for field in entry)
     return counts
 

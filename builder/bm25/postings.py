@@ -2,9 +2,12 @@
 them; format in FORMAT.md. Twin: the makePosting and hit arrays of site/engine/bm25/reader.js."""
 from __future__ import annotations
 
+import struct
 import sys
+from array import array
 from collections.abc import Sequence
 from itertools import accumulate
+from types import MappingProxyType
 
 from .scoring import CONTEXT, idf
 
@@ -13,6 +16,63 @@ def gaps(ids: list[int]) -> list[int]:
     """Ascending ids as the index stores them: the first, then each one's distance from the one
     before (FORMAT.md); accumulate() reads them back."""
     return [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]
+
+
+_CODES = MappingProxyType({1: "B", 2: "H", 4: "I"})   # array typecodes of 1-, 2- and 4-byte unsigned integers
+
+
+def _width(top: int) -> int:
+    return 1 if top < 1 << 8 else 2 if top < 1 << 16 else 4
+
+
+def _le(values, width: int) -> bytes:
+    """`values` as little-endian unsigned integers of `width` bytes, zero-padded to 4 bytes."""
+    data = array(_CODES[width], values)
+    if sys.byteorder == "big":   # pragma: no cover
+        data.byteswap()
+    raw = data.tobytes()
+    return raw + bytes(-len(raw) % 4)
+
+
+def pack_big(entry) -> bytes:
+    """b/K.bin (FORMAT.md#big-postings): a posting `[[field, gaps, tfs], ...]` as little-endian
+    integers, read without parsing (numpy.frombuffer; typed arrays in the browser)."""
+    head, body = [len(entry)], []
+    for fi, gaps_, tfs in entry:
+        steps = [0, *gaps_[1:]]   # the first id goes in the header: one far id widens no step
+        wide, wtf = _width(max(steps)), _width(max(tfs))
+        head += [fi, len(tfs), gaps_[0], wide | wtf << 8]
+        body += [_le(steps, wide), _le(tfs, wtf)]
+    return struct.pack(f"<{len(head)}I", *head) + b"".join(body)
+
+
+def unpack_big(data: bytes) -> list[tuple]:
+    """pack_big's posting as [(field, ids, tfs)], ids ascending: numpy arrays (int64 ids) when
+    numpy is loaded, else lists."""
+    fields, = struct.unpack_from("<I", data)
+    head = struct.unpack_from(f"<{4 * fields}I", data, 4)
+    at, out = 4 + 16 * fields, []
+    np = sys.modules.get("numpy")
+    for k in range(fields):
+        fi, n, first, widths = head[4 * k:4 * k + 4]
+        parts = []
+        for width in (widths & 0xFF, widths >> 8):
+            if np is not None:
+                parts.append(np.frombuffer(data, dtype=f"<u{width}", count=n, offset=at))
+            else:
+                part = array(_CODES[width])
+                part.frombytes(data[at:at + n * width])
+                if sys.byteorder == "big":   # pragma: no cover
+                    part.byteswap()
+                parts.append(part)
+            at += -(-n * width // 4) * 4
+        steps, tfs = parts
+        if np is not None:
+            ids = np.cumsum(steps, dtype=np.int64) + first
+        else:
+            ids = list(accumulate(steps, initial=first))[1:]
+        out.append((fi, ids, tfs))
+    return out
 
 
 # Postings longer than this are weighed by numpy: the same IEEE operations in the same order,
@@ -44,29 +104,30 @@ class Posting:
     holding it outside CONTEXT fields, or None when that is every doc."""
     __slots__ = ("ids", "ws", "named", "own", "_map", "_ranked", "_by_weight", "_docs", "_arrays")
 
-    def __init__(self, entry, reader):
-        df = sum(len(e[1]) for e in entry)   # (document, field) postings
+    def __init__(self, fields, reader):
+        """`fields`: [(field, ids ascending, tfs)], by field index (reader.postings)."""
+        df = sum(len(ids) for _, ids, _ in fields)   # (document, field) postings
         self._map = None
         self._ranked = None
         self._by_weight = None
         self._docs = [None, None, None]
         self._arrays = None
         if df > ARRAY_FROM and "numpy" in sys.modules:   # (its import costs more than one posting)
-            self._weigh_arrays(entry, reader, idf(reader.n, df))
+            self._weigh_arrays(fields, reader, idf(reader.n, df))
             return
         w_idf, params, named_fields = idf(reader.n, df), reader.params, reader.named_fields
         named: set[int] = set()
         own: set[int] | None = None
         parts = []
-        for fi, gaps, tfs in entry:
+        for fi, ids, tfs in fields:
             k1, b, boost, a, scale = params[fi]
-            ids = list(accumulate(gaps))
+            ids = list(ids)
             # a field whose b is 0 has no lengths (l/ files): b * (len / a) is 0 for any len
             lens = reader.lengths(fi, ids) if b != 0 else None
             parts.append((ids, _weigh(w_idf, tfs, lens, k1, b, boost, a, scale)))
             if fi in named_fields:
                 named.update(ids)
-        context = [fi in reader.context_fields for fi, _, _ in entry]
+        context = [fi in reader.context_fields for fi, _, _ in fields]
         if any(context):   # else every doc holds it in its own text
             own = set().union(*(ids for (ids, _), c in zip(parts, context) if not c))
         if len(parts) == 1:
@@ -82,16 +143,17 @@ class Posting:
         self.named = named
         self.own = own
 
-    def _weigh_arrays(self, entry, reader, w_idf) -> None:
+    def _weigh_arrays(self, fields, reader, w_idf) -> None:
         """__init__ for a long posting, over numpy arrays: per field the same elementwise double
         operations, summed over fields in field order from 0.0 (as the dict above)."""
         import numpy as np
-        fields = []
-        for fi, gaps, tfs in entry:
+        weighed = []
+        for fi, ids, tfs in fields:
             k1, b, boost, a, scale = reader.params[fi]
-            ids = np.cumsum(np.array(gaps, dtype=np.int64))
+            ids = np.asarray(ids, dtype=np.int64)
             lens = reader.lengths(fi, ids.tolist()) if b != 0 else None
-            fields.append((fi, ids, _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale)))
+            weighed.append((fi, ids, _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale)))
+        fields = weighed
         every = fields[0][1]
         for _, ids, _ in fields[1:]:
             every = np.union1d(every, ids)
@@ -185,3 +247,15 @@ class Hits(Sequence):
 
     def __iter__(self):
         return map(self._at, range(len(self.docs)))
+
+
+def intersect(posts) -> list[int]:
+    """Docs holding every posting's term in their own text, ascending."""
+    posts = sorted(posts, key=lambda p: len(p.ids))
+    ids = posts[0].ids if posts[0].own is None else sorted(posts[0].own)
+    for p in posts[1:]:
+        if not ids:
+            break
+        m = p.map() if p.own is None else p.own
+        ids = [d for d in ids if d in m]
+    return ids

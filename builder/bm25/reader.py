@@ -32,7 +32,7 @@ from ..kernel import packs
 from .adjacent import phrase_buckets
 from .pipeline import analyze_pairs
 from . import postings as _postings
-from .postings import Hits, Posting
+from .postings import Hits, Posting, intersect
 from .scoring import CONTEXT, FORMAT, WHEN_BOOST, fnv1a
 
 try:  # orjson parses the shards ~2x faster; json gives the same values
@@ -214,9 +214,11 @@ class IndexReader:
         if term in self._terms:
             return self._terms[term]
         entry = self._table("t", term, self.meta["shards"]).get(term)
-        if isinstance(entry, int):
-            entry = self._load(f"b/{entry}.json")
-        p = self._terms[term] = None if entry is None else Posting(entry, self)
+        if isinstance(entry, int):   # a big posting: binary (FORMAT.md#big-postings)
+            fields = _postings.unpack_big(packs.read(self.dir, f"b/{entry}.bin", True))
+        else:
+            fields = [(fi, list(accumulate(gaps)), tfs) for fi, gaps, tfs in entry or ()]
+        p = self._terms[term] = Posting(fields, self) if fields else None
         return p
 
     def named(self, key: str) -> frozenset:
@@ -244,7 +246,7 @@ class IndexReader:
         if len(present) < 60 and sum(len(p.ids) for _, _, p in present) > _postings.ARRAY_FROM:
             return self._search_arrays(present, extra, names, required, whole, len(groups), when, limit)
         if required:
-            ids = _intersect([p for _, _, p in present])
+            ids = intersect([p for _, _, p in present])
         else:
             ids = sorted(set().union(*(p.ids for _, _, p in present)))
         if names:
@@ -308,7 +310,7 @@ class IndexReader:
         (each `s + c * w` an elementwise double operation, in the same order), tiers and order."""
         import numpy as np
         if required:
-            ids = np.array(_intersect([p for _, _, p in present]), dtype=np.int64)
+            ids = np.array(intersect([p for _, _, p in present]), dtype=np.int64)
         else:   # the union as a mask over the id space: linear, no sort
             held = np.zeros(self.meta["ids"], dtype=bool)
             for _, _, p in present:
@@ -393,14 +395,3 @@ class IndexReader:
             return (d, c * ws[i], s, 3 if not whole else 1 if d in named else 2 if own is None or d in own else 3)
         return Hits(docs, at)
 
-
-def _intersect(posts) -> list[int]:
-    """Docs holding every posting's term in their own text, ascending."""
-    posts = sorted(posts, key=lambda p: len(p.ids))
-    ids = posts[0].ids if posts[0].own is None else sorted(posts[0].own)
-    for p in posts[1:]:
-        if not ids:
-            break
-        m = p.map() if p.own is None else p.own
-        ids = [d for d in ids if d in m]
-    return ids
