@@ -113,6 +113,20 @@ class IndexReader:
             i = end
         return out
 
+    def length_array(self, field: int, ids):
+        """lengths() of the numpy array `ids` (ascending), as a float64 array."""
+        import numpy as np
+        size, out = self.meta["lengthChunk"], np.empty(ids.size)
+        chunks = ids // size
+        cuts = [0, *(np.flatnonzero(np.diff(chunks)) + 1).tolist(), ids.size]
+        for start, end in zip(cuts, cuts[1:]):
+            k = int(chunks[start])
+            column = self._chunks.get(("l", k, field))
+            if column is None:
+                column = self._chunks["l", k, field] = np.array(self._chunk("l", k)[field], dtype=np.float64)
+            out[start:end] = column[ids[start:end] - k * size]
+        return out
+
     def ref(self, doc: int) -> str:
         """The ref of doc id `doc`; loads only its r/N.json chunk."""
         return self._per_doc("r", self.meta["refChunk"], doc)
@@ -214,7 +228,8 @@ class IndexReader:
         if term in self._terms:
             return self._terms[term]
         entry = self._table("t", term, self.meta["shards"]).get(term)
-        if isinstance(entry, int):   # a big posting: binary (FORMAT.md#big-postings)
+        if isinstance(entry, int):   # a big posting: binary (FORMAT.md#big-postings), weighed over arrays
+            _postings.load_numpy()
             fields = _postings.unpack_big(packs.read(self.dir, f"b/{entry}.bin", True))
         else:
             fields = [(fi, list(accumulate(gaps)), tfs) for fi, gaps, tfs in entry or ()]
@@ -368,7 +383,7 @@ class IndexReader:
         (`required` implies `whole`: a missing group returned no hits before.)"""
         c, f, p = entry
         s = frozenset([f])
-        ids, ws, named, own = p.ids, p.ws, p.named, p.own
+        ids, ws = p.ids, p.ws
         ranked = p.ranked(required) if whole else p.by_weight()
         head: list[tuple] = []   # tier 0: named documents holding the term, then the others
         if names:   # few: found by bisection, in by_weight() order (weight descending, id)
@@ -392,6 +407,6 @@ class IndexReader:
                 return head[k]
             i = order[k - n]
             d = ids[i]
-            return (d, c * ws[i], s, 3 if not whole else 1 if d in named else 2 if own is None or d in own else 3)
+            return (d, c * ws[i], s, 1 + p.tier(i) if whole else 3)
         return Hits(docs, at)
 
