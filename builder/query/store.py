@@ -8,18 +8,13 @@ JS twin: site/engine/store.js (same files, same lookups).
 from __future__ import annotations
 
 import gc
-import json
 from bisect import bisect_right
 
 from ..kernel import packs
+from ..kernel.canon import parsed
 from ..bm25 import IndexReader
 from ..kernel.refs import escape_segment
 from .site import Site
-
-try:  # orjson parses ~2x faster; json gives the same values
-    from orjson import loads as _loads
-except ImportError:  # pragma: no cover
-    _loads = json.loads
 
 STORE_FORMAT = "bf-search-4"
 CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
@@ -27,16 +22,12 @@ CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
 
 def _read_json(folder, rel: str, packed: bool) -> dict | None:
     """A store file (a pack file when `packed`, builder/kernel/packs.py), or None when missing or
-    unreadable (like Site.load_json, faster: orjson, and no garbage collection pass while a
-    large file's objects are made)."""
+    unreadable (like Site.load_json, and no garbage collection pass while a large file's
+    objects are made)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        data = packs.read(folder, rel, packed)
-        try:
-            return _loads(data)
-        except ValueError:   # orjson refuses what json takes (ints over 64 bits, lone surrogates)
-            return json.loads(data)
+        return parsed(packs.read(folder, rel, packed))
     except (OSError, ValueError):
         return None
     finally:
