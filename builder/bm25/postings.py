@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import accumulate
 from types import MappingProxyType
@@ -275,10 +276,12 @@ class Posting:
 
 class Hits(Sequence):
     """search_ids' result: ``hits[i]`` is ``(doc, score, matched, tier)``, ``docs`` the doc ids
-    in that order. One-term hits (the long lists of common words) make their tuples on demand."""
+    in that order. One-term hits (the long lists of common words) make their tuples on demand.
+    ``ids``: the same doc ids as a numpy array in any order, when the ranking had them (its
+    caller counts them over arrays), else None."""
 
-    def __init__(self, docs, at):
-        self.docs, self._at = docs, at
+    def __init__(self, docs, at, ids=None):
+        self.docs, self._at, self.ids = docs, at, ids
 
     @classmethod
     def of(cls, rows):
@@ -306,3 +309,44 @@ def intersect(posts) -> list[int]:
         m = p.map() if p.own is None else p.own
         ids = [d for d in ids if d in m]
     return ids
+
+
+def one_term(entry, whole: bool, names: frozenset, limit: int | None, required: bool) -> Hits:
+    """search_ids of one group (`entry`: (c, folded term, posting)), no bonus term: the posting's
+    cached order, named documents moved first.
+    (`required` implies `whole`: a missing group returned no hits before.)"""
+    c, f, p = entry
+    s = frozenset([f])
+    ids, ws = p.ids, p.ws
+    ranked = p.ranked(required) if whole else p.by_weight()
+    head: list[tuple] = []   # tier 0: named documents holding the term, then the others
+    if names:   # few: found by bisection, in by_weight() order (weight descending, id)
+        at_ = {d: i for d in names if (i := bisect_left(ids, d)) < len(ids) and ids[i] == d}
+        front = sorted(at_.values(), key=lambda i: (-ws[i], i))
+        head = [(ids[i], c * ws[i], s, 0) for i in front]
+        head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
+    if head:
+        skip = set(front)
+        order = [i for i in ranked if i not in skip]
+        docs = [h[0] for h in head] + [ids[i] for i in order]
+    else:
+        order = ranked
+        docs = p.docs(2 if required else 1 if whole else 0)
+    if limit is not None:
+        docs = docs[:limit]
+    n = len(head)
+    every = None
+    if p._arrays is not None and limit is None:   # the hits' ids as an array, for counting
+        import numpy as np
+        every, _, _, held = p.arrays()
+        every = every[held] if required else every
+        if names:
+            every = np.union1d(every, np.fromiter(names, dtype=np.int64, count=len(names)))
+
+    def at(k):
+        if k < n:
+            return head[k]
+        i = order[k - n]
+        d = ids[i]
+        return (d, c * ws[i], s, 1 + p.tier(i) if whole else 3)
+    return Hits(docs, at, every)

@@ -32,7 +32,7 @@ from ..kernel import packs
 from .adjacent import phrase_buckets
 from .pipeline import analyze_pairs
 from . import postings as _postings
-from .postings import Hits, Posting, intersect
+from .postings import Hits, Posting, intersect, one_term
 from .scoring import CONTEXT, FORMAT, WHEN_BOOST, fnv1a
 
 try:  # orjson parses the shards ~2x faster; json gives the same values
@@ -257,7 +257,7 @@ class IndexReader:
         extra = [(c, p) for e, c in bonus.items() if (p := self.postings(e)) is not None]
         whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
         if len(present) == 1 and not extra and when is None:
-            return self._one(present[0], whole, names, limit, required)
+            return one_term(present[0], whole, names, limit, required)
         if len(present) < 60 and sum(len(p.ids) for _, _, p in present) > _postings.ARRAY_FROM:
             return self._search_arrays(present, extra, names, required, whole, len(groups), when, limit)
         if required:
@@ -356,7 +356,8 @@ class IndexReader:
         order = np.lexsort((np.arange(n), -sums, tiers))
         if limit is not None:
             order = order[:limit]
-        docs, scores, tiers, masks = ids[order].tolist(), sums[order].tolist(), tiers[order].tolist(), masks[order].tolist()
+        hit_ids, docs = (ids if limit is None else None), ids[order].tolist()
+        scores, tiers, masks = sums[order].tolist(), tiers[order].tolist(), masks[order].tolist()
         every = frozenset(f for _, f, _ in present)
         sets = {}
 
@@ -367,7 +368,7 @@ class IndexReader:
             if mask not in sets:
                 sets[mask] = frozenset(f for b, (_, f, _) in enumerate(present) if mask >> b & 1)
             return docs[k], scores[k], sets[mask], tiers[k]
-        return Hits(docs, at_)
+        return Hits(docs, at_, hit_ids)
 
     def _placed_within(self, ids, when: tuple[int, int]):
         """A boolean array: which doc ids of `ids` (a numpy array) are placed in [start, end)."""
@@ -377,36 +378,3 @@ class IndexReader:
     def _within(self, doc: int, when: tuple[int, int]) -> bool:
         placed = self.placed(doc)
         return placed is not None and when[0] <= placed < when[1]
-
-    def _one(self, entry, whole: bool, names: frozenset, limit: int | None, required: bool) -> Hits:
-        """One group, no bonus term: the posting's cached order, named documents moved first.
-        (`required` implies `whole`: a missing group returned no hits before.)"""
-        c, f, p = entry
-        s = frozenset([f])
-        ids, ws = p.ids, p.ws
-        ranked = p.ranked(required) if whole else p.by_weight()
-        head: list[tuple] = []   # tier 0: named documents holding the term, then the others
-        if names:   # few: found by bisection, in by_weight() order (weight descending, id)
-            at_ = {d: i for d in names if (i := bisect_left(ids, d)) < len(ids) and ids[i] == d}
-            front = sorted(at_.values(), key=lambda i: (-ws[i], i))
-            head = [(ids[i], c * ws[i], s, 0) for i in front]
-            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
-        if head:
-            skip = set(front)
-            order = [i for i in ranked if i not in skip]
-            docs = [h[0] for h in head] + [ids[i] for i in order]
-        else:
-            order = ranked
-            docs = p.docs(2 if required else 1 if whole else 0)
-        if limit is not None:
-            docs = docs[:limit]
-        n = len(head)
-
-        def at(k):
-            if k < n:
-                return head[k]
-            i = order[k - n]
-            d = ids[i]
-            return (d, c * ws[i], s, 1 + p.tier(i) if whole else 3)
-        return Hits(docs, at)
-

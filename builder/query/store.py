@@ -267,21 +267,37 @@ class _Owners:
     def __init__(self, reader):
         self.reader, self.end = reader, reader.group_end("")
         self.span, self.filled = [-1] * self.end, set()
+        self._array = None   # span as a numpy array, while no chunk was filled since
 
     def __getitem__(self, doc: int) -> int:
         return doc if doc >= self.end else self._filled([doc])[doc]
 
     def count(self, docs) -> int:
-        """How many distinct owners `docs` have."""
+        """How many distinct owners `docs` have (a numpy array of ids: counted over arrays)."""
+        if not isinstance(docs, (list, map)):
+            return self._count_array(docs)
         docs = docs if isinstance(docs, list) else list(docs)
         inside = [d for d in docs if d < self.end]
         span = self._filled(inside)
         return len(docs) - len(inside) + len(set(map(span.__getitem__, inside)))
 
+    def _count_array(self, docs) -> int:
+        """count() of a numpy array of distinct doc ids: a mask of the owners seen, no set."""
+        import numpy as np
+        inside = docs[docs < self.end]
+        size = self.reader.meta["convChunk"]
+        self._filled([k * size for k in np.unique(inside // size).tolist()])
+        if self._array is None:
+            self._array = np.array(self.span, dtype=np.int64)
+        seen = np.zeros(self.end, dtype=bool)
+        seen[self._array[inside]] = True
+        return int(docs.size - inside.size + np.count_nonzero(seen))
+
     def _filled(self, inside: list[int]) -> list[int]:
         """The owners' list, with the chunks of the doc ids `inside` (all in group "") read."""
         size = self.reader.meta["convChunk"]
         for k in {d // size for d in inside} - self.filled:
+            self._array = None
             base = k * size
             offsets = self.reader.owner_chunk(k)[:self.end - base]
             self.span[base:base + len(offsets)] = [base + i - off for i, off in enumerate(offsets)]
