@@ -55,8 +55,8 @@ def query_mix(site: Path, seed: int = SEED) -> list[tuple[str, str | None]]:
 
 
 def mix_report(site: Path) -> dict:
-    """The mix's fresh-session MCP p50/p95 (ms), its queries, and a cold `bf search` (s) of the
-    most frequent term (the median of three fresh processes)."""
+    """The mix's fresh-session MCP p50/p95 and each kind's median (ms), its queries, and a cold
+    `bf search` (s) of the mix's first frequent term (the median of three fresh processes)."""
     mix = query_mix(site)
     times, empty = mcp_times(site, mix, 0, warm=False)
     cuts = statistics.quantiles(times, n=20)
