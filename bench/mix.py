@@ -5,7 +5,8 @@ waits for. The mix, drawn with a fixed seed from the built index of the site's f
 (terms that analyse back to themselves, so the query finds the indexed term): 20 of the 50
 most frequent terms, 20 of the 200 rarest, 20 three-term queries of frequent
 terms and 20 scoped queries (a frequent or rare term within `memories` or one source). One
-fresh `bf mcp` process answers the 80 queries, each timed once; the report lists them.
+fresh `bf mcp` process answers the 80 queries, each timed once; the report lists them, and the
+median of each kind.
 """
 from __future__ import annotations
 
@@ -17,10 +18,13 @@ import time
 from pathlib import Path
 
 from builder.bm25 import IndexReader, analyze
+from builder.bm25.postings import unpack_big
+from builder.kernel import packs
 
 from .mcptimes import mcp_times
 
 SEED = 43
+KINDS = ("frequent", "rare", "three", "scoped")   # the mix's four kinds of 20 queries, in its order
 
 
 def _term_counts(reader: IndexReader) -> dict[str, int]:
@@ -28,8 +32,8 @@ def _term_counts(reader: IndexReader) -> dict[str, int]:
     counts = {}
     for k in range(reader.meta["shards"]):
         for term, entry in reader._shard("t", k).items():
-            if isinstance(entry, int):
-                entry = reader._load(f"b/{entry}.json")
+            if isinstance(entry, int):   # a big posting (FORMAT.md Big postings)
+                entry = unpack_big(packs.read(reader.dir, f"b/{entry}.bin", True))
             counts[term] = sum(len(field[1]) for field in entry)
     return counts
 
@@ -51,8 +55,8 @@ def query_mix(site: Path, seed: int = SEED) -> list[tuple[str, str | None]]:
 
 
 def mix_report(site: Path) -> dict:
-    """The mix's fresh-session MCP p50/p95 (ms), its queries, and a cold `bf search` (s) of the
-    most frequent term (the median of three fresh processes)."""
+    """The mix's fresh-session MCP p50/p95 and each kind's median (ms), its queries, and a cold
+    `bf search` (s) of the mix's first frequent term (the median of three fresh processes)."""
     mix = query_mix(site)
     times, empty = mcp_times(site, mix, 0, warm=False)
     cuts = statistics.quantiles(times, n=20)
@@ -63,6 +67,9 @@ def mix_report(site: Path) -> dict:
         subprocess.run([sys.executable, "-m", "builder", "search", frequent, "--site", str(site)],
                        check=True, capture_output=True)
         colds.append(time.perf_counter() - start)
+    kinds = {kind: round(statistics.median(times[k * 20:(k + 1) * 20]), 2) for k, kind in enumerate(KINDS)
+             if len(times) == 20 * len(KINDS)}   # (a tiny site has fewer than 20 rare terms)
     return {"mix_mcp_p50_ms": round(statistics.median(times), 2), "mix_mcp_p95_ms": round(cuts[18], 2),
+            **{f"mix_mcp_{kind}_p50_ms": ms for kind, ms in kinds.items()},
             "mix_empty_replies": empty, "mix_queries": [[q, s] for q, s in mix],
             "cold_search_frequent_s": round(statistics.median(colds), 3), "cold_search_query": frequent}

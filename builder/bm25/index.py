@@ -1,4 +1,4 @@
-"""Sharded BM25 index writer (format bf-lunr-9, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-10, see FORMAT.md; readers: reader.py here and
 site/engine/bm25/).
 
 Postings hold integers only — per field, doc id gaps and term frequencies — and the field
@@ -17,7 +17,7 @@ from ..kernel.canon import canonical_json
 from ..kernel.packs import pack, packed_name
 from ..kernel.parallel import SERIAL, Spread
 from .adjacent import Pairs
-from .layout import _LONE_SURROGATE, arrange, layout
+from .layout import _LONE_SURROGATE, arrange, file_bytes, layout
 from .pipeline import WordMemo, term_counts
 from .postings import gaps
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
@@ -166,7 +166,7 @@ def stored_name(rel: str) -> str:
 
 def dump_file(files, rel):
     """meta.json as JSON, every other file a pack (builder/packs.py), compressed in the workers."""
-    return canonical_json(files[rel]) if rel == "meta.json" else pack(canonical_json(files[rel]), numbers=True)
+    return canonical_json(files[rel]) if rel == "meta.json" else pack(file_bytes(rel, files[rel]), numbers=True)
 
 
 def write_index(docs, out_dir) -> list[str]:
@@ -176,7 +176,7 @@ def write_index(docs, out_dir) -> list[str]:
     for sub in ("t", "b", "r", "n", "f", "c", "o", "p", "l", "a"):  # drop files of a previous, larger index
         d = out / sub
         if d.is_dir():
-            for f in d.glob("*.json*"):
+            for f in d.glob("*.*"):
                 if f"{sub}/{f.name}" not in files:
                     f.unlink()
         d.mkdir(parents=True, exist_ok=True)

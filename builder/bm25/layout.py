@@ -1,5 +1,5 @@
-"""Where the index's values go (format bf-lunr-9, see FORMAT.md): each document's id (arrange),
-each term's entry in its shard or its own b/ file, and what the index holds per document beside
+"""Where the index's values go (format bf-lunr-10, see FORMAT.md): each document's id (arrange),
+each term's entry in its shard or its own binary b/ file, and what the index holds per document beside
 its postings — name keys, facets, refs, conversation numbers, owner offsets, placed instants,
 field lengths — in n/, f/, r/, c/, o/, p/ and l/ files, the adjacent pairs (adjacent.py) in a/
 files, and meta.json. index.py lays out a whole index; update.py only the files an
@@ -12,17 +12,18 @@ from bisect import bisect_left, insort
 from itertools import groupby
 from operator import itemgetter, methodcaller
 
+from ..kernel.canon import canonical_json
 from ..kernel.stretch import differing
 from .adjacent import BUCKETS, Pairs
 from .pipeline import WordMemo, name_key
-from .postings import gaps
+from .postings import gaps, pack_big
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
 LENGTH_CHUNK = 2000       # docs' field lengths per l/N.json: ~3.5 KB packed, a search reads its postings' ones
 SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (docs/performance.md#targets caps files)
-BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.json
+BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.bin
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 # a field with b = 0 ignores length: l/ files leave it out
 KEEPS_LENGTH = tuple(PARAMS[f]["b"] != 0 for f in FIELDS)
@@ -158,12 +159,23 @@ def term_files(weights, shards: int, big: dict[str, int]) -> dict[str, object]:
     for term, (_, entry, h) in weights.items():
         k = big.get(term)
         if k is not None:
-            files[f"b/{k}.json"] = entry
+            files[big_file(k)] = entry
             entry = k
         tables[h & (shards - 1)][term] = entry
     for i, table in enumerate(tables):
         files[f"t/{i}.json"] = table
     return files
+
+
+def big_file(k: int) -> str:
+    """The file of big term number `k`: its posting in binary (file_bytes)."""
+    return f"b/{k}.bin"
+
+
+def file_bytes(rel: str, value) -> bytes:
+    """An index file's bytes before packing: a big posting in binary (postings.pack_big,
+    FORMAT.md#big-postings), any other file as JSON."""
+    return pack_big(value) if rel.startswith("b/") else canonical_json(value)
 
 
 PER_DOC_DIRS = ("n/", "f/", "r/", "c/", "o/", "p/", "l/")

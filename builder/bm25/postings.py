@@ -2,9 +2,13 @@
 them; format in FORMAT.md. Twin: the makePosting and hit arrays of site/engine/bm25/reader.js."""
 from __future__ import annotations
 
+import struct
 import sys
+from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import accumulate
+from types import MappingProxyType
 
 from .scoring import CONTEXT, idf
 
@@ -13,6 +17,75 @@ def gaps(ids: list[int]) -> list[int]:
     """Ascending ids as the index stores them: the first, then each one's distance from the one
     before (FORMAT.md); accumulate() reads them back."""
     return [ids[0]] + [b - a for a, b in zip(ids, ids[1:])]
+
+
+_CODES = MappingProxyType({1: "B", 2: "H", 4: "I"})   # array typecodes of 1-, 2- and 4-byte unsigned integers
+
+
+def _width(top: int) -> int:
+    return 1 if top < 1 << 8 else 2 if top < 1 << 16 else 4
+
+
+def _le(values, width: int) -> bytes:
+    """`values` as little-endian unsigned integers of `width` bytes, zero-padded to 4 bytes."""
+    data = array(_CODES[width], values)
+    if sys.byteorder == "big":   # pragma: no cover
+        data.byteswap()
+    raw = data.tobytes()
+    return raw + bytes(-len(raw) % 4)
+
+
+def pack_big(entry) -> bytes:
+    """b/K.bin (FORMAT.md#big-postings): a posting `[[field, gaps, tfs], ...]` as little-endian
+    integers, read without parsing (numpy.frombuffer; typed arrays in the browser)."""
+    head, body = [len(entry)], []
+    for fi, gaps_, tfs in entry:
+        steps = [0, *gaps_[1:]]   # the first id goes in the header: one far id widens no step
+        wide, wtf = _width(max(steps)), _width(max(tfs))
+        head += [fi, len(tfs), gaps_[0], wide | wtf << 8]
+        body += [_le(steps, wide), _le(tfs, wtf)]
+    return struct.pack(f"<{len(head)}I", *head) + b"".join(body)
+
+
+def load_numpy() -> None:
+    """Import numpy when it can be: a big posting is weighed and ordered over arrays (the same
+    doubles, in a fraction of the time of lists), which repays the import at once."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:   # pragma: no cover
+        pass
+
+
+def unpack_big(data: bytes) -> list[tuple]:
+    """pack_big's posting as [(field, ids, tfs)], ids ascending: numpy arrays (int64 ids) when
+    numpy is loaded, else lists."""
+    fields, = struct.unpack_from("<I", data)
+    head = struct.unpack_from(f"<{4 * fields}I", data, 4)
+    at, out = 4 + 16 * fields, []
+    np = sys.modules.get("numpy")
+    for k in range(fields):
+        fi, n, first, widths = head[4 * k:4 * k + 4]
+        parts = []
+        for width in (widths & 0xFF, widths >> 8):
+            if np is not None:
+                parts.append(np.frombuffer(data, dtype=f"<u{width}", count=n, offset=at))
+            else:
+                part = array(_CODES[width])
+                part.frombytes(data[at:at + n * width])
+                if sys.byteorder == "big":   # pragma: no cover
+                    part.byteswap()
+                parts.append(part)
+            at += -(-n * width // 4) * 4
+        steps, tfs = parts
+        if np is not None:
+            ids = np.cumsum(steps, dtype=np.int64) + first
+        else:
+            ids = list(accumulate(steps, initial=first))[1:]
+        out.append((fi, ids, tfs))
+    return out
+
+
+_LATER = object()   # a set Posting makes on first use
 
 
 # Postings longer than this are weighed by numpy: the same IEEE operations in the same order,
@@ -41,32 +114,34 @@ def _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale):
 class Posting:
     """One term's posting with its weights for this index: ``ids`` ascending, ``ws`` the weight
     per doc, ``named`` the set of docs holding it in a NAMED field, ``own`` the set of docs
-    holding it outside CONTEXT fields, or None when that is every doc."""
-    __slots__ = ("ids", "ws", "named", "own", "_map", "_ranked", "_by_weight", "_docs", "_arrays")
+    holding it outside CONTEXT fields, or None when that is every doc (both sets made on first
+    use for a posting weighed over arrays: its searches read the arrays)."""
+    __slots__ = ("ids", "ws", "_named", "_own", "_map", "_ranked", "_by_weight", "_docs", "_arrays")
 
-    def __init__(self, entry, reader):
-        df = sum(len(e[1]) for e in entry)   # (document, field) postings
+    def __init__(self, fields, reader):
+        """`fields`: [(field, ids ascending, tfs)], by field index (reader.postings)."""
+        df = sum(len(ids) for _, ids, _ in fields)   # (document, field) postings
         self._map = None
         self._ranked = None
         self._by_weight = None
         self._docs = [None, None, None]
         self._arrays = None
         if df > ARRAY_FROM and "numpy" in sys.modules:   # (its import costs more than one posting)
-            self._weigh_arrays(entry, reader, idf(reader.n, df))
+            self._weigh_arrays(fields, reader, idf(reader.n, df))
             return
         w_idf, params, named_fields = idf(reader.n, df), reader.params, reader.named_fields
         named: set[int] = set()
         own: set[int] | None = None
         parts = []
-        for fi, gaps, tfs in entry:
+        for fi, ids, tfs in fields:
             k1, b, boost, a, scale = params[fi]
-            ids = list(accumulate(gaps))
+            ids = list(ids)
             # a field whose b is 0 has no lengths (l/ files): b * (len / a) is 0 for any len
             lens = reader.lengths(fi, ids) if b != 0 else None
             parts.append((ids, _weigh(w_idf, tfs, lens, k1, b, boost, a, scale)))
             if fi in named_fields:
                 named.update(ids)
-        context = [fi in reader.context_fields for fi, _, _ in entry]
+        context = [fi in reader.context_fields for fi, _, _ in fields]
         if any(context):   # else every doc holds it in its own text
             own = set().union(*(ids for (ids, _), c in zip(parts, context) if not c))
         if len(parts) == 1:
@@ -79,22 +154,26 @@ class Posting:
                     acc[d] = get(d, 0.0) + w
             self.ids = sorted(acc)
             self.ws = [acc[d] for d in self.ids]
-        self.named = named
-        self.own = own
+        self._named = named
+        self._own = own
 
-    def _weigh_arrays(self, entry, reader, w_idf) -> None:
+    def _weigh_arrays(self, fields, reader, w_idf) -> None:
         """__init__ for a long posting, over numpy arrays: per field the same elementwise double
         operations, summed over fields in field order from 0.0 (as the dict above)."""
         import numpy as np
-        fields = []
-        for fi, gaps, tfs in entry:
+        weighed = []
+        for fi, ids, tfs in fields:
             k1, b, boost, a, scale = reader.params[fi]
-            ids = np.cumsum(np.array(gaps, dtype=np.int64))
-            lens = reader.lengths(fi, ids.tolist()) if b != 0 else None
-            fields.append((fi, ids, _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale)))
+            ids = np.asarray(ids, dtype=np.int64)
+            lens = reader.length_array(fi, ids) if b != 0 and ids.size else None
+            weighed.append((fi, ids, _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale)))
+        fields = weighed
         every = fields[0][1]
-        for _, ids, _ in fields[1:]:
-            every = np.union1d(every, ids)
+        if len(fields) > 1:   # the union as a mask over the id space: linear, no sort
+            held = np.zeros(reader.meta["ids"], dtype=bool)
+            for _, ids, _ in fields:
+                held[ids] = True
+            every = np.flatnonzero(held)
         ws = np.zeros(every.size)
         named = np.zeros(every.size, dtype=bool)
         own = np.zeros(every.size, dtype=bool)
@@ -107,9 +186,31 @@ class Posting:
             if fi not in reader.context_fields:
                 own[at] = True
         self.ids, self.ws = every.tolist(), ws.tolist()
-        self.named = set(every[named].tolist())
-        self.own = set(every[own].tolist()) if context else None
+        self._named = self._own = _LATER
         self._arrays = (every, ws, named, own if context else np.ones(every.size, dtype=bool))
+
+    @property
+    def named(self) -> set[int]:
+        if self._named is _LATER:
+            ids, _, named, _ = self._arrays
+            self._named = set(ids[named].tolist())
+        return self._named
+
+    @property
+    def own(self) -> set[int] | None:
+        if self._own is _LATER:
+            ids, _, _, own = self._arrays
+            self._own = None if own.all() else set(ids[own].tolist())
+        return self._own
+
+    def tier(self, i: int) -> int:
+        """0 when the doc at position `i` holds the term in a NAMED field, else 1 when in its own
+        text, else 2 (only in CONTEXT fields)."""
+        if self._arrays is not None:
+            _, _, named, own = self._arrays
+            return 0 if named[i] else 1 if own[i] else 2
+        d = self.ids[i]
+        return 0 if d in self._named else 1 if self._own is None or d in self._own else 2
 
     def arrays(self):
         """(ids, ws, named, own) as numpy arrays: int64 ids, float64 weights, and per position
@@ -140,6 +241,11 @@ class Posting:
         """Positions ordered by tier (named, else held in the doc's own text, else only in its
         CONTEXT fields), weight descending, id; `own`: only those of docs holding the term in
         their own text (a prefix)."""
+        if self._ranked is None and self._arrays is not None:
+            import numpy as np
+            _, ws, named, held = self._arrays
+            ranked = np.lexsort((np.arange(ws.size), -ws, np.where(named, 0, np.where(held, 1, 2))))
+            self._ranked = (ranked.tolist(), ranked[held[ranked]].tolist())
         if self._ranked is None:
             ids, named, held = self.ids, self.named, self.own
 
@@ -158,6 +264,10 @@ class Posting:
 
     def by_weight(self):
         """Positions ordered by (weight descending, id)."""
+        if self._by_weight is None and self._arrays is not None:
+            import numpy as np
+            ws = self._arrays[1]
+            self._by_weight = np.lexsort((np.arange(ws.size), -ws)).tolist()
         if self._by_weight is None:
             ws = self.ws
             self._by_weight = sorted(range(len(ws)), key=lambda i: -ws[i])   # stable: ids ascending
@@ -166,10 +276,12 @@ class Posting:
 
 class Hits(Sequence):
     """search_ids' result: ``hits[i]`` is ``(doc, score, matched, tier)``, ``docs`` the doc ids
-    in that order. One-term hits (the long lists of common words) make their tuples on demand."""
+    in that order. One-term hits (the long lists of common words) make their tuples on demand.
+    ``ids``: the same doc ids as a numpy array in any order, when the ranking had them (its
+    caller counts them over arrays), else None."""
 
-    def __init__(self, docs, at):
-        self.docs, self._at = docs, at
+    def __init__(self, docs, at, ids=None):
+        self.docs, self._at, self.ids = docs, at, ids
 
     @classmethod
     def of(cls, rows):
@@ -185,3 +297,56 @@ class Hits(Sequence):
 
     def __iter__(self):
         return map(self._at, range(len(self.docs)))
+
+
+def intersect(posts) -> list[int]:
+    """Docs holding every posting's term in their own text, ascending."""
+    posts = sorted(posts, key=lambda p: len(p.ids))
+    ids = posts[0].ids if posts[0].own is None else sorted(posts[0].own)
+    for p in posts[1:]:
+        if not ids:
+            break
+        m = p.map() if p.own is None else p.own
+        ids = [d for d in ids if d in m]
+    return ids
+
+
+def one_term(entry, whole: bool, names: frozenset, limit: int | None, required: bool) -> Hits:
+    """search_ids of one group (`entry`: (c, folded term, posting)), no bonus term: the posting's
+    cached order, named documents moved first.
+    (`required` implies `whole`: a missing group returned no hits before.)"""
+    c, f, p = entry
+    s = frozenset([f])
+    ids, ws = p.ids, p.ws
+    ranked = p.ranked(required) if whole else p.by_weight()
+    head: list[tuple] = []   # tier 0: named documents holding the term, then the others
+    if names:   # few: found by bisection, in by_weight() order (weight descending, id)
+        at_ = {d: i for d in names if (i := bisect_left(ids, d)) < len(ids) and ids[i] == d}
+        front = sorted(at_.values(), key=lambda i: (-ws[i], i))
+        head = [(ids[i], c * ws[i], s, 0) for i in front]
+        head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
+    if head:
+        skip = set(front)
+        order = [i for i in ranked if i not in skip]
+        docs = [h[0] for h in head] + [ids[i] for i in order]
+    else:
+        order = ranked
+        docs = p.docs(2 if required else 1 if whole else 0)
+    if limit is not None:
+        docs = docs[:limit]
+    n = len(head)
+    every = None
+    if p._arrays is not None and limit is None:   # the hits' ids as an array, for counting
+        import numpy as np
+        every, _, _, held = p.arrays()
+        every = every[held] if required else every
+        if names:
+            every = np.union1d(every, np.fromiter(names, dtype=np.int64, count=len(names)))
+
+    def at(k):
+        if k < n:
+            return head[k]
+        i = order[k - n]
+        d = ids[i]
+        return (d, c * ws[i], s, 1 + p.tier(i) if whole else 3)
+    return Hits(docs, at, every)

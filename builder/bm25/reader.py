@@ -32,7 +32,7 @@ from ..kernel import packs
 from .adjacent import phrase_buckets
 from .pipeline import analyze_pairs
 from . import postings as _postings
-from .postings import Hits, Posting
+from .postings import Hits, Posting, intersect, one_term
 from .scoring import CONTEXT, FORMAT, WHEN_BOOST, fnv1a
 
 try:  # orjson parses the shards ~2x faster; json gives the same values
@@ -111,6 +111,20 @@ class IndexReader:
             column = self._chunk("l", base // size)[field]
             out += [column[d - base] for d in ids[i:end]]
             i = end
+        return out
+
+    def length_array(self, field: int, ids):
+        """lengths() of the numpy array `ids` (ascending), as a float64 array."""
+        import numpy as np
+        size, out = self.meta["lengthChunk"], np.empty(ids.size)
+        chunks = ids // size
+        cuts = [0, *(np.flatnonzero(np.diff(chunks)) + 1).tolist(), ids.size]
+        for start, end in zip(cuts, cuts[1:]):
+            k = int(chunks[start])
+            column = self._chunks.get(("l", k, field))
+            if column is None:
+                column = self._chunks["l", k, field] = np.array(self._chunk("l", k)[field], dtype=np.float64)
+            out[start:end] = column[ids[start:end] - k * size]
         return out
 
     def ref(self, doc: int) -> str:
@@ -214,9 +228,12 @@ class IndexReader:
         if term in self._terms:
             return self._terms[term]
         entry = self._table("t", term, self.meta["shards"]).get(term)
-        if isinstance(entry, int):
-            entry = self._load(f"b/{entry}.json")
-        p = self._terms[term] = None if entry is None else Posting(entry, self)
+        if isinstance(entry, int):   # a big posting: binary (FORMAT.md#big-postings), weighed over arrays
+            _postings.load_numpy()
+            fields = _postings.unpack_big(packs.read(self.dir, f"b/{entry}.bin", True))
+        else:
+            fields = [(fi, list(accumulate(gaps)), tfs) for fi, gaps, tfs in entry or ()]
+        p = self._terms[term] = Posting(fields, self) if fields else None
         return p
 
     def named(self, key: str) -> frozenset:
@@ -240,11 +257,11 @@ class IndexReader:
         extra = [(c, p) for e, c in bonus.items() if (p := self.postings(e)) is not None]
         whole = len(present) == len(groups)   # every group is in the index: tier 1 is possible
         if len(present) == 1 and not extra and when is None:
-            return self._one(present[0], whole, names, limit, required)
+            return one_term(present[0], whole, names, limit, required)
         if len(present) < 60 and sum(len(p.ids) for _, _, p in present) > _postings.ARRAY_FROM:
             return self._search_arrays(present, extra, names, required, whole, len(groups), when, limit)
         if required:
-            ids = _intersect([p for _, _, p in present])
+            ids = intersect([p for _, _, p in present])
         else:
             ids = sorted(set().union(*(p.ids for _, _, p in present)))
         if names:
@@ -308,7 +325,7 @@ class IndexReader:
         (each `s + c * w` an elementwise double operation, in the same order), tiers and order."""
         import numpy as np
         if required:
-            ids = np.array(_intersect([p for _, _, p in present]), dtype=np.int64)
+            ids = np.array(intersect([p for _, _, p in present]), dtype=np.int64)
         else:   # the union as a mask over the id space: linear, no sort
             held = np.zeros(self.meta["ids"], dtype=bool)
             for _, _, p in present:
@@ -339,7 +356,8 @@ class IndexReader:
         order = np.lexsort((np.arange(n), -sums, tiers))
         if limit is not None:
             order = order[:limit]
-        docs, scores, tiers, masks = ids[order].tolist(), sums[order].tolist(), tiers[order].tolist(), masks[order].tolist()
+        hit_ids, docs = (ids if limit is None else None), ids[order].tolist()
+        scores, tiers, masks = sums[order].tolist(), tiers[order].tolist(), masks[order].tolist()
         every = frozenset(f for _, f, _ in present)
         sets = {}
 
@@ -350,7 +368,7 @@ class IndexReader:
             if mask not in sets:
                 sets[mask] = frozenset(f for b, (_, f, _) in enumerate(present) if mask >> b & 1)
             return docs[k], scores[k], sets[mask], tiers[k]
-        return Hits(docs, at_)
+        return Hits(docs, at_, hit_ids)
 
     def _placed_within(self, ids, when: tuple[int, int]):
         """A boolean array: which doc ids of `ids` (a numpy array) are placed in [start, end)."""
@@ -360,47 +378,3 @@ class IndexReader:
     def _within(self, doc: int, when: tuple[int, int]) -> bool:
         placed = self.placed(doc)
         return placed is not None and when[0] <= placed < when[1]
-
-    def _one(self, entry, whole: bool, names: frozenset, limit: int | None, required: bool) -> Hits:
-        """One group, no bonus term: the posting's cached order, named documents moved first.
-        (`required` implies `whole`: a missing group returned no hits before.)"""
-        c, f, p = entry
-        s = frozenset([f])
-        ids, ws, named, own = p.ids, p.ws, p.named, p.own
-        ranked = p.ranked(required) if whole else p.by_weight()
-        head: list[tuple] = []   # tier 0: named documents holding the term, then the others
-        if names:   # few: found by bisection, in by_weight() order (weight descending, id)
-            at_ = {d: i for d in names if (i := bisect_left(ids, d)) < len(ids) and ids[i] == d}
-            front = sorted(at_.values(), key=lambda i: (-ws[i], i))
-            head = [(ids[i], c * ws[i], s, 0) for i in front]
-            head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
-        if head:
-            skip = set(front)
-            order = [i for i in ranked if i not in skip]
-            docs = [h[0] for h in head] + [ids[i] for i in order]
-        else:
-            order = ranked
-            docs = p.docs(2 if required else 1 if whole else 0)
-        if limit is not None:
-            docs = docs[:limit]
-        n = len(head)
-
-        def at(k):
-            if k < n:
-                return head[k]
-            i = order[k - n]
-            d = ids[i]
-            return (d, c * ws[i], s, 3 if not whole else 1 if d in named else 2 if own is None or d in own else 3)
-        return Hits(docs, at)
-
-
-def _intersect(posts) -> list[int]:
-    """Docs holding every posting's term in their own text, ascending."""
-    posts = sorted(posts, key=lambda p: len(p.ids))
-    ids = posts[0].ids if posts[0].own is None else sorted(posts[0].own)
-    for p in posts[1:]:
-        if not ids:
-            break
-        m = p.map() if p.own is None else p.own
-        ids = [d for d in ids if d in m]
-    return ids

@@ -24,8 +24,8 @@ from ..kernel.packs import pack_all
 from ..kernel.parallel import Spread
 from .adjacent import Pairs, is_section
 from .index import _MASK, ID, PARALLEL_DOCS, _term_entry, field_counts, fnv1a, lengths, stored_name
-from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, deprecated, doc_files, length_chunk, length_file, meta,
-                     term_files, term_plan)
+from .layout import (_LONE_SURROGATE, PER_DOC_DIRS, big_file, deprecated, doc_files, file_bytes, length_chunk, length_file,
+                     meta, term_files, term_plan)
 from .pipeline import WordMemo
 from .scoring import FIELDS
 
@@ -150,8 +150,8 @@ class IndexState:
             rel = f"t/{h & (shards - 1)}.json"
             k = big.get(term)
             if k is not None:   # its shard holds its number, unchanged
-                files[f"b/{k}.json"] = entry
-                changed.add(f"b/{k}.json")
+                files[big_file(k)] = entry
+                changed.add(big_file(k))
                 continue
             if rel not in changed:
                 files[rel] = dict(files[rel])
@@ -164,7 +164,7 @@ class IndexState:
 
     def _dump(self, files: dict, rels: list[str]) -> list[bytes]:
         """The stored bytes of `rels` (index.dump_file's): shards from their terms' kept JSON."""
-        data = [self._shard_json(files[rel]) if rel.startswith("t/") else canonical_json(files[rel]) for rel in rels]
+        data = [self._shard_json(files[rel]) if rel.startswith("t/") else file_bytes(rel, files[rel]) for rel in rels]
         todo = [i for i, rel in enumerate(rels) if rel != "meta.json"]
         for i, p in zip(todo, pack_all([data[i] for i in todo], numbers=True)):
             data[i] = p

@@ -21,5 +21,15 @@ def canonical_json(obj) -> bytes:
         return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
+def parsed(data: bytes):
+    """The value of JSON `data`: orjson parses it several times faster than `json`, which takes
+    what orjson refuses (an integer beyond 64 bits, a lone surrogate); ValueError when neither
+    can."""
+    try:
+        return orjson.loads(data)
+    except ValueError:
+        return json.loads(data)
+
+
 def canonical_text(obj) -> str:
     return canonical_json(obj).decode("utf-8")

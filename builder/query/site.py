@@ -9,6 +9,7 @@ from pathlib import Path
 from ..kernel.bundle import BUNDLE_VERSION, MANIFEST
 from ..bm25.pipeline import WordMemo
 from ..kernel import packs, refs
+from ..kernel.canon import parsed
 from ..kernel.errors import IndexMissing
 from ..kernel.fingerprint import FORMAT, SHARDS, changed_since, fingerprint_files, fingerprint_main
 from .data import BrainData
@@ -49,7 +50,7 @@ class Site:
         """A file of the site (the pack file of `rel` when `packed`, builder/kernel/packs.py), or None
         when it is missing or unreadable. `rel` comes from refs.ref_file or the data layout only."""
         try:
-            return json.loads(packs.read(self.path, rel, packed))
+            return parsed(packs.read(self.path, rel, packed))
         except (OSError, ValueError):
             return None
 

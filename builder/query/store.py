@@ -8,18 +8,13 @@ JS twin: site/engine/store.js (same files, same lookups).
 from __future__ import annotations
 
 import gc
-import json
 from bisect import bisect_right
 
 from ..kernel import packs
+from ..kernel.canon import parsed
 from ..bm25 import IndexReader
 from ..kernel.refs import escape_segment
 from .site import Site
-
-try:  # orjson parses ~2x faster; json gives the same values
-    from orjson import loads as _loads
-except ImportError:  # pragma: no cover
-    _loads = json.loads
 
 STORE_FORMAT = "bf-search-4"
 CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
@@ -27,16 +22,12 @@ CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
 
 def _read_json(folder, rel: str, packed: bool) -> dict | None:
     """A store file (a pack file when `packed`, builder/kernel/packs.py), or None when missing or
-    unreadable (like Site.load_json, faster: orjson, and no garbage collection pass while a
-    large file's objects are made)."""
+    unreadable (like Site.load_json, and no garbage collection pass while a large file's
+    objects are made)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        data = packs.read(folder, rel, packed)
-        try:
-            return _loads(data)
-        except ValueError:   # orjson refuses what json takes (ints over 64 bits, lone surrogates)
-            return json.loads(data)
+        return parsed(packs.read(folder, rel, packed))
     except (OSError, ValueError):
         return None
     finally:
@@ -276,21 +267,37 @@ class _Owners:
     def __init__(self, reader):
         self.reader, self.end = reader, reader.group_end("")
         self.span, self.filled = [-1] * self.end, set()
+        self._array = None   # span as a numpy array, while no chunk was filled since
 
     def __getitem__(self, doc: int) -> int:
         return doc if doc >= self.end else self._filled([doc])[doc]
 
     def count(self, docs) -> int:
-        """How many distinct owners `docs` have."""
+        """How many distinct owners `docs` have (a numpy array of ids: counted over arrays)."""
+        if not isinstance(docs, (list, map)):
+            return self._count_array(docs)
         docs = docs if isinstance(docs, list) else list(docs)
         inside = [d for d in docs if d < self.end]
         span = self._filled(inside)
         return len(docs) - len(inside) + len(set(map(span.__getitem__, inside)))
 
+    def _count_array(self, docs) -> int:
+        """count() of a numpy array of distinct doc ids: a mask of the owners seen, no set."""
+        import numpy as np
+        inside = docs[docs < self.end]
+        size = self.reader.meta["convChunk"]
+        self._filled([k * size for k in np.unique(inside // size).tolist()])
+        if self._array is None:
+            self._array = np.array(self.span, dtype=np.int64)
+        seen = np.zeros(self.end, dtype=bool)
+        seen[self._array[inside]] = True
+        return int(docs.size - inside.size + np.count_nonzero(seen))
+
     def _filled(self, inside: list[int]) -> list[int]:
         """The owners' list, with the chunks of the doc ids `inside` (all in group "") read."""
         size = self.reader.meta["convChunk"]
         for k in {d // size for d in inside} - self.filled:
+            self._array = None
             base = k * size
             offsets = self.reader.owner_chunk(k)[:self.end - base]
             self.span[base:base + len(offsets)] = [base + i - off for i, off in enumerate(offsets)]

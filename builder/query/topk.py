@@ -80,7 +80,7 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
         # Owners: a section ranks as its note; a record as itself (record scopes skip the refs).
         owners = store.owners() if keep is None or "" in keep else None
         if trivial:   # (idx is a range only while it is every hit: then docs are the hits)
-            held = docs if isinstance(idx, range) else map(docs.__getitem__, idx)
+            held = map(docs.__getitem__, idx) if not isinstance(idx, range) else docs if hits.ids is None else hits.ids
             total += owners.count(held) if owners else len(idx)
         groups = store.groups()
         verdicts = None if trivial else store.checks((scope.kind, scope.value, scope.period, scope.brain, type_, path))

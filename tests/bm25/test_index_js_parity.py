@@ -7,6 +7,7 @@ import pytest
 
 from builder.bm25 import IndexReader, write_index
 from builder.bm25 import layout as layout_mod
+from builder.bm25.postings import unpack_big
 
 from bm25_corpus import MULTILINGUAL, make_docs, make_queries
 
@@ -24,7 +25,7 @@ def js_results(run_node, directory, queries):
 
 
 def test_js_equals_python(run_node, tmp_path, monkeypatch):
-    # Small thresholds so this corpus also exercises big-term files and
+    # Small thresholds so this corpus also exercises big-term (binary) files and
     # several shards and ref chunks.
     monkeypatch.setattr(layout_mod, "BIG_POSTINGS", 60)
     monkeypatch.setattr(layout_mod, "SHARD_TARGET", 4096)
@@ -38,7 +39,7 @@ def test_js_equals_python(run_node, tmp_path, monkeypatch):
     assert reader.meta["big"] > 0 and reader.meta["shards"] > 1 and reader.meta["lengthChunks"] > 1
     postings = [e for f in tmp_path.glob("t/*.json.gz") for v in json.loads(gzip.decompress(f.read_bytes())).values()
                 for e in (v if isinstance(v, list) else [])] + \
-        [e for f in tmp_path.glob("b/*.json.gz") for e in json.loads(gzip.decompress(f.read_bytes()))]
+        [e for f in tmp_path.glob("b/*.bin.gz") for e in unpack_big(gzip.decompress(f.read_bytes()))]
     assert any(tf >= 16 for e in postings for tf in e[2]), "no tf >= 16 exercised"
     queries = [[w, req, None] for w in make_queries(vocab, 120, seed=3) for req in (True, False)]
     queries += [[vocab[:40], False, None], [vocab[:40], False, 7],

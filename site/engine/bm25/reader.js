@@ -1,6 +1,6 @@
 // Reader for the sharded BM25 index written by builder/bm25/index.py (format in builder/bm25/FORMAT.md).
 // Twin of builder/bm25/reader.py: same tokens, same numbers, bit for bit.
-import { packedName, unpack } from '../packs.js'
+import { packedName, unpack, unpackBytes } from '../packs.js'
 import { cmp } from '../order.js'
 import { phraseBuckets } from './adjacent.js'
 import { analyzePairs } from './pipeline.js'
@@ -11,17 +11,39 @@ export class FormatError extends Error {}
 // Fields that add to the score but hold no word for the all-words rule (scoring.CONTEXT).
 const CONTEXT = ['neighbours']
 
+// A big posting (b/K.bin, FORMAT.md Big postings) as [[field, ids, tfs], ...]: little-endian
+// integers read through a DataView, no parsing (postings.unpack_big).
+function bigPosting (buffer) {
+  const view = new DataView(buffer)
+  const get = [null, (o) => view.getUint8(o), (o) => view.getUint16(o, true), null, (o) => view.getUint32(o, true)]
+  const count = get[4](0)
+  const out = []
+  for (let k = 0, at = 4 + 16 * count; k < count; k++) {
+    const [fi, n, first, widths] = [0, 4, 8, 12].map((o) => get[4](4 + 16 * k + o))
+    const arrays = [widths & 0xff, widths >> 8].map((w) => {
+      const values = new Array(n)
+      for (let i = 0; i < n; i++) values[i] = get[w](at + w * i)
+      at += Math.ceil(n * w / 4) * 4
+      return values
+    })
+    for (let i = 0, d = first; i < n; i++) arrays[0][i] = (d += arrays[0][i])
+    out.push([fi, arrays[0], arrays[1]])
+  }
+  return out
+}
+
 // A term's posting with its weights: ids ascending, ws, named (1 where the doc holds it in a
 // `named` field), own (1 where it holds it outside CONTEXT fields), as postings.Posting.
-// parts[k]: the ids of entry[k]'s field and their lengths (null for a field whose b is 0).
-function makePosting (entry, parts, m) {
+// fields: [[field, ids, tfs], ...]; lens[k]: the lengths of fields[k]'s ids (null for a field
+// whose b is 0).
+function makePosting (fields, lens, m) {
   let df = 0
-  for (const e of entry) df += e[1].length
+  for (const e of fields) df += e[1].length
   const widf = idf(m.docs, df)
   const weighed = []
-  for (let k = 0; k < entry.length; k++) {
-    const [fi, , tfs] = entry[k]
-    const { ids, lens } = parts[k]
+  for (let k = 0; k < fields.length; k++) {
+    const [fi, ids, tfs] = fields[k]
+    const lensK = lens[k]
     const field = m.fields[fi]
     const { k1, b, boost } = m.params[field]
     const scale = m.params[field].scale ?? 1 // a weighted field stores tf * scale
@@ -30,7 +52,7 @@ function makePosting (entry, parts, m) {
     const ws = new Array(ids.length)
     for (let i = 0; i < ids.length; i++) {
       const tf = scale !== 1 ? tfs[i] / scale : tfs[i]
-      const len = lens ? lens[i] : 0 // b * (len / a) is 0 for any len when b is 0
+      const len = lensK ? lensK[i] : 0 // b * (len / a) is 0 for any len when b is 0
       ws[i] = widf * (k1p1 * tf) / (k1 * (1 - b + b * (len / a)) + tf) * boost
     }
     weighed.push({ named: m.named.includes(field), context: CONTEXT.includes(field), ids, ws })
@@ -77,7 +99,7 @@ export class IndexReader {
   constructor (baseUrl, fetchFn) {
     this.base = baseUrl.endsWith('/') ? baseUrl : baseUrl + '/'
     this.fetch = fetchFn || ((u) => globalThis.fetch(u))
-    this.files = new Map() // rel path -> Promise of parsed JSON
+    this.files = new Map() // rel path -> Promise of parsed JSON (bytes: a b/ file)
     this.terms = new Map() // term -> Promise of posting | null
     this.names = new Map() // name key -> Promise of Set of doc ids
     this.facets = new Map() // facet -> Promise of Set of doc ids
@@ -85,13 +107,24 @@ export class IndexReader {
     this.instants = new Map() // p/ chunk number -> Promise of its instants, summed
   }
 
+  // The parsed JSON of index file `rel`.
   json (rel) {
+    const packed = rel !== 'meta.json' // every other index file is a pack (packs.js)
+    return this.load(rel, packed, (r) => packed ? unpack(r) : r.json())
+  }
+
+  // The bytes of the pack file of `rel` (a big posting, b/K.bin), as an ArrayBuffer.
+  bytes (rel) {
+    return this.load(rel, true, unpackBytes)
+  }
+
+  // Index file `rel` fetched once (its pack file when `packed`), as `decode` reads the response.
+  load (rel, packed, decode) {
     let p = this.files.get(rel)
     if (!p) {
-      const packed = rel !== 'meta.json' // every other index file is a pack (packs.js)
       p = this.fetch(this.base + (packed ? packedName(rel) : rel)).then((r) => {
         if (!r.ok) throw new Error(`bm25: ${rel}: HTTP ${r.status}`)
-        return packed ? unpack(r) : r.json()
+        return decode(r)
       })
       p.catch(() => this.files.delete(rel))
       this.files.set(rel, p)
@@ -125,15 +158,19 @@ export class IndexReader {
         const m = await this.meta()
         const table = await this.json(`t/${fnv1a(term) & (m.shards - 1)}.json`)
         if (!Object.prototype.hasOwnProperty.call(table, term)) return null
-        let entry = table[term]
-        if (typeof entry === 'number') entry = await this.json(`b/${entry}.json`)
-        const parts = await Promise.all(entry.map(async ([fi, gaps]) => {
-          const ids = new Array(gaps.length)
-          for (let i = 0, d = 0; i < gaps.length; i++) ids[i] = (d += gaps[i])
+        const entry = table[term]
+        const fields = typeof entry === 'number'
+          ? bigPosting(await this.bytes(`b/${entry}.bin`))
+          : entry.map(([fi, gaps, tfs]) => {
+            const ids = new Array(gaps.length)
+            for (let i = 0, d = 0; i < gaps.length; i++) ids[i] = (d += gaps[i])
+            return [fi, ids, tfs]
+          })
+        const lens = await Promise.all(fields.map(async ([fi, ids]) => {
           const keeps = m.params[m.fields[fi]].b !== 0 // else l/ files leave it out
-          return { ids, lens: keeps ? await this.perDoc('l', m.lengthChunk, ids, (chunk, i) => chunk[fi][i]) : null }
+          return keeps ? await this.perDoc('l', m.lengthChunk, ids, (chunk, i) => chunk[fi][i]) : null
         }))
-        return makePosting(entry, parts, m)
+        return makePosting(fields, lens, m)
       })()
       p.catch(() => this.terms.delete(term)) // retry after a failed fetch
       this.terms.set(term, p)
