@@ -2,7 +2,9 @@
 demands its words in that order, the vector arm's own candidates included; a deprecated item
 comes after every item that is not; a fused reply's scores are one scale. The brain is
 tests/fixtures/contract: only "clear explanation" occurs, zebra-old.md is deprecated and
-offsite.md shares no word with "zebra crossing" (the vector arm adds it)."""
+offsite.md shares no word with "zebra crossing" (the vector arm adds it); of "budget review
+meeting", review-meeting.md holds every word, review-garden.md two (and is far from the query's
+vector), finance-meeting.md one (and is near it)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -51,3 +53,13 @@ def test_a_fused_score_is_one_scale(contract_site):
     assert all(0 < i["score"] <= top for i in items)
     worded = [i["score"] for i in items if i["lexical_score"] is not None]
     assert min(worded) / 2 < added[0]["score"] < max(worded) * 2
+
+
+def test_an_item_holding_enough_words_stays_before_the_vector_arms_order(contract_site):
+    """An any-word item holding two of three words is strong even when another item holds every
+    word: the vector arm re-ranks it among the strong items, never behind one holding one word."""
+    order = ["review-meeting.md", "review-garden.md", "finance-meeting.md"]
+    assert [i["ref"] for i in search(contract_site, "budget review meeting", mode="lexical")["items"]] == order
+    hybrid = search(contract_site, "budget review meeting", mode="hybrid")["items"]
+    assert [i["ref"] for i in hybrid][:3] == order   # then the arm's additions
+    assert hybrid[1]["similarity"] < hybrid[2]["similarity"]   # the vector arm alone would swap them
