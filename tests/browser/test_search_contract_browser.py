@@ -1,5 +1,5 @@
 """The search contract of tests/query/test_search_contract.py in Chromium: the same replies as
-Python (so the same phrase, deprecated, score and strong-item rules) for every mode."""
+Python (so the same phrase, deprecated, score, strong-item and named-person rules) for every mode."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,7 +13,7 @@ from builder.query.site import open_site
 
 BRAIN = Path(__file__).resolve().parents[1] / "fixtures" / "contract"
 QUERIES = ['"explanation clear"', '"clear explanation"', "zebra crossing", '"zebra crossing" school',
-           "budget review meeting"]
+           "budget review meeting", "Did Dana fix the garage door?", "did dana fix the garage door"]
 RUN = """async (calls) => {
   const out = []
   for (const [q, o] of calls) {
