@@ -11,7 +11,8 @@ rather than one item per hit); _candidates is the reference both runtimes share.
    a record's neighbour field adds to its score). Those holding every term in their own text
    come first (tier 2 below), then the others by score alone: the every-word results, then
    the page filled with any-word ones (docs/replies.md, "Matching and ranking", says why).
-   A date the query names (query/when.py) weighs the hits placed in it more.
+   A date the query names (query/when.py) weighs the hits placed in it more; a person it
+   names (query/who.py), the first POOL items naming that person.
 3. Tiers (the index gives each hit one): 0 when the whole query is a note's title, alias or
    file stem (after analysis; such a note is a hit even when no indexed text holds a file
    stem's words), 1 when every term is in the item's title or aliases, 2 when every term is
@@ -42,6 +43,7 @@ from .site import Site
 from .spread import POOL, spread
 from .store import BrainStore, Entry, open_store
 from .when import period_of
+from .who import BOOST, people
 
 MAX_QUERY = 4096
 MAX_LIMIT = 50
@@ -260,6 +262,16 @@ def _spread(stores, scored: list[tuple], block) -> list[tuple]:
     return spread(scored, conversation, block)
 
 
+def _named(stores, keys: list[str], top: list[tuple]) -> list[tuple]:
+    """`top` (the ranked pool) with the score of each item naming one of the identities `keys`
+    (who.py) times BOOST, ranked again; a section by its note's identities."""
+    if not keys:
+        return top
+    held = {name: set().union(*(store.reader.facet(f"entity:{k}") for k in keys)) for name, store in stores.items()}
+    weighed = [(c[0], c[1] * BOOST, *c[2:]) if c[0].owner in held[c[0].brain] else c for c in top]
+    return sorted(weighed, key=_order)
+
+
 def _top(stores, words, phrases, scope, type_, path, when, as_of, limit) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked candidates, how many in all, whether the scope dropped a hit)."""
     if not phrases:
@@ -285,7 +297,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
         if words and not (mode == "semantic" and topk.own_candidates(sc, type_, path)):
             when = spans(stores, period_of(text), as_of)
             top, total, narrowed = _top(stores, words, phrases, sc, type_, path, when, as_of, POOL)
-            top = _spread(stores, top, lambda c: _order(c)[:2])[:depth]
+            top = _spread(stores, _named(stores, people(text), top), lambda c: _order(c)[:2])[:depth]
     except FormatError as exc:   # a site built by an older bf: its index is another format
         raise IndexMissing(str(site.path), f"search index: {exc}") from None
     if mode == "lexical":

@@ -19,9 +19,10 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
    item per note).
 4. Vector order: similarity descending, then brain, then doc id. Lexical order: as search.py.
 5. Hybrid: a lexical candidate is *strong* when it holds the words: every query word in its
-   own text, all of them in its title or aliases, or its name is the query (tiers 0-2); when
-   no candidate does, one holding at least held_enough(n) of the query's n words. Other
-   lexical candidates and the arm's additions are *weak*. Order: not deprecated before
+   own text, all of them in its title or aliases, or its name is the query (tiers 0-2), or at
+   least held_enough(n) of the query's n words (whether or not another candidate holds every
+   word: an any-word result the lexical arm ranks well keeps its place). Other lexical
+   candidates and the arm's additions are *weak*. Order: not deprecated before
    deprecated (in every mode); then strong before weak, so the vector arm never displaces
    words that match; and when a candidate holds every query word, the first of them stays
    first (a known item is first there). Within each class, reciprocal rank fusion: score =
@@ -122,7 +123,7 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
         entries[key] = entry
         sims[key] = brain_vectors(site, stores[entry.brain]).similarity(q, qq, entry.doc) if qq else None
     every_word = any(c[3] <= 2 for c in lexical)
-    need = n_words + 1 if every_word else held_enough(n_words)   # (n + 1: none holds enough)
+    need = held_enough(n_words)   # whether or not another candidate holds every word
     strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] <= 2 or c[2] >= need} if mode == "hybrid" else set()
     added = 0
     if qq and len(strong) < limit and topk.own_candidates(scope, type_, path) and table(site).known(text):

@@ -13,6 +13,7 @@ import { seconds } from './listing.js'
 import { openStore } from './store.js'
 import { parsePeriod } from './periods.js'
 import { periodOf } from './when.js'
+import { BOOST, people } from './who.js'
 import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
 import { keepGroups, ownCandidates, rankedTop } from './topk.js'
@@ -229,11 +230,29 @@ async function topOf (stores, words, phrases, scope, type, path, when, asOf, lim
   return [best.slice(0, limit), best.length, narrowed]
 }
 
+// `top` (the ranked pool) with the score of each item naming one of the identities `keys`
+// (who.js) times BOOST, ranked again; a section by its note's identities (search.py _named).
+async function named (stores, keys, top) {
+  if (!keys.length) return top
+  const owners = top.map(([entry]) => entry.id)
+  const held = new Map()
+  for (const [name, store] of stores) {
+    const ids = new Set()
+    for (const k of keys) for (const d of await store.reader.facet(`entity:${k}`)) ids.add(d)
+    held.set(name, ids)
+    const notes = top.flatMap(([entry], i) => (entry.kind !== 'record' && entry.brain === name ? [i] : []))
+    const of = await store.reader.owners(notes.map((i) => top[i][0].id))
+    notes.forEach((i, k) => { owners[i] = of[k] })
+  }
+  const weighed = top.map((c, i) => (held.get(c[0].brain).has(owners[i]) ? [c[0], c[1] * BOOST, ...c.slice(2)] : c))
+  return sortedBy(weighed, order)
+}
+
 // [the first `limit` candidates, ranked and spread across conversations, how many in all,
 // whether the scope dropped a hit] (search.py _ranked).
-async function ranked (stores, words, phrases, scope, type, path, when, asOf, limit) {
+async function ranked (stores, words, phrases, scope, type, path, when, asOf, limit, keys) {
   const [top, total, narrowed] = await topOf(stores, words, phrases, scope, type, path, when, asOf, POOL)
-  return [(await spreadRanked(stores, top)).slice(0, limit), total, narrowed]
+  return [(await spreadRanked(stores, await named(stores, keys, top))).slice(0, limit), total, narrowed]
 }
 
 // Map brain -> [start, end) in seconds of the period a query names, in each brain's timezone
@@ -300,7 +319,7 @@ export async function search (site, query, { scope = null, type = null, path = n
   try {
     if (words.length && !(arm === 'semantic' && ownCandidates(sc, type, path))) {
       const when = spans(stores, periodOf(text), asOf)
-      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth)
+      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth, people(text))
     }
   } catch (e) { // a site built by an older bf: its index is another format
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)

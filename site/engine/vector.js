@@ -76,7 +76,7 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, nW
     sims.set(key, qq ? await (await brainVectors(site, stores.get(entry.brain))).similarity(q, qq, entry.id) : null)
   }
   const everyWord = lexical.some((c) => c[3] <= 2)
-  const need = everyWord ? nWords + 1 : heldEnough(nWords) // (n + 1: none holds enough)
+  const need = heldEnough(nWords) // whether or not another candidate holds every word (vector.py)
   const strong = new Set(mode === 'hybrid' ? lexical.filter((c) => c[3] <= 2 || c[2] >= need).map((c) => keyOf(c[0])) : [])
   let added = 0 // additions follow every strong item: sought only when those do not fill the reply
   if (qq && strong.size < limit && ownCandidates(scope, type, path) && await (await table(site)).known(text)) {

@@ -49,7 +49,8 @@ def sites(tmp_path_factory):
 def calls() -> list:
     queries = [q["query"] for q in MISMATCH["queries"]] + [
         "new website", "pricing tiers", "who owns the blog archive", "launch", "Alice Martin", "東京 タワー",
-        "Ünïcödé", "the of and", "café", "\"launch checklist\"", "budget", "zzzqqq", "xqzvvk brrtt"]
+        "Ünïcödé", "the of and", "café", "\"launch checklist\"", "budget", "zzzqqq", "xqzvvk brrtt",
+        "What did Carol say about the logo?", "Bob and Alice launch"]
     out = [[q, {"mode": m}] for q in queries for m in ("hybrid", "semantic")]
     out += [[q, {"mode": "hybrid", "scope": s, "limit": 5}] for q in queries[::5] for s in ("memories", "projects", "mm")]
     out += [[q, {}] for q in queries[::3]] + [["launch", {"mode": "lexical"}], ["x", {"mode": "fuzzy"}]]

@@ -269,7 +269,7 @@ def test_every_search_mode_equals_python_in_chromium(example_site, bf_page):
     """The vector arm (site/engine/vector.js, wordpiece.js) in Chromium: hybrid, semantic and
     lexical replies equal Python's, unscoped and scoped, and recall's hybrid ranking too."""
     mismatch = Path(__file__).resolve().parents[1] / "fixtures" / "mismatch.json"
-    queries = [q["query"] for q in json.loads(mismatch.read_text("utf-8"))["queries"]] + ["pricing tiers", "東京"]
+    queries = [q["query"] for q in json.loads(mismatch.read_text("utf-8"))["queries"]] + ["pricing tiers", "東京", "What did Carol say about the logo?"]
     calls = [(q, {"mode": m}) for q in queries for m in ("hybrid", "semantic", "lexical")]
     calls += [(q, {"mode": "hybrid", "scope": s}) for q in queries[::4] for s in ("memories", "memories/chat", "projects")]
     n, bad = compare_calls(example_site, bf_page, "search", calls)

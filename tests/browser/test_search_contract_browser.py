@@ -1,5 +1,5 @@
 """The search contract of tests/query/test_search_contract.py in Chromium: the same replies as
-Python (so the same phrase, deprecated and score rules) for every mode."""
+Python (so the same phrase, deprecated, score, strong-item and named-person rules) for every mode."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,7 +12,8 @@ from builder.query.search import search
 from builder.query.site import open_site
 
 BRAIN = Path(__file__).resolve().parents[1] / "fixtures" / "contract"
-QUERIES = ['"explanation clear"', '"clear explanation"', "zebra crossing", '"zebra crossing" school']
+QUERIES = ['"explanation clear"', '"clear explanation"', "zebra crossing", '"zebra crossing" school',
+           "budget review meeting", "Did Dana fix the garage door?", "did dana fix the garage door"]
 RUN = """async (calls) => {
   const out = []
   for (const [q, o] of calls) {

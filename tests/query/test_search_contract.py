@@ -2,7 +2,10 @@
 demands its words in that order, the vector arm's own candidates included; a deprecated item
 comes after every item that is not; a fused reply's scores are one scale. The brain is
 tests/fixtures/contract: only "clear explanation" occurs, zebra-old.md is deprecated and
-offsite.md shares no word with "zebra crossing" (the vector arm adds it)."""
+offsite.md shares no word with "zebra crossing" (the vector arm adds it); of "budget review
+meeting", review-meeting.md holds every word, review-garden.md two (and is far from the query's
+vector), finance-meeting.md one (and is near it); of the records of memories/talk, a.json (by
+person:erin) names Dana and holds the garage door twice, b.json is by person:dana."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,6 +17,7 @@ from builder.build import build
 from builder.query import vector
 from builder.query.search import search
 from builder.query.site import open_site
+from builder.query.who import people
 
 BRAIN = Path(__file__).resolve().parents[1] / "fixtures" / "contract"
 
@@ -51,3 +55,28 @@ def test_a_fused_score_is_one_scale(contract_site):
     assert all(0 < i["score"] <= top for i in items)
     worded = [i["score"] for i in items if i["lexical_score"] is not None]
     assert min(worded) / 2 < added[0]["score"] < max(worded) * 2
+
+
+def test_an_item_holding_enough_words_stays_before_the_vector_arms_order(contract_site):
+    """An any-word item holding two of three words is strong even when another item holds every
+    word: the vector arm re-ranks it among the strong items, never behind one holding one word."""
+    order = ["review-meeting.md", "review-garden.md", "finance-meeting.md"]
+    assert [i["ref"] for i in search(contract_site, "budget review meeting", mode="lexical")["items"]] == order
+    hybrid = search(contract_site, "budget review meeting", mode="hybrid")["items"]
+    assert [i["ref"] for i in hybrid][:3] == order   # then the arm's additions
+    assert hybrid[1]["similarity"] < hybrid[2]["similarity"]   # the vector arm alone would swap them
+
+
+def test_a_person_the_query_names_is_a_capitalised_word_not_a_stop_word():
+    assert people("Did Dana fix it? What did DANA and Erin's 2 dogs say") == ["person:dana", "person:erin"]
+    assert people("did dana fix the garage door") == []
+
+
+@pytest.mark.parametrize("mode", ["lexical", "hybrid"])
+def test_an_item_by_the_person_the_query_names_weighs_more(contract_site, mode):
+    """b.json holds fewer of the words than a.json but is by Dana: a question naming Dana asks
+    first what Dana said (query/who.py); the lower-case word names no one."""
+    refs = [i["ref"] for i in search(contract_site, "Did Dana fix the garage door?", mode=mode)["items"]]
+    assert refs[:2] == ["talk:b", "talk:a"]
+    refs = [i["ref"] for i in search(contract_site, "did dana fix the garage door", mode=mode)["items"]]
+    assert refs[:2] == ["talk:a", "talk:b"]
