@@ -78,9 +78,9 @@ def _grouped(terms: list, freqs: list, ids: list, sizes: list) -> dict[str, list
         return {}
     names = sorted(set(terms))
     number = dict(zip(names, range(len(names))))
-    tid = np.fromiter(map(number.__getitem__, terms), np.int64, len(terms))
-    docs = np.repeat(np.array(ids, np.int64), np.array(sizes, np.int64))
-    entries = (docs << ID) | np.minimum(np.array(freqs, np.int64), _MASK)
+    tid = np.fromiter(map(number.__getitem__, terms), np.int32, len(terms))
+    entries = np.repeat(np.array(ids, np.int64), np.array(sizes, np.int64)) << ID
+    entries |= np.minimum(np.array(freqs, np.int64), _MASK)
     order = np.argsort(tid, kind="stable")   # stable: each term's docs stay ascending
     tid, entries = tid[order], entries[order].tolist()
     starts = np.flatnonzero(np.r_[True, tid[1:] != tid[:-1]])
