@@ -36,20 +36,24 @@ def is_section(doc: dict) -> bool:
 
 class Pairs:
     """The documents of each bucket (`ids`: bucket → doc ids ascending), kept between builds (a
-    watch build's index state); `words`: word → the fnv1a of its exact terms (analysed once)."""
+    watch build's index state); `words`: word → the fnv1a of its exact terms (analysed once); `hashes`: term → its fnv1a."""
 
     def __init__(self):
         self.ids: dict[int, list[int]] = {}
         self.words: dict[str, tuple] = {}
+        self.hashes: dict[str, int] = {}   # exact term -> its fnv1a
 
     def _hashes(self, doc: dict | None, memo: WordMemo) -> list[int]:
         """The fnv1a of each exact term of a document's body, in order ([] for a section)."""
         if doc is None or is_section(doc) or not doc.get("body"):
             return []
         words = _words(doc["body"])
-        known = self.words
+        known, hashes = self.words, self.hashes
         for w in set(words).difference(known):
-            known[w] = tuple(fnv1a(e) for e, _ in analyze_pairs(w, memo))
+            terms = [e for e, _ in analyze_pairs(w, memo)]
+            for t in set(terms).difference(hashes):   # a run of a spaceless script is a word of its own
+                hashes[t] = fnv1a(t)
+            known[w] = tuple(map(hashes.__getitem__, terms))
         return list(chain.from_iterable(map(known.__getitem__, words)))
 
     def buckets(self, doc: dict | None, memo: WordMemo) -> set[int]:

@@ -50,7 +50,7 @@ def lengths(counts) -> tuple[int, ...]:
 def _postings(docs, first: int = 0, memo: WordMemo | None = None):
     """Per field: term -> [doc << ID | tf, ...] (docs ascending, numbered from *first*; None: an
     unused id); the fields' total lengths; each doc's lengths() (None at an unused id)."""
-    post = [dict() for _ in FIELDS]
+    flat = [([], [], [], []) for _ in FIELDS]   # per field: terms, tfs, and each doc's id and term count
     totals = [0] * len(FIELDS)
     lens: list = []
     for d, doc in enumerate(docs, first):
@@ -59,19 +59,33 @@ def _postings(docs, first: int = 0, memo: WordMemo | None = None):
             continue
         counts = field_counts(doc, memo)
         lens.append(lengths(counts))
-        at = d << ID
         for fi, (tfs, n) in enumerate(counts):
-            if not n:
-                continue
-            totals[fi] += n
-            pf = post[fi]
-            for term, tf in tfs.items():
-                entry = at | min(tf, _MASK)
-                try:
-                    pf[term].append(entry)
-                except KeyError:
-                    pf[term] = [entry]
-    return post, totals, lens
+            if n:
+                totals[fi] += n
+                terms, freqs, ids, sizes = flat[fi]
+                terms += tfs
+                freqs += tfs.values()
+                ids.append(d)
+                sizes.append(len(tfs))
+    return [_grouped(*f) for f in flat], totals, lens
+
+
+def _grouped(terms: list, freqs: list, ids: list, sizes: list) -> dict[str, list[int]]:
+    """term -> its entries, docs ascending, from one field's (term, tf) pairs in doc order: sorted
+    as arrays (a Python append per entry costs more than all the rest of the index)."""
+    import numpy as np   # the build's only: a query needs no postings built
+    if not terms:
+        return {}
+    names = sorted(set(terms))
+    number = dict(zip(names, range(len(names))))
+    tid = np.fromiter(map(number.__getitem__, terms), np.int32, len(terms))
+    entries = np.repeat(np.array(ids, np.int64), np.array(sizes, np.int64)) << ID
+    entries |= np.minimum(np.array(freqs, np.int64), _MASK)
+    order = np.argsort(tid, kind="stable")   # stable: each term's docs stay ascending
+    tid, entries = tid[order], entries[order].tolist()
+    starts = np.flatnonzero(np.r_[True, tid[1:] != tid[:-1]])
+    keys, starts = map(names.__getitem__, tid[starts].tolist()), starts.tolist()
+    return {t: entries[a:b] for t, a, b in zip(keys, starts, starts[1:] + [len(entries)])}
 
 
 def _weighted_counts(texts, weights, memo: WordMemo | None = None) -> tuple[dict[str, int], int]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from itertools import chain
 from types import MappingProxyType
 
 from .stemmer import stem
@@ -114,7 +115,8 @@ class WordMemo:
 
     def __init__(self):
         self.pairs: dict[str, list] = {}     # raw word -> its (exact, folded) pairs
-        self.counts: dict[str, tuple] = {}   # raw word -> (its terms, exact and differing folded; positions)
+        self.counts: dict[str, tuple] = {}   # raw word -> its terms, exact and differing folded
+        self.sizes: dict[str, int] = {}      # raw word -> its positions
         self.texts: dict[str, tuple] = {}    # recent text -> its term_counts (never mutated)
 
 
@@ -165,7 +167,8 @@ def _word(raw: str) -> list:
             if len(run) == 1:
                 out.append((run, run))
             else:
-                out += [(run[i:i + 2], run[i:i + 2]) for i in range(len(run) - 1)]
+                grams = [run[i:i + 2] for i in range(len(run) - 1)]
+                out += zip(grams, grams)
             at = m.end()
         if at < len(word):
             out += _plain(word[at:])
@@ -210,23 +213,26 @@ def term_counts(text: str, memo: WordMemo | None = None) -> tuple[dict[str, int]
 
 def _term_counts(text: str, memo: WordMemo | None) -> tuple[dict[str, int], int]:
     words = _words(text)
-    wc = Counter(words)
-    memo = memo.counts if memo is not None else {}
-    if len(memo) > WordMemo.MAX:
-        memo.clear()
-    counts: dict[str, int] = {}
-    get = counts.get
-    n = 0
-    for w, c in wc.items():
-        ent = memo.get(w)
-        if ent is None:
-            pairs = _word(w)
-            ent = memo[w] = (tuple([e for e, _ in pairs] + [f for e, f in pairs if f != e]), len(pairs))
-        terms, k = ent
-        n += c * k
-        for t in terms:
-            counts[t] = get(t, 0) + c
-    return counts, n
+    memo = memo if memo is not None else WordMemo()
+    terms, sizes, known = memo.counts, memo.sizes, memo.pairs
+    if len(terms) > WordMemo.MAX:
+        terms.clear()
+        sizes.clear()
+    try:
+        seqs = list(map(terms.__getitem__, words))
+    except KeyError:
+        if len(known) > WordMemo.MAX:
+            known.clear()
+        for w in set(words).difference(terms):
+            pairs = known.get(w)
+            if pairs is None:
+                pairs = known[w] = _word(w)   # analyze_pairs's, for the same words' adjacent pairs
+            terms[w] = tuple([e for e, _ in pairs] + [f for e, f in pairs if f != e])
+            sizes[w] = len(pairs)
+        seqs = list(map(terms.__getitem__, words))
+    # Counted in C, term by term: a word of a spaceless script is a whole run (a sentence) that
+    # rarely repeats, so counting words first would leave a Python step per term.
+    return Counter(chain.from_iterable(seqs)), sum(map(sizes.__getitem__, words))
 
 
 def analyze(text: str, memo: WordMemo | None = None) -> list[str]:

@@ -142,7 +142,9 @@ def _relink(brain: Brain, g: Graph, last: Graph | None, changed: set[str]) -> No
 def _excerpt(brain: Brain, link: Link, lines: dict[str, list[str]]) -> str:
     if link.source in brain.records:   # one excerpt whichever note it links: one card in listings
         return cut(plain(brain.records[link.source].text), BACKLINK_CHARS)
-    text = lines.setdefault(link.source, brain.notes[link.source].text.splitlines())
+    text = lines.get(link.source)
+    if text is None:   # once per note: setdefault would split its text again for each link
+        text = lines[link.source] = brain.notes[link.source].text.splitlines()
     if 0 < link.line <= len(text):
         return around(plain(text[link.line - 1]), link.target)   # the name as written, without #heading or |label
     return f"{link.relation}: {link.target}"

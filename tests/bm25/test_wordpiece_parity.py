@@ -36,6 +36,20 @@ def test_ascii_shortcut_equals_the_general_path():
     assert len(strings) > 1000
 
 
+def test_words_by_split_equal_the_findall():
+    """unicode_words splits at spaces once punctuation is spaced; the findall it stands for decides."""
+    import importlib
+    pattern = importlib.import_module("builder.vectors.wordpiece")._classes()[3]
+    strings = CORPUS + [t for row in MULTILINGUAL for t in row] + [
+        "a\u2028b\u2029c, d", "x\u3000y\u00a0z\u1680w", "«¿qué?» — “ok”… 𝔸𝔹! 😀.", "fs\x1cgs\x1dus\x1fnel\x85end", "東京。タワー、서울!"]
+    assert all(unicode_words(s) == _by_findall(pattern, s) for s in strings)
+
+
+def _by_findall(pattern, text):
+    from builder.vectors.wordpiece import _astral, _spaced_punct
+    return pattern.findall(_astral(normalize(text), _spaced_punct))
+
+
 def test_rules():
     assert normalize("Café\tMALMÖ") == "cafe malmo"
     assert words("don't stop!") == ["don", "'", "t", "stop", "!"]
