@@ -33,7 +33,8 @@ def pages(ctx: ViewsContext) -> None:
         memo.begin(ctx.brain, site, ctx.as_of, ctx.base_url, root)
         todo, kept = memo.reuse(ctx.writer, ctx.brain, ctx.graph, site, ctx.views, root, ctx.as_of, ctx.came_went)
     worth = len(todo) > 500 and not ctx.beside
-    n = 2 * ctx.spread.workers(worth) if ctx.spread.workers(worth) > 1 else 1
+    k = ctx.spread.workers(worth)
+    n = 2 * k if k > 1 else 1
     for record in ctx.spread.map(_pages_part, list(range(n)), (ctx, site, n, todo, kept, root), worth=worth):
         ctx.writer.merge(*record)
     if memo:
