@@ -1,7 +1,7 @@
 """`scripts/bench --quality`: search quality as one JSON object, per search mode
-(lexical, semantic, hybrid: issue 17) — no timings.
+(lexical, semantic, hybrid) — no timings.
 
-- `conversations` (issue 16): the generated chats of bench/conv.py (questions and digest in
+- `conversations`: the generated chats of bench/conv.py (questions and digest in
   tests/fixtures/conversations.json), each question searched within its chat's source
   (`memories/chat-K`, limit 10): turn recall@10 (the answer message is among the 10 items) and
   session recall@5 (an item of the answer's session is among the first 5), for the tuning
@@ -32,6 +32,7 @@ from builder.query.site import open_site
 from . import conv
 from .gen import generate
 from .locomo import report as locomo_report
+from .locomo import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -111,15 +112,26 @@ def conversations(tmp: Path, fixture: dict | None = None, modes=MODES) -> dict:
     return out
 
 
+def keeps_known(known: dict, setting: dict) -> bool:
+    """Whether a ranking setting (bench/locomo.py `settings`) keeps every hit@1, hit@3 and MRR of
+    the known-item sets `known` ({name: (site, queries)}) in every mode."""
+    for site, queries in known.values():
+        shipped = _known(site, queries)
+        with settings(site, list(site.stores), setting):
+            tried = _known(site, queries)
+        if any(tried[m][k] < shipped[m][k] for m in shipped for k in ("hit@1", "hit@3", "mrr@10")):
+            return False
+    return True
+
+
 def report(locomo: str | None = None) -> dict:
     with tempfile.TemporaryDirectory(prefix="bf-quality-") as tmp:
         tmp = Path(tmp)
         example = json.loads((FIXTURES / "quality.json").read_text("utf-8"))["queries"]
         mismatch = mismatch_brain(tmp / "mismatch")
-        real = {"locomo": locomo_report(Path(locomo), tmp)} if locomo else {}
-        return real | {
-            "conversations": conversations(tmp),
-            "example": _known(_site(ROOT / "examples" / "brain", tmp), [(q["query"], q["expect"]) for q in example]),
-            "multilingual": _known(_site(FIXTURES / "multilingual", tmp), multilingual_known_items()[0]),
-            "mismatch": _known(_site(tmp / "mismatch", tmp), mismatch),
-        }
+        known = {"example": (_site(ROOT / "examples" / "brain", tmp), [(q["query"], q["expect"]) for q in example]),
+                 "multilingual": (_site(FIXTURES / "multilingual", tmp), multilingual_known_items()[0]),
+                 "mismatch": (_site(tmp / "mismatch", tmp), mismatch)}
+        admit = (lambda setting: keeps_known(known, setting))
+        real = {"locomo": locomo_report(Path(locomo), tmp, admit=admit)} if locomo else {}
+        return real | {"conversations": conversations(tmp)} | {name: _known(*pair) for name, pair in known.items()}

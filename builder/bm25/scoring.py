@@ -20,11 +20,11 @@ FIELDS = ("title", "aliases", "headings", "body", "neighbours")
 # length stay integers (FORMAT.md). Its b is 0: a window's length says little (measured the
 # same on the conversational set, bench/quality.py) and l/ files leave its lengths out.
 PARAMS = MappingProxyType({
-    "title": {"boost": 10, "k1": 1.2, "b": 0.75},
-    "aliases": {"boost": 8, "k1": 1.2, "b": 0.75},
-    "headings": {"boost": 4, "k1": 1.2, "b": 0.75},
-    "body": {"boost": 1, "k1": 1.2, "b": 0.75},
-    "neighbours": {"boost": 0.5, "k1": 1.2, "b": 0, "scale": 2, "weights": [2, 1]},
+    "title": {"boost": 10, "k1": 0.9, "b": 0.75},
+    "aliases": {"boost": 8, "k1": 0.9, "b": 0.75},
+    "headings": {"boost": 4, "k1": 0.9, "b": 0.75},
+    "body": {"boost": 1, "k1": 0.9, "b": 0.75},
+    "neighbours": {"boost": 0.8, "k1": 1.2, "b": 0, "scale": 2, "weights": [2, 1]},
 })
 # Fields that add to a document's score without holding the words for the all-words rule: a
 # record must hold every query word in its own text, or it is a hit of the any-word pass only,

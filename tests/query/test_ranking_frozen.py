@@ -1,9 +1,9 @@
-"""The ranking of a search, bit for bit, as the tree before binary postings gave it: each reply's
+"""The ranking of a search, bit for bit, as settled: each reply's
 items (ref, score, lexical score), in order, and its `total`, on the example brain and on a
 generated brain whose frequent words have big (b/) postings (docs/replies.md#matching-and-ranking).
 
-ranking_before.json holds those replies; it was written by this file run as a script with the
-earlier tree's `builder` and `bench` first on the path:
+ranking_before.json holds those replies; it was written by this file run as a script (with an
+earlier tree's `builder` and `bench` first on the path, to hold a new reader to that tree's ranking):
 
     PYTHONPATH=/path/to/earlier/tree .venv/bin/python tests/query/test_ranking_frozen.py
 
