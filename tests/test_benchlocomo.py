@@ -50,3 +50,26 @@ def test_report_scores_turns_and_sessions(tmp_path):
     assert out["lexical"]["per_chat"]["conv26"]["questions"] == 2
     lo, hi = figures["turn_ci95"]
     assert lo <= figures["turn_recall@10"] <= hi
+
+
+def test_leave_one_out_chooses_only_admitted_settings(tmp_path):
+    (tmp_path / "raw").mkdir()
+    for stem in ("26", "30"):
+        (tmp_path / "raw" / f"{stem}.json").write_text(json.dumps(CHAT), "utf-8")
+    grid = [{}, {"nb": 0.6}, {"b": 0.5}]
+    out = locomo.report(tmp_path / "raw", tmp_path / "work", candidates=grid, modes=("lexical",),
+                        admit=lambda setting: "b" not in setting)
+    loo = out["lexical"]["leave_one_chat_out"]
+    assert loo["refused"] == [{"b": 0.5}]
+    assert [h["chat"] for h in loo["held_out"]] == ["conv26", "conv30"]
+    assert all(h["chosen"] in grid[:2] for h in loo["held_out"])
+
+
+def test_known_item_guard_refuses_a_setting_that_loses_a_first_place(tmp_path):
+    from bench import quality
+    example = json.loads((quality.FIXTURES / "quality.json").read_text("utf-8"))["queries"]
+    known = {"example": (quality._site(quality.ROOT / "examples" / "brain", tmp_path),
+                         [(q["query"], q["expect"]) for q in example])}
+    assert quality.keeps_known(known, {})
+    # a low b takes a short record's length bonus away: it falls behind a long section
+    assert not quality.keeps_known(known, {"b": 0.15})
