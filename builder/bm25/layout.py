@@ -22,7 +22,8 @@ from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
 LENGTH_CHUNK = 2000       # docs' field lengths per l/N.json: ~3.5 KB packed, a search reads its postings' ones
-SHARD_TARGET = 256 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~64 KB as a gzip pack (docs/performance.md#targets caps files)
+SHARD_TARGET = 128 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~20-30 KB as a gzip pack, which a
+# search reads whole for one term or name (docs/performance.md#targets caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.bin
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # only from broken input
 # a field with b = 0 ignores length: l/ files leave it out

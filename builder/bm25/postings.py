@@ -245,7 +245,9 @@ class Posting:
             import numpy as np
             _, ws, named, held = self._arrays
             ranked = np.lexsort((np.arange(ws.size), -ws, np.where(named, 0, np.where(held, 1, 2))))
-            self._ranked = (ranked.tolist(), ranked[held[ranked]].tolist())
+            owned = ranked[held[ranked]]
+            self._ranked = (ranked.tolist(), owned.tolist())
+            self._docs[1:] = [self._arrays[0][ranked].tolist(), self._arrays[0][owned].tolist()]   # docs(), at C speed
         if self._ranked is None:
             ids, named, held = self.ids, self.named, self.own
 
@@ -267,7 +269,8 @@ class Posting:
         if self._by_weight is None and self._arrays is not None:
             import numpy as np
             ws = self._arrays[1]
-            self._by_weight = np.lexsort((np.arange(ws.size), -ws)).tolist()
+            by_weight = np.lexsort((np.arange(ws.size), -ws))
+            self._by_weight, self._docs[0] = by_weight.tolist(), self._arrays[0][by_weight].tolist()
         if self._by_weight is None:
             ws = self.ws
             self._by_weight = sorted(range(len(ws)), key=lambda i: -ws[i])   # stable: ids ascending

@@ -322,7 +322,9 @@ class IndexReader:
 
     def _search_arrays(self, present, extra, names, required, whole, n_groups, when, limit) -> Hits:
         """search_ids' multi-term ranking over numpy arrays, for long postings: the same sums
-        (each `s + c * w` an elementwise double operation, in the same order), tiers and order."""
+        (each `s + c * w` an elementwise double operation, in the same order), tiers and order.
+        Each posting adds into arrays over the whole id space (a scatter, no search), read
+        back at the hits' ids."""
         import numpy as np
         if required:
             ids = np.array(intersect([p for _, _, p in present]), dtype=np.int64)
@@ -335,40 +337,38 @@ class IndexReader:
             more = np.setdiff1d(np.array(sorted(names), dtype=np.int64), ids)
             if more.size:
                 ids, required = np.union1d(ids, more), False
-        n = ids.size
-        sums, masks = np.zeros(n), np.zeros(n, dtype=np.int64)
-        nameds, owns = np.zeros(n, dtype=np.int64), np.full(n, len(present), dtype=np.int64)
-        for bit, (c, _, p) in enumerate(present):
-            at, hit = p.find(ids)
-            p_ids, p_ws, p_named, p_own = p.arrays()
-            sums = np.where(hit, sums + c * p_ws[at], sums)
-            masks |= hit.astype(np.int64) << bit
-            owns -= ~(hit & p_own[at])
-            nameds += hit & p_named[at]
-        for c, p in extra:
-            at, hit = p.find(ids)
-            sums = np.where(hit, sums + c * p.arrays()[1][at], sums)
+        sums, masks, nameds, owns = self._dense_sums(present, extra)
+        sums, masks, nameds, owns = sums[ids], masks[ids], nameds[ids], owns[ids]
         if when is not None:
             sums = np.where(self._placed_within(ids, when), sums * WHEN_BOOST, sums)
         need = n_groups if whole else -1
         named_ids = np.isin(ids, np.fromiter(names, dtype=np.int64, count=len(names)))
         tiers = np.where(named_ids, 0, np.where(nameds == need, 1, np.where(owns == need, 2, 3)))
-        order = np.lexsort((np.arange(n), -sums, tiers))
+        order = np.argsort(-sums, kind="stable")   # ids ascend: (score descending, id)
+        order = order[np.argsort(tiers[order], kind="stable")]
         if limit is not None:
             order = order[:limit]
-        hit_ids, docs = (ids if limit is None else None), ids[order].tolist()
-        scores, tiers, masks = sums[order].tolist(), tiers[order].tolist(), masks[order].tolist()
-        every = frozenset(f for _, f, _ in present)
-        sets = {}
+        return _array_hits(ids[order], sums[order], tiers[order], masks[order], present, required,
+                           ids if limit is None else None)
 
-        def at_(k):
-            if required:
-                return docs[k], scores[k], every, tiers[k]
-            mask = masks[k]
-            if mask not in sets:
-                sets[mask] = frozenset(f for b, (_, f, _) in enumerate(present) if mask >> b & 1)
-            return docs[k], scores[k], sets[mask], tiers[k]
-        return Hits(docs, at_, hit_ids)
+    def _dense_sums(self, present, extra) -> tuple:
+        """Per doc id (arrays over the id space): the score sum of the groups, then the bonus
+        terms, each `s + c * w` in that order; the groups held (bit i: group i); how many are
+        held in a NAMED field; how many in the doc's own text."""
+        import numpy as np
+        size = self.meta["ids"]
+        sums, masks = np.zeros(size), np.zeros(size, dtype=np.int64)
+        nameds, owns = np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64)
+        for bit, (c, _, p) in enumerate(present):
+            p_ids, p_ws, p_named, p_own = p.arrays()
+            sums[p_ids] += c * p_ws
+            masks[p_ids] |= 1 << bit
+            nameds[p_ids[p_named]] += 1
+            owns[p_ids[p_own]] += 1
+        for c, p in extra:
+            p_ids, p_ws = p.arrays()[:2]
+            sums[p_ids] += c * p_ws
+        return sums, masks, nameds, owns
 
     def _placed_within(self, ids, when: tuple[int, int]):
         """A boolean array: which doc ids of `ids` (a numpy array) are placed in [start, end)."""
@@ -378,3 +378,24 @@ class IndexReader:
     def _within(self, doc: int, when: tuple[int, int]) -> bool:
         placed = self.placed(doc)
         return placed is not None and when[0] <= placed < when[1]
+
+
+def _array_hits(docs, scores, tiers, masks, present, required: bool, ids) -> Hits:
+    """_search_arrays' Hits from its ranked arrays: a search reads a page of hits (made from
+    the arrays), a phrase's walk every one (from lists, made once it reads past a page)."""
+    docs, every, sets = docs.tolist(), frozenset(f for _, f, _ in present), {}
+    cols = [scores, tiers, masks]
+
+    def at_(k):
+        if k < 64:
+            score, tier, mask = float(scores[k]), int(tiers[k]), int(masks[k])
+        else:
+            if not isinstance(cols[0], list):
+                cols[:] = [c.tolist() for c in cols]
+            score, tier, mask = cols[0][k], cols[1][k], cols[2][k]
+        if required:
+            return docs[k], score, every, tier
+        if mask not in sets:
+            sets[mask] = frozenset(f for b, (_, f, _) in enumerate(present) if mask >> b & 1)
+        return docs[k], score, sets[mask], tier
+    return Hits(docs, at_, ids)

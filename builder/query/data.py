@@ -4,6 +4,8 @@ records and the sections kept are looked up whole, other
 sections computed from their note's reply (query/sections.py). Packs are loaded once per `BrainData` (per open Site)."""
 from __future__ import annotations
 
+import json
+
 from ..kernel import refs
 from ..kernel.listing import PAGE_ITEMS
 from .sections import section_reply
@@ -12,12 +14,13 @@ FORMAT = "bf-data-2"
 
 
 class BrainData:
-    def __init__(self, load_json, brain: str):
-        self.load_json, self.brain = load_json, brain
+    def __init__(self, load_json, brain: str, load_text=None):
+        self.load_json, self.brain, self.load_text = load_json, brain, load_text
         self.root = f"_bf/{refs.escape_segment(brain)}/data"
         meta = load_json(f"{self.root}/meta.json")
         self.meta = meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
         self.loaded: dict[str, object] = {}
+        self.texts: dict[str, str | None] = {}   # a record pack's JSON text, while it is not parsed
 
     def _file(self, path: str):
         if path not in self.loaded:
@@ -52,10 +55,24 @@ class BrainData:
     def record_text(self, ref: str) -> str:
         """Record `ref`'s text with each run of whitespace as one space (what search excerpts and
         phrase checks read), joined from its reply pages: the site keeps a record's text once."""
-        pages = self.entry(self.record_family(ref), refs.data_key(self.brain, ref))
+        pages = self._record_pages(self.record_family(ref), refs.data_key(self.brain, ref), ref)
         if not isinstance(pages, list):
             return ""
         return " ".join("".join(page.get("record", {}).get("text", "") for page in pages).split())
+
+    def _record_pages(self, family: str, key: str, ref: str):
+        """entry(family, key) of record `ref`, cut from its pack's text rather than parsing the pack: a
+        search wants a few records' texts of a pack of a hundred, and parsing it all was most
+        of a search's reading. Found only as a key of a record page of `ref` (_cut); else, or
+        when the pack is parsed already, by entry()."""
+        n = (self.meta or {}).get("packs", {}).get(family)
+        path = f"{family}/{refs.pack_of(key, n)}.json" if n else None
+        if path is None or path in self.loaded or self.load_text is None:
+            return self.entry(family, key)
+        if path not in self.texts:
+            self.texts[path] = self.load_text(f"{self.root}/{path}", packed=True)
+        found = _cut(self.texts[path], key, ref)
+        return found if found is not None else self.entry(family, key)
 
     def card(self, n: int) -> dict:
         size = self.meta["cardChunk"]
@@ -106,3 +123,26 @@ class BrainData:
 def page_with_offset(pages: list[dict], offset: int) -> dict | None:
     """The stored page starting at `offset` (a page without an `offset` field starts at 0)."""
     return next((p for p in pages if (p.get("offset") or 0) == offset), None)
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _cut(text: str | None, key: str, ref: str) -> list | None:
+    """The value of `key` in the canonical JSON `text` (a pack: keys as orjson writes them,
+    str unescaped), when it is record `ref`'s pages, else None. `"KEY":` in JSON is always
+    an object key (a quote inside a string is escaped); the pages' own `ref` tells the pack's
+    key from one nested in a page."""
+    if text is None:
+        return None
+    needle = json.dumps(key, ensure_ascii=False) + ":"
+    at = text.find(needle)
+    while at >= 0:
+        try:
+            value, _ = _DECODER.raw_decode(text, at + len(needle))
+        except ValueError:
+            return None
+        if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("ref") == ref for p in value):
+            return value
+        at = text.find(needle, at + 1)
+    return None

@@ -54,9 +54,16 @@ class Site:
         except (OSError, ValueError):
             return None
 
+    def load_text(self, rel: str, packed: bool = False) -> str | None:
+        """load_json's file as text, unparsed (BrainData cuts a record's pages from it), or None."""
+        try:
+            return packs.read(self.path, rel, packed).decode("utf-8")
+        except (OSError, ValueError):
+            return None
+
     def brain_data(self, brain: str) -> BrainData:
         if brain not in self._data:
-            self._data[brain] = BrainData(self.load_json, brain)
+            self._data[brain] = BrainData(self.load_json, brain, self.load_text)
         return self._data[brain]
 
     def reply(self, brain: str, ref: str, *variant: str) -> dict | None:

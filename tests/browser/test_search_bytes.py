@@ -55,7 +55,11 @@ def test_a_cold_frequent_word_search_fetches_at_most_300_kb_of_index(generated, 
     index = sum(size for rel, size in sizes.items() if "/index/" in rel)
     from crawl import ARTIFACTS
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    kinds: dict[str, int] = {}   # per folder (file kind): what to cut next
+    for rel, size in sizes.items():
+        kinds[rel.rpartition("/")[0]] = kinds.get(rel.rpartition("/")[0], 0) + size
     (ARTIFACTS / "search-bytes.json").write_text(json.dumps({"word": word, "bytes": total, "index_bytes": index,
+                                                             "kinds": dict(sorted(kinds.items(), key=lambda kv: -kv[1])),
                                                              "files": sizes}, indent=2) + "\n")
     largest = sorted(sizes.items(), key=lambda kv: -kv[1])[:10]
     assert index <= INDEX_MAX, largest
