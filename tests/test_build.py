@@ -109,7 +109,7 @@ def test_markdown_features(rendered):
     assert "body of the callout" in html
     assert 'class="footnote-ref"' in html and "The footnote text." in html
     assert "<table>" in html and "<td>c1</td>" in html
-    assert html.count('class="task-list-item-checkbox"') == 2 and 'checked="checked"' in html
+    assert html.count('<li class="task"><input type="checkbox" disabled') == 2 and ' checked aria-label="done">' in html
     assert ('<pre class="highlight"><code class="language-python"><span class="nb">print</span><span class="p">(</span>'
             '<span class="s2">"&lt;b&gt;hi&lt;/b&gt;"</span>') in html   # highlighted at build time, escaped
     assert '<h2 id="heading-two">Heading Two</h2>' in html     # its "§" link is added by contents.js

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+from types import MappingProxyType
 
 from markdown_it import MarkdownIt
 
@@ -43,6 +44,9 @@ def _render_hashtag(self, tokens, idx, options, env):
 
 
 CHECKBOX = re.compile(r'^<input class="task-list-item-checkbox"( checked="checked")? disabled="disabled" type="checkbox">$')
+# A task's markup in short (boolean attributes bare, one class on the list, none on the box):
+# a note of the dense kind holds a dozen tasks (docs/site.md#page-weight-what-pages-leave-out).
+TASK_CLASSES = MappingProxyType({"contains-task-list": "tasks", "task-list-item": "task"})
 
 
 def _render_html(self, tokens, idx, options, env):
@@ -51,7 +55,7 @@ def _render_html(self, tokens, idx, options, env):
     # name, as every form control needs one (axe-core: label), from its state.
     box = CHECKBOX.match(content)
     if box:
-        return content[:-1] + (' aria-label="done">' if box.group(1) else ' aria-label="to do">')
+        return '<input type="checkbox" disabled' + (' checked aria-label="done">' if box.group(1) else ' aria-label="to do">')
     if env.get("allow_html"):
         return content
     return sanitize_html(content)
@@ -108,6 +112,14 @@ def _render_image(self, tokens, idx, options, env):
     return self.renderToken(tokens, idx, options, env)
 
 
+def _render_list_open(self, tokens, idx, options, env):
+    token = tokens[idx]
+    short = TASK_CLASSES.get(token.attrGet("class") or "")
+    if short:
+        token.attrSet("class", short)
+    return self.renderToken(tokens, idx, options, env)
+
+
 def _render_heading_open(self, tokens, idx, options, env):
     token = tokens[idx]
     anchor = token.attrGet("id")
@@ -150,3 +162,5 @@ def add_render_rules(md: MarkdownIt) -> None:
     md.add_render_rule("link_close", _render_link_close)
     md.add_render_rule("image", _render_image)
     md.add_render_rule("heading_open", _render_heading_open)
+    for kind in ("bullet_list_open", "ordered_list_open", "list_item_open"):
+        md.add_render_rule(kind, _render_list_open)

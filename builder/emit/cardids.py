@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 # shift, so removing a ref moved several times more other cards than at these ratios; the ids
 # take a digit more, the listings ~1% more bytes. A run of ~SEGMENT cards keeps the chunk files
 # few (docs/decisions.md, "What a site costs per note").
-SEGMENT = 256     # a segment holds ~SEGMENT cards
-RUN = 320         # at most this many cards in a run (a chunk file)
-STRIDE = 1024     # indices per run: a run's cards are at most RUN / STRIDE of them
+SEGMENT = 512     # a segment holds ~SEGMENT cards
+RUN = 640         # at most this many cards in a run (a chunk file)
+STRIDE = 2048     # indices per run: a run's cards are at most RUN / STRIDE of them
 SPREAD = 4        # slots per run in the table of runs
 
 
@@ -57,7 +57,7 @@ class CardIds:
                 continue
             slot = self.slots[key]
             run = runs[key] if key in runs else self._run(key)
-            self.chunks[slot] = "[" + ",".join("null" if t is None else t for t in run) + "]"
+            self.chunks[slot] = _chunk(run)
             for index, text in enumerate(run):
                 if text is not None:
                     old = self.ids.get(text)
@@ -164,6 +164,14 @@ def _split(key: str, keys: list[tuple]) -> list[tuple[str, list[tuple]]]:
     bounds = [0, *cuts, len(keys)]
     return [run for lo, hi in zip(bounds, bounds[1:])
             for run in _split(keys[lo][0] if lo else key, keys[lo:hi])]
+
+
+def _chunk(run: list) -> bytes | str:
+    """A run's JSON array, of the type of its card texts: the build's are JSON bytes (half a str's
+    memory when a card holds one character beyond Latin-1, as most record titles' "…" does)."""
+    if any(isinstance(t, bytes) for t in run):
+        return b"[" + b",".join(b"null" if t is None else t for t in run) + b"]"
+    return "[" + ",".join("null" if t is None else t for t in run) + "]"
 
 
 def _starts(ref: str) -> bool:

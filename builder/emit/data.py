@@ -31,7 +31,7 @@ from ..kernel.packs import packed_name
 from ..query.data import FORMAT
 from ..views import View
 from .cardids import STRIDE, CardIds
-from .entries import Seen, came_went, entries
+from .entries import Seen, came_went, entries, json_bytes
 from .hashpacks import HashedPacks
 from .stage import Stage, ViewsContext, paths
 from .writer import Writer
@@ -87,7 +87,7 @@ class DataMemo:
         """(item, its card text, starts_chunk): views share item dicts between listings and builds."""
         old = self.items.get(id(item))
         if old is None:
-            text = canonical_text(item)
+            text = json_bytes(item)
             old = self.items[id(item)] = (item, text, zlib.crc32(item["ref"].encode("utf-8")) % TIMELINE_CHUNK == 0)
             self.texts[id(item)] = text
             self.info[text] = (item["ref"], "placed" in item)
@@ -96,7 +96,7 @@ class DataMemo:
     def listing(self, pages: tuple[dict, ...]) -> Listing:
         shape = _shape(pages)
         if shape is None:
-            return Listing(None, [], (), canonical_text({"pages": list(pages)}))
+            return Listing(None, [], (), json_bytes({"pages": list(pages)}))
         return Listing(shape[0], shape[1], self.cards_of(shape[1]), None)
 
     def cards_of(self, items: list[dict]) -> tuple[str, ...]:
@@ -131,8 +131,49 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
               came_went=came_went) -> list[str]:
     """Write `brain`'s compact data through `writer`; returns the paths written. `memo`: what the
     last build in this process made (DataMemo), left holding this build's; `came_went`:
-    entries.came_went, or the build's entries.CameWent."""
+    entries.came_went, or the build's entries.CameWent. Without a memo nothing is kept for a next
+    build: each step lets go of what the next does not need, and the packs are compressed and
+    written a few megabytes at a time (the build's peak of memory is here: docs/performance.md#reading-a-run)."""
+    once = memo is None
     memo = memo if memo is not None else DataMemo()
+    chunks, moved = _gather(brain, views, memo, came_went)
+    ids = memo.cards.ids
+    root, files, counts = data_dir(brain), {}, {}
+    memo.timeline = []
+    for part, cards, text in chunks:
+        if text is None or moved and not moved.isdisjoint(cards):
+            text = json_bytes([[e["placed"], e["source"], int(e["low"]), ids[t]] for e, t in zip(part, cards)])
+        memo.timeline.append((part, cards, text))
+    timeline = [c[2] for c in memo.timeline]
+    meta = {"format": FORMAT, "cards": len(ids), "cardChunk": STRIDE, "packs": counts,
+            "timeline": sum(len(c[0]) for c in chunks), "timelineChunks": len(chunks)}
+    if once:   # what holds the cards' texts goes; their chunks stay
+        del chunks, ids, moved
+        _forget(memo)
+    for family in sorted(memo.families):
+        packs = memo.families[family]
+        if not packs.entries:
+            del memo.families[family]
+            continue
+        texts = packs.packs()
+        counts[family] = len(texts)
+        files.update((f"{root}/{family}/{i}.json", text) for i, text in enumerate(texts))
+        if once:
+            del memo.families[family], packs   # its entries, joined into `texts`
+    files.update((f"{root}/timeline/{k}.json", text) for k, text in enumerate(timeline))
+    files.update((f"{root}/cards/{slot}.json", memo.cards.chunks[slot]) for slot in sorted(memo.cards.chunks))
+    if once:
+        memo.cards = CardIds()
+    written = _write(writer, files, memo, once)
+    writer.write(f"{root}/meta.json", canonical_text(meta), "data")
+    if not once:
+        _prune(memo)
+    return written + [f"{root}/meta.json"]
+
+
+def _gather(brain: str, views: Sequence[View], memo: DataMemo, came_went) -> tuple[list[tuple], set]:
+    """The views' entries into `memo`'s families, their cards numbered, the listings' texts made:
+    (timeline chunks, the cards whose id moved)."""
     fresh, new, home = entries(brain, views, memo, came_went)
     touched: set[str] = set()
     keys, last = {e[4] for e in new}, memo.views
@@ -158,31 +199,17 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
     for e in _holding(memo, fresh, new, moved):
         listing = e[5]
         if e[3] == "lists" and listing.base is not None and (listing.text is None or not moved.isdisjoint(listing.cards)):
-            listing.text = canonical_text({"base": listing.base, "ids": list(map(ids.__getitem__, listing.cards))})
+            listing.text = json_bytes({"base": listing.base, "ids": list(map(ids.__getitem__, listing.cards))})
             lists.set(e[4], listing.text)
     memo.views = fresh
-    root, files, counts = data_dir(brain), {}, {}
-    for family in sorted(memo.families):
-        packs = memo.families[family]
-        if not packs.entries:
-            del memo.families[family]
-            continue
-        texts = packs.packs()
-        counts[family] = len(texts)
-        files.update((f"{root}/{family}/{i}.json", text) for i, text in enumerate(texts))
+    return chunks, moved
+
+
+def _forget(memo: DataMemo) -> None:
+    """Let go of all but the families' entries and the cards' chunks: a memo no build keeps."""
+    memo.views, memo.items, memo.texts, memo.info, memo.holding, memo.holders = {}, {}, {}, {}, {}, {}
     memo.timeline = []
-    for k, (part, cards, text) in enumerate(chunks):
-        if text is None or moved and not moved.isdisjoint(cards):
-            text = canonical_text([[e["placed"], e["source"], int(e["low"]), ids[t]] for e, t in zip(part, cards)])
-        memo.timeline.append((part, cards, text))
-        files[f"{root}/timeline/{k}.json"] = text
-    files.update((f"{root}/cards/{slot}.json", memo.cards.chunks[slot]) for slot in sorted(memo.cards.chunks))
-    written = _write(writer, files, memo)
-    meta = {"format": FORMAT, "cards": len(ids), "cardChunk": STRIDE, "packs": counts,
-            "timeline": sum(len(c[0]) for c in chunks), "timelineChunks": len(chunks)}
-    writer.write(f"{root}/meta.json", canonical_text(meta), "data")
-    _prune(memo)
-    return written + [f"{root}/meta.json"]
+    memo.cards = CardIds(chunks=memo.cards.chunks)
 
 
 def _holding(memo: DataMemo, fresh: dict[int, tuple], new: list[tuple], moved: set[str]) -> list[tuple]:
@@ -240,15 +267,35 @@ def _renumber(memo: DataMemo, touched: set[str]) -> set[str]:
     return memo.cards.update(added, removed)
 
 
-def _write(writer: Writer, files: dict[str, str], memo: DataMemo) -> list[str]:
-    """Each file as a pack; one whose JSON is the last build's is taken from the previous site."""
+WRITE_BATCH = 8 << 20   # bytes of JSON compressed and written at a time (a pack is ~PACK_BYTES)
+
+
+def _write(writer: Writer, files: dict[str, bytes], memo: DataMemo, once: bool) -> list[str]:
+    """Each file as a pack; one whose JSON is the last build's is taken from the previous site.
+    `once`: no build keeps `memo`, and each file's JSON goes once written."""
     last, memo.files = memo.files, {}
-    todo = [(path, text.encode("utf-8")) for path, text in files.items()
+    written = list(map(packed_name, files))
+    todo = [path for path, text in files.items()
             if (old := last.get(path)) is None or old[0] != text or not writer.keep(packed_name(path), old[1], "data")]
-    writer.write_packs(todo, "data")   # a new record changes several large lists: packed in threads
-    for path, text in files.items():
-        memo.files[path] = (text, writer.digests[packed_name(path)])
-    return list(map(packed_name, files))
+    batch, size = [], 0
+    for i, path in enumerate(todo):
+        batch.append(path)
+        size += len(files[path])
+        if size >= WRITE_BATCH or i == len(todo) - 1:
+            # several packs at once: compressed in threads (a new record changes several large lists)
+            writer.write_packs([(p, _bytes(files[p])) for p in batch], "data")
+            if once:
+                for p in batch:
+                    del files[p]
+            batch, size = [], 0
+    if not once:
+        for path, text in files.items():
+            memo.files[path] = (text, writer.digests[packed_name(path)])
+    return written
+
+
+def _bytes(text: bytes | str) -> bytes:
+    return text if isinstance(text, bytes) else text.encode("utf-8")
 
 
 def _prune(memo: DataMemo) -> None:

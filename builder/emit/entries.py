@@ -7,9 +7,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..kernel import refs
-from ..kernel.canon import canonical_text
+from ..kernel.canon import canonical_json
 from ..query.sections import section_reply
 from ..views import View
+
+
+def json_bytes(value) -> bytes:
+    """Canonical JSON bytes of exactly their size: orjson's own keep the whole buffer it wrote
+    into (4 KB for a card of 500 bytes), and the compact data keeps ~200k of them at once."""
+    return bytes(memoryview(canonical_json(value)))
 
 
 @dataclass
@@ -103,7 +109,7 @@ def entries(brain: str, views: Sequence[View], memo, came_went=came_went) -> tup
             if family == "sections":
                 old = (pages, view.ref, view.variant, family, key, None, None)
             else:
-                value = memo.listing(pages) if family == "lists" else canonical_text(list(pages))
+                value = memo.listing(pages) if family == "lists" else json_bytes(list(pages))
                 old = (pages, view.ref, view.variant, family, key, value, None)
                 new.append(old)
         if old[3] == "sections":
@@ -114,7 +120,7 @@ def entries(brain: str, views: Sequence[View], memo, came_went=came_went) -> tup
     for view in {id(v): v for v in check}.values():      # after the loops: every note's reply known
         old, note = fresh[id(view.pages)], seen.notes.get(view.pages[0].get("note"))
         if old[6] is None or old[6] is not note:
-            old = fresh[id(view.pages)] = old[:5] + (None if computed_from(note, view) else canonical_text(list(view.pages)), note)
+            old = fresh[id(view.pages)] = old[:5] + (None if computed_from(note, view) else json_bytes(list(view.pages)), note)
             new.append(old)
     seen.views = now
     return fresh, new, seen.home

@@ -15,14 +15,14 @@ PACK_BYTES = 128 * 1024
 class HashedPacks:
     """One family's packs, kept between the builds of a process: setting or dropping a key joins
     again only its pack (every pack when n changes)."""
-    entries: dict[str, str] = field(default_factory=dict)
+    entries: dict[str, str | bytes] = field(default_factory=dict)
     size: int = 0                                              # Σ len(key) + len(value)
     hashes: dict[str, int] = field(default_factory=dict)       # key → refs.pack_of(key, 2**32)
     groups: list[set[str]] = field(default_factory=list)       # pack → its keys
-    texts: list[str | None] = field(default_factory=list)      # pack → its JSON, None to join again
+    texts: list[str | bytes | None] = field(default_factory=list)   # pack → its JSON, None to join again
     dirty: set[str] = field(default_factory=set)
 
-    def set(self, key: str, value: str) -> None:
+    def set(self, key: str, value: str | bytes) -> None:
         old = self.entries.get(key)
         if old is value:
             return
@@ -36,7 +36,7 @@ class HashedPacks:
             self.size -= len(key) + len(old)
             self.dirty.add(key)
 
-    def packs(self) -> list[str]:
+    def packs(self) -> list[str | bytes]:
         """The packs' JSON texts (an unchanged pack: the same text object as last time)."""
         n = max(1, -(-self.size // PACK_BYTES))
         if n != len(self.groups):
@@ -55,7 +55,13 @@ class HashedPacks:
         self.dirty = set()
         for i, text in enumerate(self.texts):
             if text is None:
-                self.texts[i] = "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{self.entries[k]}"
-                                               for k in sorted(self.groups[i])) + "}"
+                self.texts[i] = _joined(self.entries, sorted(self.groups[i]))
         return list(self.texts)
+
+
+def _joined(entries: dict, keys: list[str]) -> str | bytes:
+    """A pack's JSON object, of the type of its values (str, or JSON bytes: emit/data.py's)."""
+    if keys and isinstance(entries[keys[0]], bytes):
+        return b"{" + b",".join(json.dumps(k, ensure_ascii=False).encode("utf-8") + b":" + entries[k] for k in keys) + b"}"
+    return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{entries[k]}" for k in keys) + "}"
 
