@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import chain
 
 MAX_WORD = 100
 INITIAL, CONTINUING = 64, 32   # vocabulary shards of initial and of continuation (##) pieces
@@ -166,9 +167,13 @@ class WordPiece:
 
     def tokens(self, text: str, limit: int | None = None) -> list[int]:
         """Token ids of `text` ([UNK] dropped), the first `limit` of them when given."""
+        found = words(text)
+        if limit is None:
+            return list(chain.from_iterable(map(self.piece, found)))
         out: list[int] = []
-        for word in words(text):
-            out.extend(self.piece(word))
-            if limit is not None and len(out) >= limit:
-                return out[:limit]
-        return out
+        at = 0
+        while len(out) < limit and at < len(found):   # a word gives a token at least, but for [UNK]
+            step = limit - len(out)
+            out += chain.from_iterable(map(self.piece, found[at:at + step]))
+            at += step
+        return out[:limit]
