@@ -11,12 +11,13 @@ from .adjacent import is_section
 from .pipeline import WordMemo, _word, _words
 from .scoring import FIELDS
 
-CHUNK = 1 << 21   # word occurrences counted at once: bounds the arrays' memory
+CHUNK = 1 << 21   # term occurrences counted at once: bounds the arrays' memory
 
 
 class Vocab:
     """Raw words and terms numbered as first met: each word's term ids (`flat` between its
-    `ends`) and its positions (`sizes`); `memo` keeps each word's (exact, folded) pairs."""
+    `ends`, `spans` of them) and its positions (`sizes`); `memo` keeps each word's (exact,
+    folded) pairs."""
 
     def __init__(self, memo: WordMemo):
         self.memo = memo
@@ -24,6 +25,7 @@ class Vocab:
         self.terms: dict[str, int] = {}
         self.flat: list[int] = []
         self.ends: list[int] = []
+        self.spans: list[int] = []
         self.sizes: list[int] = []
         self.texts: dict[str, list] = {}   # recent text -> its word ids (a record's text recurs as context)
 
@@ -55,6 +57,7 @@ class Vocab:
                 number.update(zip(fresh, range(len(number), len(number) + len(fresh))))
             self.flat += map(number.__getitem__, terms)
             self.ends.append(len(self.flat))
+            self.spans.append(len(terms))
             self.sizes.append(len(pairs))
             self.words[word] = len(self.words)
 
@@ -64,24 +67,28 @@ class Vocab:
 
 
 class Field:
-    """One field's texts as met: word ids, and per text its document and weight."""
+    """One field's texts as met: word ids, and per text its document, weight and term count."""
 
-    def __init__(self):
+    def __init__(self, spans: list[int]):
+        self.spans = spans
         self.ids: list[list[int]] = []
         self.docs: list[int] = []
         self.weights: list[int] = []
+        self.loads: list[int] = []
 
     def add(self, doc: int, weight: int, ids: list[int]) -> None:
         if ids:
             self.ids.append(ids)
             self.docs.append(doc)
             self.weights.append(weight)
+            self.loads.append(sum(map(self.spans.__getitem__, ids)))
 
 
 def gather(docs, first: int, memo: WordMemo, weighted: dict) -> tuple[Vocab, list[Field]]:
     """Every field's texts of `docs` (numbered from `first`; None: an unused id) as word ids;
     `weighted`: field → the weight of each of its groups of texts (a field given as groups)."""
-    vocab, fields = Vocab(memo), [Field() for _ in FIELDS]
+    vocab = Vocab(memo)
+    fields = [Field(vocab.spans) for _ in FIELDS]
     ids = vocab.ids
     for d, doc in enumerate(docs, first):
         if doc is None:
@@ -109,19 +116,19 @@ def counted(np, vocab: Vocab, field: Field, ndocs: int, first: int):
     while start < len(field.ids):
         stop, n = start, 0
         while stop < len(field.ids) and (n < CHUNK or stop == start):
-            n += len(field.ids[stop])
+            n += field.loads[stop]
             stop += 1
-        out.append(_chunk(np, field, start, stop, n, sizes, ends, flat, length, first))
+        out.append(_chunk(np, field, start, stop, sizes, ends, flat, length, first))
         start = stop
     if not out:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), length
     return (*(np.concatenate(parts) for parts in zip(*out)), length)
 
 
-def _chunk(np, field: Field, start: int, stop: int, n: int, sizes, ends, flat, length, first: int):
-    """counted() of texts [start, stop) of `field` (n word occurrences), added to `length`."""
+def _chunk(np, field: Field, start: int, stop: int, sizes, ends, flat, length, first: int):
+    """counted() of texts [start, stop) of `field`, their lengths added to `length`."""
     seg = np.fromiter(map(len, field.ids[start:stop]), np.int64, stop - start)
-    occ = np.fromiter(chain.from_iterable(field.ids[start:stop]), np.int64, n)
+    occ = np.fromiter(chain.from_iterable(field.ids[start:stop]), np.int64, int(seg.sum()))
     doc = np.array(field.docs[start:stop], np.int64) - first
     weight = np.array(field.weights[start:stop], np.int64)
     per_text = np.add.reduceat(sizes[occ], np.r_[0, np.cumsum(seg)[:-1]]) * weight
