@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import chain
 
 from .adjacent import is_section
-from .pipeline import WordMemo, _word, _words
+from .pipeline import WordMemo, _spaceless, _word, _words
 from .scoring import FIELDS
 
 CHUNK = 1 << 21   # term occurrences counted at once: bounds the arrays' memory
@@ -48,17 +48,19 @@ class Vocab:
     def _add(self, words) -> None:
         known, number = self.memo.pairs, self.terms
         for word in words:
-            pairs = known.get(word)
-            if pairs is None:
-                pairs = known[word] = _word(word)
-            terms = [e for e, _ in pairs] + [f for e, f in pairs if f != e]
+            terms, pairs = _spaceless(word), None   # most words of such scripts: a sentence, met once
+            if terms is None:
+                pairs = known.get(word)
+                if pairs is None:
+                    pairs = known[word] = _word(word)
+                terms = [e for e, _ in pairs] + [f for e, f in pairs if f != e]
             fresh = set(terms).difference(number)
             if fresh:
                 number.update(zip(fresh, range(len(number), len(number) + len(fresh))))
             self.flat += map(number.__getitem__, terms)
             self.ends.append(len(self.flat))
             self.spans.append(len(terms))
-            self.sizes.append(len(pairs))
+            self.sizes.append(len(terms) if pairs is None else len(pairs))
             self.words[word] = len(self.words)
 
     def names(self) -> list[str]:
