@@ -79,11 +79,12 @@ class Field:
         self.loads: list[int] = []
 
     def add(self, doc: int, weight: int, ids: list[int]) -> None:
-        if ids:
+        load = sum(map(self.spans.__getitem__, ids))
+        if load:   # a text of stop words only has neither terms nor length
             self.ids.append(ids)
             self.docs.append(doc)
             self.weights.append(weight)
-            self.loads.append(sum(map(self.spans.__getitem__, ids)))
+            self.loads.append(load)
 
 
 def gather(docs, first: int, memo: WordMemo, weighted: dict) -> tuple[Vocab, list[Field]]:
