@@ -36,9 +36,11 @@ def is_section(doc: dict) -> bool:
 
 class Pairs:
     """The documents of each bucket (`ids`: bucket → doc ids ascending), kept between builds (a
-    watch build's index state); `words`: word → the fnv1a of its exact terms (analysed once); `hashes`: term → its fnv1a."""
+    watch build's index state); `words`: word → the fnv1a of its exact terms (analysed once); `hashes`: term → its fnv1a.
+    `given`: all()'s documents' hashes, when their analysis made them (tally.body_hashes)."""
 
-    def __init__(self):
+    def __init__(self, given: tuple | None = None):
+        self.given = given
         self.ids: dict[int, list[int]] = {}
         self.words: dict[str, tuple] = {}
         self.hashes: dict[str, int] = {}   # exact term -> its fnv1a
@@ -64,10 +66,14 @@ class Pairs:
         """The a/ files of `docs` (by doc id, None at an unused id), every document looked at:
         the pairs of all of them in arrays (a Python loop per pair is far slower at 10k notes)."""
         import numpy as np   # the build's only: a query reads phrase_buckets, and numpy costs a cold search ~50 ms
-        seqs = [self._hashes(doc, memo) for doc in docs]
-        sizes = np.fromiter(map(len, seqs), dtype=np.int64, count=len(seqs))
-        hs = np.fromiter(chain.from_iterable(seqs), dtype=np.uint64, count=int(sizes.sum()))
-        owner = np.repeat(np.arange(len(seqs), dtype=np.uint64), sizes)
+        if self.given is not None and len(self.given[1]) == len(docs):
+            hs, sizes = self.given
+        else:
+            seqs = [self._hashes(doc, memo) for doc in docs]
+            sizes = np.fromiter(map(len, seqs), dtype=np.int64, count=len(seqs))
+            hs = np.fromiter(chain.from_iterable(seqs), dtype=np.uint64, count=int(sizes.sum()))
+        self.given = None
+        owner = np.repeat(np.arange(len(sizes), dtype=np.uint64), sizes)
         inside = owner[1:] == owner[:-1]   # two positions of one document
         bucket = ((hs[:-1] * np.uint64(MIX)) ^ hs[1:]) & np.uint64(BUCKETS - 1)
         keys = np.sort((bucket[inside] << np.uint64(32)) | owner[:-1][inside])   # by bucket, then doc

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from ..kernel.canon import canonical_json
 from ..kernel.packs import pack, packed_name
 from ..kernel.parallel import SERIAL, Spread
+from . import tally
 from .adjacent import Pairs
 from .layout import _LONE_SURROGATE, arrange, file_bytes, layout
 from .pipeline import WordMemo, term_counts
@@ -47,47 +48,6 @@ def lengths(counts) -> tuple[int, ...]:
     return tuple(min(n, _MASK) for _, n in counts)
 
 
-def _postings(docs, first: int = 0, memo: WordMemo | None = None):
-    """Per field: term -> [doc << ID | tf, ...] (docs ascending, numbered from *first*; None: an
-    unused id); the fields' total lengths; each doc's lengths() (None at an unused id)."""
-    flat = [([], [], [], []) for _ in FIELDS]   # per field: terms, tfs, and each doc's id and term count
-    totals = [0] * len(FIELDS)
-    lens: list = []
-    for d, doc in enumerate(docs, first):
-        if doc is None:
-            lens.append(None)
-            continue
-        counts = field_counts(doc, memo)
-        lens.append(lengths(counts))
-        for fi, (tfs, n) in enumerate(counts):
-            if n:
-                totals[fi] += n
-                terms, freqs, ids, sizes = flat[fi]
-                terms += tfs
-                freqs += tfs.values()
-                ids.append(d)
-                sizes.append(len(tfs))
-    return [_grouped(*f) for f in flat], totals, lens
-
-
-def _grouped(terms: list, freqs: list, ids: list, sizes: list) -> dict[str, list[int]]:
-    """term -> its entries, docs ascending, from one field's (term, tf) pairs in doc order: sorted
-    as arrays (a Python append per entry costs more than all the rest of the index)."""
-    import numpy as np   # the build's only: a query needs no postings built
-    if not terms:
-        return {}
-    names = sorted(set(terms))
-    number = dict(zip(names, range(len(names))))
-    tid = np.fromiter(map(number.__getitem__, terms), np.int32, len(terms))
-    entries = np.repeat(np.array(ids, np.int64), np.array(sizes, np.int64)) << ID
-    entries |= np.minimum(np.array(freqs, np.int64), _MASK)
-    order = np.argsort(tid, kind="stable")   # stable: each term's docs stay ascending
-    tid, entries = tid[order], entries[order].tolist()
-    starts = np.flatnonzero(np.r_[True, tid[1:] != tid[:-1]])
-    keys, starts = map(names.__getitem__, tid[starts].tolist()), starts.tolist()
-    return {t: entries[a:b] for t, a, b in zip(keys, starts, starts[1:] + [len(entries)])}
-
-
 def _weighted_counts(texts, weights, memo: WordMemo | None = None) -> tuple[dict[str, int], int]:
     """term_counts of a weighted field: texts[k] (a list of texts) counted weights[k] times."""
     out: dict[str, int] = {}
@@ -101,35 +61,20 @@ def _weighted_counts(texts, weights, memo: WordMemo | None = None) -> tuple[dict
     return out, total
 
 
-def _postings_part(job, span):
-    docs, memo = job
-    return _postings(docs[span[0]:span[1]], span[0], memo)
-
-
-def _all_postings(docs, spread: Spread, worth: bool, memo: WordMemo):
-    """_postings of all docs, the docs split into contiguous runs of about equal text over the
-    cores; concatenating the runs' lists in order keeps every list ascending."""
-    k = spread.workers(worth)
-    sizes = [len(doc.get("body") or "") + 64 if doc is not None else 0 for doc in docs]  # 64: its other fields, roughly
-    cuts, size, total = [0], 0, sum(sizes)
-    for i, n in enumerate(sizes):
-        size += n
-        if size * k >= total * len(cuts) and len(cuts) < k:
-            cuts.append(i + 1)
-    spans = list(zip(cuts, cuts[1:] + [len(docs)]))
-    parts = spread.each(_postings_part, spans, (docs, memo), worth=worth)
-    post, totals, lens = parts[0]
-    for more, more_totals, more_lens in parts[1:]:
-        for pf, mf in zip(post, more):
-            for term, entries in mf.items():
-                have = pf.get(term)
-                if have is None:
-                    pf[term] = entries
-                else:
-                    have.extend(entries)
-        totals = [a + b for a, b in zip(totals, more_totals)]
-        lens += more_lens
-    return post, totals, lens
+def _all_postings(docs, memo: WordMemo, lists: bool):
+    """(per field: term -> [doc << ID | tf, ...], docs ascending — when `lists`, else None; the
+    fields' total lengths; each doc's lengths() (None at an unused id); term -> _term_entry) of
+    all docs, counted over arrays (tally.py)."""
+    import numpy as np   # the build's only: a query needs no postings built
+    per_field, names, totals, by_field, met = tally.postings(np, docs, 0, memo, WEIGHTS)
+    # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
+    keep = ([not _LONE_SURROGATE.search(t) for t in names] if _LONE_SURROGATE.search("".join(names))
+            else [True] * len(names))
+    weights = tally.entries(np, per_field, names, keep, _MASK)
+    capped = np.minimum(np.stack(by_field, 1), _MASK).tolist() if docs else []
+    lens = [None if doc is None else tuple(n) for doc, n in zip(docs, capped)]
+    post = tally.term_lists(np, per_field, names, ID, _MASK) if lists else None
+    return post, totals, lens, weights, tally.body_hashes(np, docs, 0, met)
 
 
 def _term_entry(post, term):
@@ -160,12 +105,9 @@ def index_files(docs, state=None, spread: Spread = SERIAL) -> dict[str, bytes]:
     if state is not None and state.refs is not None:
         return state.update(docs, refs, groups, spread)
     worth = len(docs) > PARALLEL_DOCS
-    memo = WordMemo()   # this index's words, analysed once each (workers fork a copy)
-    post, totals, lens = _all_postings(docs, spread, worth, memo)
-    # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
-    terms = [t for t in sorted(set().union(*post)) if not _LONE_SURROGATE.search(t)]
-    weights = dict(zip(terms, spread.each(_term_entry, terms, post, worth=worth)))
-    facets, pairs = {}, Pairs()
+    memo = WordMemo()   # this index's words, analysed once each
+    post, totals, lens, weights, hashes = _all_postings(docs, memo, state is not None)
+    facets, pairs = {}, Pairs(hashes)
     files = layout(docs, refs, groups, totals, lens, weights, memo, facets, pairs)
     names_ = sorted(files)
     stored = dict(zip(map(stored_name, names_), spread.each(dump_file, names_, files, worth=worth)))

@@ -26,6 +26,7 @@ import re
 import unicodedata
 from collections import Counter
 from itertools import chain
+from operator import add
 from types import MappingProxyType
 
 from .stemmer import stem
@@ -151,6 +152,19 @@ def _words(text: str) -> list[str]:
     return _WORD_BMP_RE.findall(text)
 
 
+def _grams(run: str) -> list[str]:
+    """The terms of a run of a spaceless script: its overlapping bigrams, or itself alone."""
+    return list(map(add, run[:-1], run[1:])) if len(run) > 1 else [run]
+
+
+def _spaceless(raw: str) -> list[str] | None:
+    """_word's exact terms of a raw word that is one run of a spaceless script, which step 2
+    leaves as it is (then each is its own folded term), else None: its bigrams without the steps."""
+    if _SPACELESS_RE.fullmatch(raw) and unicodedata.is_normalized("NFKC", raw) and raw.lower() == raw:
+        return _grams(raw)
+    return None
+
+
 def _word(raw: str) -> list:
     """(exact, folded) pairs of one raw word."""
     norm = unicodedata.normalize("NFKC", raw).lower()
@@ -163,12 +177,8 @@ def _word(raw: str) -> list:
         for m in _SPACELESS_RE.finditer(word):
             if m.start() > at:
                 out += _plain(word[at:m.start()])
-            run = m.group()
-            if len(run) == 1:
-                out.append((run, run))
-            else:
-                grams = [run[i:i + 2] for i in range(len(run) - 1)]
-                out += zip(grams, grams)
+            grams = _grams(m.group())
+            out += zip(grams, grams)
             at = m.end()
         if at < len(word):
             out += _plain(word[at:])

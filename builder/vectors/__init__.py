@@ -19,6 +19,7 @@ from .wordpiece import WordPiece
 
 HERE = Path(__file__).resolve().parent
 DOC_TOKENS = 512     # a document's vector reads its first 512 tokens: title, headings, then body
+READ = 768           # characters doc_tokens reads at once
 
 
 @lru_cache(maxsize=1)
@@ -60,5 +61,20 @@ def quantize(vec: np.ndarray) -> np.ndarray:
 
 
 def doc_vector(text: str) -> np.ndarray:
-    # 512 tokens rarely need more than 8 characters each: no need to tokenize a long note whole
-    return quantize(embed(wordpiece().tokens(text[:DOC_TOKENS * 8], DOC_TOKENS)))
+    return quantize(embed(doc_tokens(text)))
+
+
+def doc_tokens(text: str) -> list[int]:
+    """The first DOC_TOKENS tokens of `text`'s first DOC_TOKENS * 8 characters (512 tokens rarely
+    need more than 8 characters each: no need to tokenize a long note whole), read in runs of
+    about READ characters until there are enough: a text of few characters a token (an
+    ideograph is one) stops early. Each run ends before a space, which no step of
+    wordpiece.words looks across, so the runs' tokens are the whole's."""
+    text, out, at = text[:DOC_TOKENS * 8], [], 0
+    wp = wordpiece()
+    while at < len(text) and len(out) < DOC_TOKENS:
+        end = text.find(" ", at + READ) if at + READ < len(text) else -1
+        end = len(text) if end < 0 else end
+        out += wp.tokens(text[at:end], DOC_TOKENS - len(out))
+        at = end
+    return out

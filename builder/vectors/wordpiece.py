@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import chain
 
 MAX_WORD = 100
 INITIAL, CONTINUING = 64, 32   # vocabulary shards of initial and of continuation (##) pieces
@@ -62,11 +63,10 @@ def _spaced_punct(ch: str) -> str:
     return f" {ch} " if ch in _ASCII_PUNCT or unicodedata.category(ch).startswith("P") else ch
 
 
-def _bmp(test) -> str:
-    """A regex character class body of the BMP's characters where test(character) holds."""
+def _bmp(hits: list[bool]) -> str:
+    """A regex character class body of the BMP's characters whose `hits` entry holds."""
     out, first = [], None
-    for cp in range(0x10001):
-        hit = cp < 0x10000 and test(chr(cp))
+    for cp, hit in enumerate([*hits, False]):
         if hit and first is None:
             first = cp
         elif not hit and first is not None:
@@ -78,12 +78,15 @@ def _bmp(test) -> str:
 @lru_cache(maxsize=1)
 def _classes() -> tuple[re.Pattern, ...]:
     """Over the BMP: the characters step 1 drops, those it makes spaces, the marks, words, and
-    punctuation."""
-    clean, unmarked, spaced = _clean.__wrapped__, _unmarked.__wrapped__, _spaced_punct.__wrapped__
-    punct = _bmp(lambda ch: spaced(ch) != ch)
-    return (re.compile(f"[{_bmp(lambda ch: clean(ch) == '')}]"),
-            re.compile(f"[{_bmp(lambda ch: clean(ch) == ' ' and ch != ' ')}]"),
-            re.compile(f"[{_bmp(lambda ch: unmarked(ch) == '')}]"), re.compile(f"[^ {punct}]+|[{punct}]"),
+    punctuation (each step's test per character, its category looked up once)."""
+    bmp = [chr(cp) for cp in range(0x10000)]
+    cats = list(map(unicodedata.category, bmp))
+    space = [cat == "Zs" or ch in "\t\n\r" for ch, cat in zip(bmp, cats)]   # = _clean's tests, in its order
+    drop = [not sp and (ch == "\ufffd" or cat in OTHER) for ch, cat, sp in zip(bmp, cats, space)]
+    punct = _bmp([ch in _ASCII_PUNCT or cat.startswith("P") for ch, cat in zip(bmp, cats)])   # = _spaced_punct's
+    return (re.compile(f"[{_bmp(drop)}]"),
+            re.compile(f"[{_bmp([sp and ch != ' ' for ch, sp in zip(bmp, space)])}]"),
+            re.compile(f"[{_bmp([cat == 'Mn' for cat in cats])}]"), re.compile(f"[^ {punct}]+|[{punct}]"),
             re.compile(f"[{punct}]"))
 
 
@@ -166,9 +169,13 @@ class WordPiece:
 
     def tokens(self, text: str, limit: int | None = None) -> list[int]:
         """Token ids of `text` ([UNK] dropped), the first `limit` of them when given."""
+        found = words(text)
+        if limit is None:
+            return list(chain.from_iterable(map(self.piece, found)))
         out: list[int] = []
-        for word in words(text):
-            out.extend(self.piece(word))
-            if limit is not None and len(out) >= limit:
-                return out[:limit]
-        return out
+        at = 0
+        while len(out) < limit and at < len(found):   # a word gives a token at least, but for [UNK]
+            step = limit - len(out)
+            out += chain.from_iterable(map(self.piece, found[at:at + step]))
+            at += step
+        return out[:limit]

@@ -1,0 +1,57 @@
+"""A whole index's postings counted over arrays (builder/bm25/tally.py) are each document's
+field_counts (the per-document counting a watch build's update uses), whatever the fields
+hold: stop words only, nothing, runs of spaceless scripts, weighted neighbours, texts met
+again; and the adjacent pairs read from them are those of the bodies analysed afresh."""
+from __future__ import annotations
+
+import random
+
+from builder.bm25 import index as index_mod
+from builder.bm25.adjacent import Pairs
+from builder.bm25.index import ID, _MASK, field_counts
+from builder.bm25.pipeline import WordMemo
+from builder.bm25.scoring import FIELDS
+
+WORDS = ["the", "of", "and", "running", "Café", "MALMÖ", "東京タワーに行く", "東", "ёлка", "ΣΑΣ", "straße",
+         "مَكتبة", "한국어를", "ﬁne", "x", "42"]
+
+
+def _docs(seed: int) -> list:
+    rng = random.Random(seed)
+    text = lambda k: " ".join(rng.choices(WORDS, k=rng.randint(0, k)))   # noqa: E731
+    docs = []
+    for n in range(40):
+        ref = f"n{n:02d}.md"
+        docs.append({"ref": ref, "title": text(3), "aliases": text(2), "headings": text(4), "body": text(30)})
+        docs += [{"ref": f"{ref}#s{k}", "title": "", "aliases": "", "headings": text(2), "body": text(10)}
+                 for k in range(rng.randint(0, 3))]
+    shared = text(5)
+    docs += [{"ref": f"chat:{k}", "group": "chat", "title": "", "aliases": "", "headings": "", "body": shared,
+              "neighbours": [[shared, text(4)], [text(3)]], "conversation": 1} for k in range(5)]
+    docs.append({"ref": "z.md", "title": "the of", "aliases": "", "headings": "and", "body": "the the of"})
+    return docs + [None]
+
+
+def _reference(docs) -> tuple[list[dict], list[int], list]:
+    post, totals, lens = [{} for _ in FIELDS], [0] * len(FIELDS), []
+    for d, doc in enumerate(docs):
+        if doc is None:
+            lens.append(None)
+            continue
+        counts = field_counts(doc, WordMemo())
+        lens.append(tuple(min(n, _MASK) for _, n in counts))
+        for fi, (tfs, n) in enumerate(counts):
+            totals[fi] += n
+            for term, tf in tfs.items():
+                post[fi].setdefault(term, []).append(d << ID | min(tf, _MASK))
+    return post, totals, lens
+
+
+def test_postings_equal_each_documents_counts():
+    stop_words_only = [{"ref": "a.md", "title": "the", "aliases": "of", "headings": "", "body": "the and"}]
+    for docs in [_docs(seed) for seed in range(5)] + [stop_words_only, []]:
+        post, totals, lens, weights, hashes = index_mod._all_postings(docs, WordMemo(), True)
+        assert (post, totals, lens) == _reference(docs)
+        assert weights == {t: index_mod._term_entry(post, t) for t in sorted(set().union(*post))}
+        given, fresh = Pairs(hashes), Pairs()
+        assert given.all(docs, WordMemo()) == fresh.all(docs, WordMemo()) and given.ids == fresh.ids
