@@ -70,7 +70,7 @@ def _all_postings(docs, memo: WordMemo, lists: bool):
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     keep = ([not _LONE_SURROGATE.search(t) for t in names] if _LONE_SURROGATE.search("".join(names))
             else [True] * len(names))
-    weights = tally.entries(np, per_field, names, keep, _MASK)
+    weights = tally.entries(np, per_field, names, keep, _MASK, met)
     capped = np.minimum(np.stack(by_field, 1), _MASK).tolist() if docs else []
     lens = [None if doc is None else tuple(n) for doc, n in zip(docs, capped)]
     post = tally.term_lists(np, per_field, names, ID, _MASK) if lists else None

@@ -174,16 +174,17 @@ def term_hashes(np, names: list[str]):
     return out
 
 
-
 def postings(np, docs, first: int, memo: WordMemo, weighted: dict):
     """Per field (term ranks, doc ids, frequencies) ordered by term name then doc; the terms by
     name; each field's total length; each document's lengths by field (an array per field); the
-    words and the body field met (for body_hashes)."""
+    words, the body field, the terms' fnv1a by term id and the term ids in name order met (for
+    entries and body_hashes, which hash each term once between them)."""
     vocab, fields = gather(docs, first, memo, weighted)
     names = vocab.names()
     by_name = sorted(range(len(names)), key=names.__getitem__)
+    named = np.array(by_name, np.int64)
     rank = np.empty(len(names), np.int64)
-    rank[np.array(by_name, np.int64)] = np.arange(len(names), dtype=np.int64)
+    rank[named] = np.arange(len(names), dtype=np.int64)
     per_field, totals, lengths = [], [], []
     for field in fields:
         term, doc, tf, length = counted(np, vocab, field, len(docs), first)
@@ -192,7 +193,8 @@ def postings(np, docs, first: int, memo: WordMemo, weighted: dict):
         per_field.append((term[order], doc[order], tf[order]))
         totals.append(int(length.sum()))
         lengths.append(length)
-    return per_field, list(map(names.__getitem__, by_name)), totals, lengths, (vocab, fields[FIELDS.index("body")])
+    met = (vocab, fields[FIELDS.index("body")], term_hashes(np, names), named)
+    return per_field, list(map(names.__getitem__, by_name)), totals, lengths, met
 
 
 def runs(np, term):
@@ -202,9 +204,10 @@ def runs(np, term):
     return term[heads].tolist(), starts, starts[1:] + [len(term)]
 
 
-def entries(np, per_field, names: list[str], keep: list[bool], cap: int) -> dict:
+def entries(np, per_field, names: list[str], keep: list[bool], cap: int, met) -> dict:
     """term → (its postings, [[field, doc gaps, tfs], ...] by field, fnv1a(term)) for the
-    terms `keep` allows, in name order (index._term_entry's, for every term at once)."""
+    terms `keep` allows, in name order (index._term_entry's, for every term at once); `met`:
+    postings()'s, whose hashes are by term id."""
     out: list[list] = [[] for _ in names]
     count = np.zeros(len(names), np.int64)
     for fi, (term, doc, tf) in enumerate(per_field):
@@ -216,10 +219,10 @@ def entries(np, per_field, names: list[str], keep: list[bool], cap: int) -> dict
         for k, a, b in zip(which, starts, ends):
             out[k].append([fi, gaps[a:b], tfs[a:b]])
         count += np.bincount(term, minlength=len(names))
-    kept = [k for k, ok in enumerate(keep) if ok]
-    hashes = term_hashes(np, [names[k] for k in kept]).tolist()
+    _, _, by_id, named = met
+    hashes = by_id[named].tolist()
     counts = count.tolist()
-    return {names[k]: (counts[k], out[k], h) for k, h in zip(kept, hashes)}
+    return {names[k]: (counts[k], out[k], hashes[k]) for k, ok in enumerate(keep) if ok}
 
 
 def term_lists(np, per_field, names: list[str], shift: int, cap: int) -> list[dict]:
@@ -236,7 +239,7 @@ def body_hashes(np, docs, first: int, met) -> tuple:
     """(the fnv1a of each exact term of each document's body, in doc order; how many each
     document has, by doc id − first): adjacent.Pairs.all's input, from `met` (postings') words
     rather than the bodies analysed again. A section has none (adjacent.is_section)."""
-    vocab, body = met
+    vocab, body, hashes, _ = met
     pick = [k for k, d in enumerate(body.docs) if not is_section(docs[d - first])]
     lists = [body.ids[k] for k in pick]
     seg = np.fromiter(map(len, lists), np.int64, len(lists))
@@ -248,4 +251,4 @@ def body_hashes(np, docs, first: int, met) -> tuple:
     per_text = np.add.reduceat(span, np.r_[0, np.cumsum(seg)[:-1]]) if len(seg) else span
     count = np.zeros(len(docs), np.int64)
     count[np.array([body.docs[k] for k in pick], np.int64) - first] = per_text
-    return term_hashes(np, vocab.names())[term], count
+    return hashes[term], count
