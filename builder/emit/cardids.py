@@ -31,16 +31,16 @@ def _hash(text: str) -> int:
 
 @dataclass
 class CardIds:
-    keys: dict[str, tuple] = field(default_factory=dict)      # card text → (ref, timed, text)
+    keys: dict[bytes, tuple] = field(default_factory=dict)    # card text → (ref, timed, text)
     order: list[tuple] = field(default_factory=list)          # the keys, sorted
     per_ref: dict[str, int] = field(default_factory=dict)     # ref → its number of cards
     anchors: list[str] = field(default_factory=lambda: [""])  # sorted refs starting a segment; "": the first
     runs: dict[str, list[tuple]] = field(default_factory=dict)  # anchor → its runs: (key, index → text|None)
     slots: dict[str, int] = field(default_factory=dict)        # run key → slot
-    ids: dict[str, int] = field(default_factory=dict)          # card text → id
-    chunks: dict[int, str] = field(default_factory=dict)       # slot → the chunk file's JSON
+    ids: dict[bytes, int] = field(default_factory=dict)        # card text → id
+    chunks: dict[int, bytes] = field(default_factory=dict)     # slot → the chunk file's JSON
 
-    def update(self, added: dict[str, tuple[str, bool]], removed: set[str]) -> set[str]:
+    def update(self, added: dict[bytes, tuple[str, bool]], removed: set[bytes]) -> set[bytes]:
         """Remove the cards `removed`, add `added` (text → (ref, timed)); returns the cards kept
         whose id changed."""
         if len(added) + len(removed) > len(self.order) // 8:      # a first build: sort once
@@ -69,7 +69,7 @@ class CardIds:
             self.ids.pop(text, None)
         return moved - removed
 
-    def _change(self, added: dict[str, tuple[str, bool]], removed: set[str]) -> set[str]:
+    def _change(self, added: dict[bytes, tuple[str, bool]], removed: set[bytes]) -> set[str]:
         """Apply a few changes in place; returns the anchors of the segments they touch."""
         dirty: set[str] = set()
         for text in removed:
@@ -93,7 +93,7 @@ class CardIds:
             dirty.add(self._anchor(ref))
         return dirty
 
-    def _reset(self, added: dict[str, tuple[str, bool]], removed: set[str]) -> set[str]:
+    def _reset(self, added: dict[bytes, tuple[str, bool]], removed: set[bytes]) -> set[str]:
         """Apply many changes at once; returns every anchor, old and new."""
         for text in removed:
             del self.keys[text]
@@ -166,12 +166,10 @@ def _split(key: str, keys: list[tuple]) -> list[tuple[str, list[tuple]]]:
             for run in _split(keys[lo][0] if lo else key, keys[lo:hi])]
 
 
-def _chunk(run: list) -> bytes | str:
-    """A run's JSON array, of the type of its card texts: the build's are JSON bytes (half a str's
-    memory when a card holds one character beyond Latin-1, as most record titles' "…" does)."""
-    if any(isinstance(t, bytes) for t in run):
-        return b"[" + b",".join(b"null" if t is None else t for t in run) + b"]"
-    return "[" + ",".join("null" if t is None else t for t in run) + "]"
+def _chunk(run: list) -> bytes:
+    """A run's JSON array: the card texts are JSON bytes (half a str's memory when a card holds
+    one character beyond Latin-1, as most record titles' "…" does)."""
+    return b"[" + b",".join(b"null" if t is None else t for t in run) + b"]"
 
 
 def _starts(ref: str) -> bool:

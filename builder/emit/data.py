@@ -59,8 +59,8 @@ class Listing:
     `paged(base, items)` (then `text` depends on the cards' ids), else its pages whole."""
     base: dict | None
     items: list
-    cards: tuple[str, ...]
-    text: str | None
+    cards: tuple[bytes, ...]
+    text: bytes | None
 
 
 @dataclass
@@ -69,9 +69,9 @@ class DataMemo:
     keeps the very page objects of an unchanged reply, views/lists.item those of an unchanged item."""
     views: dict[int, tuple] = field(default_factory=dict)   # id(pages) → (pages, ref, variant, family, key, value, note)
     items: dict[int, tuple] = field(default_factory=dict)   # id(item) → (item, card text, starts_chunk)
-    texts: dict[int, str] = field(default_factory=dict)     # id(item) → card text, for cards_of
-    info: dict[str, tuple] = field(default_factory=dict)    # card text → (ref, timed)
-    holding: dict[str, set] = field(default_factory=dict)   # card text → the keys of its holders
+    texts: dict[int, bytes] = field(default_factory=dict)   # id(item) → card text, for cards_of
+    info: dict[bytes, tuple] = field(default_factory=dict)  # card text → (ref, timed)
+    holding: dict[bytes, set] = field(default_factory=dict)   # card text → the keys of its holders
     holders: dict[str, frozenset] = field(default_factory=dict)   # listing key | TIMELINE + ref → its cards
     cards: CardIds = field(default_factory=CardIds)
     families: dict[str, HashedPacks] = field(default_factory=dict)
@@ -99,7 +99,7 @@ class DataMemo:
             return Listing(None, [], (), json_bytes({"pages": list(pages)}))
         return Listing(shape[0], shape[1], self.cards_of(shape[1]), None)
 
-    def cards_of(self, items: list[dict]) -> tuple[str, ...]:
+    def cards_of(self, items: list[dict]) -> tuple[bytes, ...]:
         """The card text of each item: looked up by id() in one pass (a listing may hold every
         record of a brain); `items` keeps every item it knows alive, so an id is its item's."""
         texts = list(map(self.texts.get, map(id, items)))
@@ -283,7 +283,7 @@ def _write(writer: Writer, files: dict[str, bytes], memo: DataMemo, once: bool) 
         size += len(files[path])
         if size >= WRITE_BATCH or i == len(todo) - 1:
             # several packs at once: compressed in threads (a new record changes several large lists)
-            writer.write_packs([(p, _bytes(files[p])) for p in batch], "data")
+            writer.write_packs([(p, files[p]) for p in batch], "data")
             if once:
                 for p in batch:
                     del files[p]
@@ -292,10 +292,6 @@ def _write(writer: Writer, files: dict[str, bytes], memo: DataMemo, once: bool) 
         for path, text in files.items():
             memo.files[path] = (text, writer.digests[packed_name(path)])
     return written
-
-
-def _bytes(text: bytes | str) -> bytes:
-    return text if isinstance(text, bytes) else text.encode("utf-8")
 
 
 def _prune(memo: DataMemo) -> None:

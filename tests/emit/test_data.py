@@ -17,9 +17,9 @@ from builder.query.read import read
 from builder.query.site import open_site
 
 
-def card(n: int, timed: bool = False) -> tuple[str, tuple[str, bool]]:
+def card(n: int, timed: bool = False) -> tuple[bytes, tuple[str, bool]]:
     ref = f"folder/n{n:04d}.md"
-    return json.dumps({"ref": ref, "placed": timed}), (ref, timed)
+    return json.dumps({"ref": ref, "placed": timed}).encode("utf-8"), (ref, timed)
 
 
 def test_pages_of_another_shape_are_kept_whole():
@@ -38,7 +38,7 @@ def test_card_ids_are_a_function_of_the_cards_alone():
     steps, rng = CardIds(), random.Random(15)
     steps.update(dict(card(n) for n in range(4000, 4600)), set())
     steps.update({t: i for t, i in cards.items() if rng.random() < 0.9}, set())
-    steps.update({}, {t for t in steps.keys if "n4" in t[:20] and rng.random() < 0.95})
+    steps.update({}, {t for t in steps.keys if b"n4" in t[:20] and rng.random() < 0.95})
     for _ in range(30):
         gone = {t for t in list(steps.keys) if rng.random() < 0.01}
         steps.update({t: i for t, i in cards.items() if t not in steps.keys and rng.random() < 0.3}, gone)
