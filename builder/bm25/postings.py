@@ -85,6 +85,15 @@ def unpack_big(data: bytes) -> list[tuple]:
     return out
 
 
+def union(np, size: int, id_arrays):
+    """The ids in any of `id_arrays` (numpy arrays of ids below `size`), ascending: a mask over
+    the id space, linear, no sort."""
+    held = np.zeros(size, dtype=bool)
+    for ids in id_arrays:
+        held[ids] = True
+    return np.flatnonzero(held)
+
+
 _LATER = object()   # a set Posting makes on first use
 
 
@@ -168,12 +177,7 @@ class Posting:
             lens = reader.length_array(fi, ids) if b != 0 and ids.size else None
             weighed.append((fi, ids, _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale)))
         fields = weighed
-        every = fields[0][1]
-        if len(fields) > 1:   # the union as a mask over the id space: linear, no sort
-            held = np.zeros(reader.meta["ids"], dtype=bool)
-            for _, ids, _ in fields:
-                held[ids] = True
-            every = np.flatnonzero(held)
+        every = fields[0][1] if len(fields) == 1 else union(np, reader.meta["ids"], (ids for _, ids, _ in fields))
         ws = np.zeros(every.size)
         named = np.zeros(every.size, dtype=bool)
         own = np.zeros(every.size, dtype=bool)

@@ -24,21 +24,17 @@ each source's records; ref order within each).
 """
 from __future__ import annotations
 
-import json
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
 
 from ..kernel import packs
+from ..kernel.canon import parsed
 from .adjacent import phrase_buckets
 from .pipeline import analyze_pairs
 from . import postings as _postings
 from .postings import Hits, Posting, intersect, one_term
 from .scoring import CONTEXT, FORMAT, WHEN_BOOST, fnv1a
 
-try:  # orjson parses the shards ~2x faster; json gives the same values
-    from orjson import loads as _loads
-except ImportError:  # pragma: no cover
-    _loads = json.loads
 
 
 class FormatError(ValueError):
@@ -89,7 +85,7 @@ class IndexReader:
 
     def _load(self, rel):
         """meta.json, or the pack file (builder/kernel/packs.py) of any other index file."""
-        return _loads(packs.read(self.dir, rel, rel != "meta.json"))
+        return parsed(packs.read(self.dir, rel, rel != "meta.json"))
 
     def _chunk(self, kind: str, n: int) -> list:
         """The chunk file `kind`/N.json."""
@@ -328,11 +324,8 @@ class IndexReader:
         import numpy as np
         if required:
             ids = np.array(intersect([p for _, _, p in present]), dtype=np.int64)
-        else:   # the union as a mask over the id space: linear, no sort
-            held = np.zeros(self.meta["ids"], dtype=bool)
-            for _, _, p in present:
-                held[p.arrays()[0]] = True
-            ids = np.flatnonzero(held)
+        else:
+            ids = _postings.union(np, self.meta["ids"], (p.arrays()[0] for _, _, p in present))
         if names:
             more = np.setdiff1d(np.array(sorted(names), dtype=np.int64), ids)
             if more.size:
