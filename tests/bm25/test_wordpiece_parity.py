@@ -45,6 +45,20 @@ def test_words_by_split_equal_the_findall():
     assert all(unicode_words(s) == _by_findall(pattern, s) for s in strings)
 
 
+def test_character_classes_equal_the_steps_per_character():
+    """_classes writes step 1's and the punctuation's tests over categories, for speed: over the
+    whole BMP they must pick what the per-character steps (_clean, _unmarked, _spaced_punct) do."""
+    import importlib
+    wp = importlib.import_module("builder.vectors.wordpiece")   # builder.vectors.wordpiece is also a function
+    dropped, spaces, marks, _, punct = wp._classes()
+    clean, unmarked, spaced = wp._clean.__wrapped__, wp._unmarked.__wrapped__, wp._spaced_punct.__wrapped__
+    for ch in map(chr, range(0x10000)):
+        assert bool(dropped.fullmatch(ch)) == (clean(ch) == ""), hex(ord(ch))
+        assert bool(spaces.fullmatch(ch)) == (clean(ch) == " " and ch != " "), hex(ord(ch))
+        assert bool(marks.fullmatch(ch)) == (unmarked(ch) == ""), hex(ord(ch))
+        assert bool(punct.fullmatch(ch)) == (spaced(ch) != ch), hex(ord(ch))
+
+
 def _by_findall(pattern, text):
     from builder.vectors.wordpiece import _astral, _spaced_punct
     return pattern.findall(_astral(normalize(text), _spaced_punct))
