@@ -124,17 +124,19 @@ def _relink(brain: Brain, g: Graph, last: Graph | None, changed: set[str]) -> No
         elif old is None or old != tuple(links):
             g.backlinks[target] = tuple(links)
     lines: dict[str, list[str]] = {}
-    made: dict[tuple[str, int], str] = {}
+    made: dict[tuple, str] = {}
     for links in fresh.values():
         for link in links:
             if link.source in brain.records:
-                key = (link.source, -1)
+                key = (link.source,)
             elif link.line:
-                key = (link.source, link.line)
+                # a line is cut around the link's own name: two links on one line get their own
+                # excerpts, whichever target comes first (`changed` is a set)
+                key = (link.source, link.line, link.target)
             else:                     # no line: the excerpt names the link itself
                 g.excerpts[link] = f"{link.relation}: {link.target}"
                 continue
-            if key not in made:       # one record, or one line of a busy note, serves several links
+            if key not in made:       # one record, or one name on a line, serves several links
                 made[key] = _excerpt(brain, link, lines)
             g.excerpts[link] = made[key]
 

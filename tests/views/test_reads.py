@@ -135,6 +135,22 @@ def test_a_backlink_excerpt_is_the_linking_line_around_the_link(tmp_path):
 
 
 
+def test_two_links_on_one_long_line_each_get_the_line_around_their_own_name(tmp_path):
+    """Not the excerpt of whichever target the build happened to cut first: a build is the same
+    under any hash seed."""
+    middle = " and a good deal of text between the two links " * 6
+    files = {"alpha.md": "# Alpha\n", "omega.md": "# Omega\n",
+             "c.md": f"# C\n\nFirst [[Alpha]]{middle}then [[Omega]] at the end.\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    b = load(tmp_path)
+    g = graph(b)
+    (to_a,) = note_reply(b, g, b.notes["alpha.md"])["backlinks"]
+    (to_b,) = note_reply(b, g, b.notes["omega.md"])["backlinks"]
+    assert to_a["excerpt"].startswith("First Alpha and") and "Omega" not in to_a["excerpt"]
+    assert to_b["excerpt"].startswith("…") and to_b["excerpt"].endswith("then Omega at the end.")
+
+
 def test_around_cuts_a_long_line_to_the_link_in_its_context():
     line = "Lead words " * 12 + "then the [[Pricing]] page we wrote, " + "and more after it " * 12
     flat = text.plain(line)
