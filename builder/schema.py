@@ -35,6 +35,12 @@ def load(kind: str) -> dict:
     return json.loads(_loaded(kind))
 
 
+# Keywords that judge a value by itself, whatever their schema's other keywords say: two sets of
+# them with no keyword in common judge as their union does.
+_ON_ITSELF = frozenset({"type", "format", "pattern", "minLength", "maxLength", "minimum", "maximum", "enum",
+                        "const", "description"})
+
+
 def inlined(kind: str) -> dict:
     """The schema with each `$ref` replaced by the definition it names and `$defs` dropped: the
     same constraints with nothing to resolve. The MCP tools publish it as their outputSchema,
@@ -51,7 +57,11 @@ def inlined(kind: str) -> dict:
         if "$ref" in node:   # the files refer only to their own "#/$defs/NAME", none to itself
             target = inline(defs[node["$ref"].removeprefix("#/$defs/")])
             rest = {k: inline(v) for k, v in node.items() if k != "$ref"}
-            return {**rest, "allOf": [target, *rest.get("allOf", [])]} if rest else target
+            if not rest:
+                return target
+            if target.keys() <= _ON_ITSELF and not target.keys() & rest.keys():
+                return {**rest, **target}   # one schema of both: nothing to descend into
+            return {**rest, "allOf": [target, *rest.get("allOf", [])]}
         return {k: inline(v) for k, v in node.items()}
     return inline(root)
 
