@@ -21,6 +21,7 @@ class BrainData:
         self.meta = meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
         self.loaded: dict[str, object] = {}
         self.texts: dict[str, str | None] = {}   # a record pack's JSON text, while it is not parsed
+        self.record_texts: dict[str, str] = {}   # ref -> record_text: each search of its words wants it again
 
     def _file(self, path: str):
         if path not in self.loaded:
@@ -55,10 +56,13 @@ class BrainData:
     def record_text(self, ref: str) -> str:
         """Record `ref`'s text with each run of whitespace as one space (what search excerpts and
         phrase checks read), joined from its reply pages: the site keeps a record's text once."""
-        pages = self._record_pages(self.record_family(ref), refs.data_key(self.brain, ref), ref)
-        if not isinstance(pages, list):
-            return ""
-        return " ".join("".join(page.get("record", {}).get("text", "") for page in pages).split())
+        text = self.record_texts.get(ref)
+        if text is None:
+            pages = self._record_pages(self.record_family(ref), refs.data_key(self.brain, ref), ref)
+            text = " ".join("".join(page.get("record", {}).get("text", "") for page in pages).split()) \
+                if isinstance(pages, list) else ""
+            self.record_texts[ref] = text
+        return text
 
     def _record_pages(self, family: str, key: str, ref: str):
         """entry(family, key) of record `ref`, cut from its pack's text rather than parsing the pack: a
