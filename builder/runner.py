@@ -30,7 +30,7 @@ from .emit.stage import Build, Stage, scoped
 from .emit.state import BuildState
 from .emit.writer import Writer
 from .kernel.errors import BuildError
-from .kernel.parallel import Forked, Spread, can_fork, cores, served
+from .kernel.parallel import Forked, Once, Spread, can_fork, cores, served
 from .searchworker import SearchWorker, serve
 
 
@@ -141,13 +141,18 @@ class Runner:
     @contextmanager
     def index_of(self, brain, save=None):
         """The brain's index side: in a child forked now, beside the views the `with` block
-        computes (`save()`: the child's last step), in the search worker, or here once they are
-        done and freed (the views and the search index would be the build's peak of memory)."""
+        computes, in the search worker, or here once they are done and freed (the views and the
+        search index would be the build's peak of memory). `save()`: run once, by the child when
+        its stages are done or here when the views are, whichever comes first (the index side
+        of a long multilingual brain ends last, a small vault's first)."""
+        save = Once(save) if save is not None and self.beside else save
         run = partial(self.index_side, brain=brain, save=save, spread=self.spread)
         side = Forked(_in_child, (run, self.phases, self.build)) if self.beside else None
         with side or nullcontext():
             yield
             if side is not None:
+                if save is not None:
+                    self.phases.run("parse", save)
                 self.merge(*side.get())
             elif self.remote is None:
                 run(self.phases, self.build, state=self.state)
