@@ -83,9 +83,11 @@ def emit_table(writer: Writer, digests: dict | None = None) -> None:
 
 @lru_cache(maxsize=1)
 def _table_files() -> list[tuple[str, bytes]]:
-    rows = vectors.table()
+    # the rows' bytes as they are (no numpy: the build's own process would import it for this alone)
+    raw, meta = vectors.table_bytes(), vectors.meta()
+    dims = meta["dims"]
     return ([(f"{table_dir()}/v/{k}.json", data) for k, data in enumerate(_vocab_shards())]
-            + [(f"{table_dir()}/t/{k // SHARD}.bin", rows[k:k + SHARD].tobytes()) for k in range(0, len(rows), SHARD)])
+            + [(f"{table_dir()}/t/{k // SHARD}.bin", raw[k * dims:(k + SHARD) * dims]) for k in range(0, meta["rows"], SHARD)])
 
 
 def _write_files(writer: Writer, files: list[tuple[str, bytes]], owner: str, digests: dict) -> list[str]:

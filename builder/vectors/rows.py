@@ -30,8 +30,10 @@ def begin_rows(docs, spread: Spread = SERIAL):
     there are enough to be worth them: a kernel/parallel.Begun to enter and hand to doc_rows, or
     a nullcontext of None."""
     texts = sorted({_text(FIELDS(doc)) for doc in docs})
-    worth = len(texts) > PARALLEL_DOCS and spread.forks
-    return spread.begin(_vector, texts, None) if worth else nullcontext(None)
+    if len(texts) <= PARALLEL_DOCS or not spread.forks:
+        return nullcontext(None)
+    vectors.table()   # loaded (and numpy imported) once, before the fork: the workers share it
+    return spread.begin(_vector, texts, None)
 
 
 def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = None, spread: Spread = SERIAL,
