@@ -125,8 +125,10 @@ def _relink(brain: Brain, g: Graph, last: Graph | None, changed: set[str]) -> No
             g.backlinks[target] = tuple(links)
     lines: dict[str, list[str]] = {}
     made: dict[tuple[str, int], str] = {}
-    for links in fresh.values():
-        for link in links:
+    # by source as brain.links lists them, each's as written: a line linking several notes is
+    # excerpted around its first link, in a full and a partial pass alike (not in set order)
+    for source in sorted(changed & order.keys(), key=order.__getitem__):
+        for link in _backward(g.outgoing[source]):
             if link.source in brain.records:
                 key = (link.source, -1)
             elif link.line:
