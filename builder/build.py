@@ -127,8 +127,8 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
         # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end,
         # but for a kept state: BuildState.settle collects what this build made, then freezes it too.
         gc.freeze()
-        # Without a kept state the parse cache is saved by the first brain's index child, which
-        # ends seconds before the views side (1 s of a 10k build's wall time otherwise).
+        # Without a kept state the parse cache is saved beside the first brain's views, by its index
+        # child or this process, whichever is done first (1 s of a 10k build's wall time otherwise).
         save = partial(parsecache.save, cache_file, cache)
         try:
             for brain in brains:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gc
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial, wraps
 from pathlib import Path
@@ -30,7 +30,7 @@ from .emit.stage import Build, Stage, scoped
 from .emit.state import BuildState
 from .emit.writer import Writer
 from .kernel.errors import BuildError
-from .kernel.parallel import Forked, Spread, can_fork, cores, served
+from .kernel.parallel import Forked, Once, Spread, can_fork, cores, served
 from .searchworker import SearchWorker, serve
 
 
@@ -83,21 +83,28 @@ def without_full_collections(run):
 
 def run_stages(phases: Phases, scope: str, ctx: Build, state: BuildState | None, done=None) -> None:
     """Every stage of `scope` in order over `ctx`, each given its memo and those of the stages it
-    needs when `state` keeps them; `done(stage)` hears of each once it ran."""
+    needs when `state` keeps them, and what its `start` began as the scope began; `done(stage)`
+    hears of each once it ran."""
     brain = getattr(ctx, "brain", None)
-    for stage in EMITTERS:
-        if stage.scope != scope:
-            continue
-        if ctx.stop is not None and ctx.stop.is_set():
-            raise BuildError("build stopped: a newer build replaces it")
-        if stage.wanted(ctx):
-            memos = {} if state is None else {s.name: _memo(state, s, brain) for s in EMITTERS
-                                              if s.memo is not None and (s is stage or s.name in stage.needs)}
-            own = replace(ctx, memo=memos.pop(stage.name, None), needed=memos)
-            paths = phases.run(stage.phase, stage.emit, own)
-            phases.report.emitted[stage.name] = phases.report.emitted.get(stage.name, 0) + len(paths)
-        if done is not None:
-            done(stage)
+    stages = [s for s in EMITTERS if s.scope == scope]
+    own = {s.name: _own(ctx, state, s, brain) for s in stages if s.wanted(ctx)}
+    with ExitStack() as begun:
+        started = {s.name: begun.enter_context(s.start(own[s.name])) for s in stages if s.start and s.name in own}
+        for stage in stages:
+            if ctx.stop is not None and ctx.stop.is_set():
+                raise BuildError("build stopped: a newer build replaces it")
+            if stage.name in own:
+                paths = phases.run(stage.phase, stage.emit, replace(own[stage.name], started=started.get(stage.name)))
+                phases.report.emitted[stage.name] = phases.report.emitted.get(stage.name, 0) + len(paths)
+            if done is not None:
+                done(stage)
+
+
+def _own(ctx: Build, state: BuildState | None, stage: Stage, brain) -> Build:
+    """`ctx` as `stage` gets it: with its memo and those of the stages it needs, when `state` keeps them."""
+    memos = {} if state is None else {s.name: _memo(state, s, brain) for s in EMITTERS
+                                      if s.memo is not None and (s is stage or s.name in stage.needs)}
+    return replace(ctx, memo=memos.pop(stage.name, None), needed=memos)
 
 
 def _memo(state: BuildState, stage: Stage, brain) -> object:
@@ -141,13 +148,18 @@ class Runner:
     @contextmanager
     def index_of(self, brain, save=None):
         """The brain's index side: in a child forked now, beside the views the `with` block
-        computes (`save()`: the child's last step), in the search worker, or here once they are
-        done and freed (the views and the search index would be the build's peak of memory)."""
+        computes, in the search worker, or here once they are done and freed (the views and the
+        search index would be the build's peak of memory). `save()`: run once, by the child when
+        its stages are done or here when the views are, whichever comes first (the index side
+        of a long multilingual brain ends last, a small vault's first)."""
+        save = Once(save) if save is not None and self.beside else save
         run = partial(self.index_side, brain=brain, save=save, spread=self.spread)
         side = Forked(_in_child, (run, self.phases, self.build)) if self.beside else None
         with side or nullcontext():
             yield
             if side is not None:
+                if save is not None:
+                    self.phases.run("parse", save)
                 self.merge(*side.get())
             elif self.remote is None:
                 run(self.phases, self.build, state=self.state)

@@ -82,6 +82,16 @@ def test_fork_each_computes_one_share_here_and_the_others_in_workers(monkeypatch
     assert parallel_module.fork_each(_pid, list(range(4)), None, parallel=False) == [(os.getpid(), x) for x in range(4)]
 
 
+
+def test_begun_computes_every_share_in_children_beside_this_process(monkeypatch):
+    monkeypatch.setattr(parallel_module, "cores", lambda: 3)
+    with parallel_module.Begun(_pid, list(range(10)), None, parallel=True) as begun:
+        got = begun.get()
+    assert [x for _, x in got] == list(range(10)) and os.getpid() not in {pid for pid, _ in got}
+    assert len({pid for pid, _ in got}) == 3
+    assert parallel_module.Begun(_pid, [1, 2], None, parallel=False).get() == [(os.getpid(), 1), (os.getpid(), 2)]
+
+
 ORPHAN = """
 import os, sys, time
 from builder.kernel.parallel import Forked

@@ -2,8 +2,13 @@
 from __future__ import annotations
 
 import random
+import re
 
 from builder.kernel import text
+
+
+# plain()'s last two steps as the regexes they stand for (it runs them as str.replace and split)
+MARKS, SPACES = re.compile(r"[*_`~]{1,3}"), re.compile(r"\s+")
 
 
 def every_pass(markdown_text: str) -> str:
@@ -11,7 +16,7 @@ def every_pass(markdown_text: str) -> str:
     out = markdown_text
     for pattern, repl, _ in text._MARKUP:
         out = pattern.sub(repl, out)
-    return out.strip()
+    return SPACES.sub(" ", MARKS.sub("", out)).strip()
 
 
 def test_plain_drops_the_markup_people_write():
@@ -21,7 +26,14 @@ def test_plain_drops_the_markup_people_write():
 
 def test_skipping_a_pass_whose_literal_is_absent_never_changes_the_result():
     rng = random.Random(7)
-    pieces = list("ab #>-*+1.)[]|!^=$`~_<>()\n\t xX") + ["```", "[[", "]]", "](", "==", "$$", "^id", "\n## ", "\n> [!tip]+ "]
+    pieces = list("ab #>-*+1.)[]|!^=$`~_<>()\n\t xX\u00a0\u3000\x1c\u2028") + ["```", "[[", "]]", "](", "==", "$$", "^id", "\n## ", "\n> [!tip]+ "]
     for _ in range(20000):
         sample = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
         assert text.plain(sample) == every_pass(sample), repr(sample)
+
+
+def test_the_whitespace_split_is_the_regex_one():
+    """`str.split()` and `.strip()` split on exactly the characters `\\s` matches, at every code point."""
+    for code in range(0x110000):
+        ch = chr(code)
+        assert bool(SPACES.fullmatch(ch)) == (("a" + ch + "b").split() == ["a", "b"]), hex(code)

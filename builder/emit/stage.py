@@ -3,7 +3,8 @@
 A stage is a name, a scope, the stages it needs before it, `emit(ctx) → the site paths it
 wrote` and, when a rebuild in the same process can do less, the memo it keeps (`memo()` makes
 an empty one; the runner hands it back as `ctx.memo` on every build of a kept BuildState, and
-a stage given a filled memo recomputes only what changed since). Scopes, each with its context:
+a stage given a filled memo recomputes only what changed since); and `start`, work it begins in
+its own workers as its scope begins, beside the stages before it. Scopes, each with its context:
 - "views": once per brain while its views are alive (ViewsContext);
 - "index": once per brain after its views are freed, over its index documents (IndexContext);
 - "site": once, after every brain (SiteContext);
@@ -44,6 +45,7 @@ class Build:
     memo: object = None                          # the stage's own memo (a kept BuildState's), else None
     needed: Mapping[str, object] = field(default_factory=lambda: NONE)   # the memos of the stages it needs, by name
     spread: Spread = SERIAL                      # the workers the runner allows the stage's own work
+    started: object = None                       # what the stage's `start` began as its scope began
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,10 @@ class Stage:
     needs: tuple[str, ...] = ()                  # stages whose files or memo it reads: they run first
     memo: Callable[[], object] | None = None     # makes the memo it keeps, per brain (per site: scopes site, content)
     when: str = ""                               # a Build flag that must be set: "embeddings", "pagefind"
+    # work the stage may begin beside the stages before it in its scope, as the scope begins: start(ctx)
+    # (the stage's context) → a context manager, left when the scope's stages are done; the stage
+    # gets what it entered as `ctx.started`
+    start: Callable[[Build], object] | None = None
 
     def wanted(self, ctx: Build) -> bool:
         return not self.when or bool(getattr(ctx, self.when))

@@ -40,6 +40,7 @@ removed before its own in the group (a new record, sorting last in its source, m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -53,7 +54,7 @@ from ..kernel.refs import escape_segment
 from ..kernel.text import preview_title
 from ..vectors.buckets import buckets
 from ..vectors.related import related
-from ..vectors.rows import doc_rows
+from ..vectors.rows import begin_rows, doc_rows
 from ..vectors.wordpiece import CONTINUING, INITIAL, shard_of
 from .hashpacks import HashedPacks
 from .stage import IndexContext, SiteContext, Stage, paths
@@ -82,9 +83,11 @@ def emit_table(writer: Writer, digests: dict | None = None) -> None:
 
 @lru_cache(maxsize=1)
 def _table_files() -> list[tuple[str, bytes]]:
-    rows = vectors.table()
+    # the rows' bytes as they are (no numpy: the build's own process would import it for this alone)
+    raw, meta = vectors.table_bytes(), vectors.meta()
+    dims = meta["dims"]
     return ([(f"{table_dir()}/v/{k}.json", data) for k, data in enumerate(_vocab_shards())]
-            + [(f"{table_dir()}/t/{k // SHARD}.bin", rows[k:k + SHARD].tobytes()) for k in range(0, len(rows), SHARD)])
+            + [(f"{table_dir()}/t/{k // SHARD}.bin", raw[k * dims:(k + SHARD) * dims]) for k in range(0, meta["rows"], SHARD)])
 
 
 def _write_files(writer: Writer, files: list[tuple[str, bytes]], owner: str, digests: dict) -> list[str]:
@@ -195,19 +198,21 @@ def _related_packs(near: dict[str, list[str]], titles: dict[str, str], kept: dic
 
 
 def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: dict | None = None,
-                     kept: dict | None = None, arranged: dict | None = None, spread: Spread = SERIAL) -> None:
+                     kept: dict | None = None, arranged: dict | None = None, spread: Spread = SERIAL,
+                     begun=None) -> None:
     """`docs`: the brain's index documents (views/documents.documents), in any order. `known`:
     each doc's vector and the brain's mean from the last build (vectors/rows.py); only docs
     whose fields changed are embedded again, and it is left holding this build's. `kept`: the
     buckets and related notes of the last build (vectors/buckets.py, vectors/related.py);
     `arranged`: the search index's bm25 arrange memo (the same docs, so the same ids); `spread`:
-    the workers the runner allows."""
+    the workers the runner allows; `begun`: the docs' vectors begun beside the search index
+    (vectors/rows.begin_rows)."""
     base, owner, dims = brain_dir(brain), f"vectors:{brain}", vectors.meta()["dims"]
     kept = {} if kept is None else kept
     slots, id_refs, files = arrange(docs, arranged)   # the index's ids (None: unused)
     docs = [doc for doc in slots if doc is not None]
     refs = [doc["ref"] for doc in docs]
-    rows, mean = doc_rows(docs, refs, dims, known, spread)
+    rows, mean = doc_rows(docs, refs, dims, known, spread, begun)
     by_id = iter(rows)
     id_rows = [next(by_id) if doc is not None else None for doc in slots]
     groups, fixed = _write_groups(writer, base, owner, id_refs, id_rows, files, _sections(slots, id_refs, kept),
@@ -236,7 +241,14 @@ class VectorMemo:
 def _doc_vectors(ctx: IndexContext) -> None:
     memo, index = ctx.memo, ctx.needed.get("search index")
     emit_doc_vectors(ctx.writer, ctx.brain.name, ctx.docs, memo and memo.known, memo and memo.kept,
-                     index and index.arranged, ctx.spread)   # the index's doc ids: arranged once
+                     index and index.arranged, ctx.spread, ctx.started)   # the index's doc ids: arranged once
+
+
+def _begin(ctx: IndexContext):
+    """A full build's document vectors begun as the index scope begins, beside the search index:
+    they need its doc ids only to be written. A kept memo's rebuild embeds only what changed."""
+    memo = ctx.memo
+    return begin_rows(ctx.docs, ctx.spread) if memo is None or not memo.known else nullcontext(None)
 
 
 @paths
@@ -245,5 +257,5 @@ def _table(ctx: SiteContext) -> None:
 
 
 DOC_VECTORS = Stage("document vectors", "index", "vectors", _doc_vectors, needs=("search index",), memo=VectorMemo,
-                    when="embeddings")
+                    when="embeddings", start=_begin)
 TABLE = Stage("token table", "site", "vectors", _table, memo=dict, when="embeddings")

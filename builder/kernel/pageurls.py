@@ -56,6 +56,7 @@ def _cut(text: str, limit: int) -> str:
     return text
 
 
+@lru_cache(maxsize=65536)   # a page's path is asked for each link to it
 def page_stem(ref: str) -> str:
     """The readable form of `ref` ("" = home): `person:alice` → `person/alice`, `a/B c.md` → `a/B-c`."""
     ref = ref or "home"

@@ -138,6 +138,52 @@ def _forked(fn, state, send) -> None:
     send_reply(send, result)
 
 
+class Begun:
+    """[fn(state, item) for item in items] begun now in forked children, one per core, each taking
+    every k-th item, all of it beside this process (which goes on with other work); get() waits
+    for them, in the order of `items`. Not parallel: computed by get(). Leaving the `with` block ends children still running."""
+
+    def __init__(self, fn, items: list, state, parallel: bool):
+        self._job, self.items = (fn, state), items
+        k = min(cores(), len(items)) if parallel and can_fork() else 0
+        self._children = [Forked(_slice, (fn, state, items[i::k])) for i in range(k)] if k > 1 else []
+
+    def get(self) -> list:
+        fn, state = self._job
+        if not self._children:
+            return [fn(state, item) for item in self.items]
+        parts, k = [child.get() for child in self._children], len(self._children)
+        return [parts[i % k][i // k] for i in range(len(self.items))]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for child in self._children:
+            child.__exit__(*exc)
+
+
+def _slice(job) -> list:
+    fn, state, items = job
+    return [fn(state, item) for item in items]
+
+
+class Once:
+    """fn() for whichever of a process and the children it forks after this comes to it first;
+    the other skips it (a flag in shared memory, taken under its lock)."""
+
+    def __init__(self, fn):
+        self._fn = fn
+        self._taken = multiprocessing.get_context("fork").Value("b", 0)
+
+    def __call__(self) -> None:
+        with self._taken.get_lock():
+            if self._taken.value:
+                return
+            self._taken.value = 1
+        self._fn()
+
+
 _SERVED = None   # set only while a served child forks: the process object here never holds it
 
 
@@ -191,6 +237,10 @@ class Spread:
     def mapped(self, fn, args: list, state, *, worth: bool = True):
         """mapped (workers run while the `with` block does), when allowed and worth it."""
         return mapped(fn, args, state, parallel=self.forks and worth)
+
+    def begin(self, fn, items: list, state, *, worth: bool = True) -> Begun:
+        """Begun (workers run beside this process until its get()), when allowed and worth it."""
+        return Begun(fn, items, state, self.forks and worth)
 
 
 SERIAL = Spread(False)

@@ -33,9 +33,15 @@ def vocab() -> list[str]:
 
 
 @lru_cache(maxsize=1)
+def table_bytes() -> bytes:
+    """The token table's int8 rows, one after the other (`dims` bytes a row)."""
+    return (HERE / "table.bin").read_bytes()
+
+
+@lru_cache(maxsize=1)
 def table() -> np.ndarray:
     import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
-    return np.frombuffer((HERE / "table.bin").read_bytes(), dtype=np.int8).reshape(meta()["rows"], meta()["dims"])
+    return np.frombuffer(table_bytes(), dtype=np.int8).reshape(meta()["rows"], meta()["dims"])
 
 
 @lru_cache(maxsize=1)

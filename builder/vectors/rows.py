@@ -5,6 +5,7 @@ a rebuild embeds and sums only those (the integers a full sum gives: the mean is
 mean_of's over the sample). The mean is the sample's so that a doc outside it moves no centre."""
 from __future__ import annotations
 
+from contextlib import nullcontext
 from operator import itemgetter
 
 from .. import vectors
@@ -24,12 +25,25 @@ def _vector(_, text: str) -> bytes:
     return vectors.doc_vector(text).tobytes()
 
 
-def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = None, spread: Spread = SERIAL) -> tuple[list[bytes], list[int]]:
+def begin_rows(docs, spread: Spread = SERIAL):
+    """The vectors of all `docs` (any order), begun in workers beside the caller's next steps when
+    there are enough to be worth them: a kernel/parallel.Begun to enter and hand to doc_rows, or
+    a nullcontext of None."""
+    texts = sorted({_text(FIELDS(doc)) for doc in docs})
+    if len(texts) <= PARALLEL_DOCS or not spread.forks:
+        return nullcontext(None)
+    vectors.table()   # loaded (and numpy imported) once, before the fork: the workers share it
+    return spread.begin(_vector, texts, None)
+
+
+def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = None, spread: Spread = SERIAL,
+             begun=None) -> tuple[list[bytes], list[int]]:
     """(each doc's int8 vector bytes, the mean of the sample's) for `docs` with refs `refs`. `kept`:
     what the last call in this process left ("docs": ref → (fields, vector), "sums": the mean's
     totals and count, "seq": its docs, refs and rows), left holding this call's. A watch build
     keeps an unchanged document's dict, so only the stretch of `docs` holding other objects
-    (kernel/stretch.py) is looked at; the docs around it keep their rows."""
+    (kernel/stretch.py) is looked at; the docs around it keep their rows. `begun`: begin_rows'
+    Begun: the vectors of its texts are not computed again."""
     kept = {} if kept is None else kept
     old = kept.get("docs", {})
     last_docs, last_refs, last_rows = kept.get("seq", ((), (), ()))
@@ -39,8 +53,9 @@ def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = N
     olds = list(map(old.get, mine))
     todo = [i for i, (o, f) in enumerate(zip(olds, fields)) if o is None or o[0] != f]   # in the stretch
     texts = {i: _text(fields[i]) for i in todo}
-    new = sorted(set(texts.values()))
-    fresh = dict(zip(new, spread.each(_vector, new, None, worth=len(new) > PARALLEL_DOCS)))
+    fresh = dict(zip(begun.items, begun.get())) if begun is not None else {}
+    new = sorted(set(texts.values()).difference(fresh))
+    fresh.update(zip(new, spread.each(_vector, new, None, worth=len(new) > PARALLEL_DOCS)))
     rows = [o[1] if o is not None else b"" for o in olds]
     for i in todo:
         rows[i] = fresh[texts[i]]
