@@ -61,9 +61,10 @@ def family_of(view: View) -> str:
     return "lists"
 
 
-def computed_from(note: dict | None, view: View) -> bool:
-    """Whether readers compute this section's reply exactly from its note's reply `note`."""
-    return not view.variant and [section_reply(note, view.ref)] == list(view.pages)
+def computed_from(note: dict | None, view: View, laid: dict | None = None) -> bool:
+    """Whether readers compute this section's reply exactly from its note's reply `note`
+    (`laid`: query/sections.section_reply's)."""
+    return not view.variant and [section_reply(note, view.ref, laid)] == list(view.pages)
 
 
 def _note_reply(view: View) -> bool:
@@ -117,10 +118,12 @@ def entries(brain: str, views: Sequence[View], memo, came_went=came_went) -> tup
             check.append(view)
         fresh[id(pages)] = old
     check += [v for ref in notes for v in seen.sections.get(ref, {}).values()]
+    laid: dict = {}   # seen.notes keeps every note reply alive meanwhile
     for view in {id(v): v for v in check}.values():      # after the loops: every note's reply known
         old, note = fresh[id(view.pages)], seen.notes.get(view.pages[0].get("note"))
         if old[6] is None or old[6] is not note:
-            old = fresh[id(view.pages)] = old[:5] + (None if computed_from(note, view) else json_bytes(list(view.pages)), note)
+            stored = None if computed_from(note, view, laid) else json_bytes(list(view.pages))
+            old = fresh[id(view.pages)] = old[:5] + (stored, note)
             new.append(old)
     seen.views = now
     return fresh, new, seen.home

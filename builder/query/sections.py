@@ -21,18 +21,33 @@ def line_starts(data: bytes) -> list[int]:
     return starts
 
 
-def section_reply(note: dict | None, ref: str) -> dict | None:
-    """The reply of section `ref` from the whole reply `note` of its note; None when it has none."""
+def _laid(note: dict) -> tuple[bytes, dict[int, int], dict[str, int]]:
+    """(the note's text as UTF-8, each outline heading's byte offset by id(), each heading's
+    place in the outline by its ref, the first where two share one)."""
+    outline = note.get("outline") or []
+    data = note["text"].encode("utf-8")
+    starts = line_starts(data)
+    at = {id(h): starts[h["line"] - 1] if 0 < h["line"] <= len(starts) else len(data) for h in outline}
+    return data, at, {h["ref"]: i for i, h in reversed(list(enumerate(outline)))}
+
+
+def section_reply(note: dict | None, ref: str, laid: dict | None = None) -> dict | None:
+    """The reply of section `ref` from the whole reply `note` of its note; None when it has none.
+    `laid`: a dict the caller keeps while the notes it asks about live, where a note's text is
+    encoded and its lines found once for all its sections (the build asks of every section)."""
     if not isinstance(note, dict) or note.get("page") != "note" or note.get("offset") or note.get("next_offset") is not None:
         return None
     outline = note.get("outline") or []
     target = refs.uri(note["brain"], ref)
-    index = next((i for i, h in enumerate(outline) if h["ref"] == target), None)
+    if laid is None:
+        data, at, where = _laid(note)
+    else:
+        if id(note) not in laid:
+            laid[id(note)] = _laid(note)
+        data, at, where = laid[id(note)]
+    index = where.get(target)
     if index is None:
         return None
-    data = note["text"].encode("utf-8")
-    starts = line_starts(data)
-    at = {id(h): starts[h["line"] - 1] if 0 < h["line"] <= len(starts) else len(data) for h in outline}
     head = outline[index]
     start = at[id(head)]
     end = next((at[id(h)] for h in outline[index + 1:] if h["level"] <= head["level"]), len(data))
