@@ -10,6 +10,8 @@ it changed, its l/ file and meta.json. Where each value goes: layout.py.
 """
 from __future__ import annotations
 
+import gc
+
 from pathlib import Path
 from types import MappingProxyType
 
@@ -104,6 +106,23 @@ def index_files(docs, state=None, spread: Spread = SERIAL) -> dict[str, bytes]:
         raise ValueError("duplicate refs in index input")
     if state is not None and state.refs is not None:
         return state.update(docs, refs, groups, spread)
+    return _whole(docs, refs, groups, state, spread)
+
+
+def _whole(docs, refs, groups, state, spread: Spread) -> dict[str, bytes]:
+    """index_files from scratch. Its millions of posting lists hold no cycle: a collection
+    while they pile up walks them all and frees nothing (~1 s of a 5,000-note multilingual
+    index), so the collector waits until they are written."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _built(docs, refs, groups, state, spread)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _built(docs, refs, groups, state, spread: Spread) -> dict[str, bytes]:
     worth = len(docs) > PARALLEL_DOCS
     memo = WordMemo()   # this index's words, analysed once each
     post, totals, lens, weights, hashes = _all_postings(docs, memo, state is not None)
