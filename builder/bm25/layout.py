@@ -1,4 +1,4 @@
-"""Where the index's values go (format bf-lunr-10, see FORMAT.md): each document's id (arrange),
+"""Where the index's values go (format bf-lunr-11, see FORMAT.md): each document's id (arrange),
 each term's entry in its shard or its own binary b/ file, and what the index holds per document beside
 its postings — name keys, facets, refs, conversation numbers, owner offsets, placed instants,
 field lengths — in n/, f/, r/, c/, o/, p/ and l/ files, the adjacent pairs (adjacent.py) in a/
@@ -309,7 +309,15 @@ def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: lis
         "refChunk": REF_CHUNK,
         "refChunks": -(-ids // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-ids // CONV_CHUNK),
         "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups, "deprecated": gone,
+        "lengthFloors": [length_floors(files.get(f"l/{k}.json")) for k in range(-(-ids // LENGTH_CHUNK))],
     }
+
+
+def length_floors(chunk) -> list[int]:
+    """Per field, the least length above 0 in the l/ file `chunk` (0 when none, or no file): a
+    doc holding a term in a field is at least this long there, so a reader bounds the chunk's
+    BM25 without reading it (FORMAT.md#block-bounds)."""
+    return [min((n for n in column if n), default=0) for column in chunk or [[] for _ in FIELDS]]
 
 
 def _names(docs, memo: WordMemo, keys: dict[str, str] | None = None) -> dict[str, list[int]]:
