@@ -1,4 +1,4 @@
-"""Sharded BM25 index writer (format bf-lunr-10, see FORMAT.md; readers: reader.py here and
+"""Sharded BM25 index writer (format bf-lunr-11, see FORMAT.md; readers: reader.py here and
 site/engine/bm25/).
 
 Postings hold integers only — per field, doc id gaps and term frequencies — and the field

@@ -1,4 +1,4 @@
-"""Where the index's values go (format bf-lunr-10, see FORMAT.md): each document's id (arrange),
+"""Where the index's values go (format bf-lunr-11, see FORMAT.md): each document's id (arrange),
 each term's entry in its shard or its own binary b/ file, and what the index holds per document beside
 its postings — name keys, facets, refs, conversation numbers, owner offsets, placed instants,
 field lengths — in n/, f/, r/, c/, o/, p/ and l/ files, the adjacent pairs (adjacent.py) in a/
@@ -21,7 +21,7 @@ from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
-LENGTH_CHUNK = 2000       # docs' field lengths per l/N.json: ~3.5 KB packed, a search reads its postings' ones
+LENGTH_CHUNK = 500        # docs' field lengths per l/N.json: ~1 KB packed; a ranking reads those of the hits that may rank first (blocks.py)
 SHARD_TARGET = 128 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~20-30 KB as a gzip pack, which a
 # search reads whole for one term or name (docs/performance.md#targets caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.bin
@@ -309,7 +309,15 @@ def meta(refs, totals, weights, plan: tuple[int, dict], files: dict, groups: lis
         "refChunk": REF_CHUNK,
         "refChunks": -(-ids // REF_CHUNK), "convChunk": CONV_CHUNK, "convChunks": -(-ids // CONV_CHUNK),
         "lengthChunk": LENGTH_CHUNK, "lengthChunks": -(-ids // LENGTH_CHUNK), "groups": groups, "deprecated": gone,
+        "lengthFloors": [length_floors(files.get(f"l/{k}.json")) for k in range(-(-ids // LENGTH_CHUNK))],
     }
+
+
+def length_floors(chunk) -> list[int]:
+    """Per field, the least length above 0 in the l/ file `chunk` (0 when none, or no file): a
+    doc holding a term in a field is at least this long there, so a reader bounds the chunk's
+    BM25 without reading it (FORMAT.md#block-bounds)."""
+    return [min((n for n in column if n), default=0) for column in chunk or [[] for _ in FIELDS]]
 
 
 def _names(docs, memo: WordMemo, keys: dict[str, str] | None = None) -> dict[str, list[int]]:

@@ -1,4 +1,4 @@
-"""Text analysis shared by the index and the query (format bf-lunr-10; JS twin in
+"""Text analysis shared by the index and the query (format bf-lunr-11; JS twin in
 site/engine/bm25/, equal token for token — tests/bm25 prove it).
 
 1. Words: maximal runs of letters, marks and digits (general categories L*, M*, N* as listed

@@ -127,9 +127,10 @@ class Posting:
     use for a posting weighed over arrays: its searches read the arrays)."""
     __slots__ = ("ids", "ws", "_named", "_own", "_map", "_ranked", "_by_weight", "_docs", "_arrays")
 
-    def __init__(self, fields, reader):
-        """`fields`: [(field, ids ascending, tfs)], by field index (reader.postings)."""
-        df = sum(len(ids) for _, ids, _ in fields)   # (document, field) postings
+    def __init__(self, fields, reader, df: int | None = None):
+        """`fields`: [(field, ids ascending, tfs)], by field index (reader.postings); `df`: the
+        term's postings when `fields` are part of them (blocks.py)."""
+        df = sum(len(ids) for _, ids, _ in fields) if df is None else df   # (document, field) postings
         self._map = None
         self._ranked = None
         self._by_weight = None

@@ -36,7 +36,6 @@ from .postings import Hits, Posting, intersect, one_term
 from .scoring import CONTEXT, FORMAT, WHEN_BOOST, fnv1a
 
 
-
 class FormatError(ValueError):
     """The folder holds no index of this format (an older site, or none)."""
 
@@ -74,6 +73,8 @@ class IndexReader:
         self.context_fields = {fields.index(f) for f in CONTEXT if f in fields}
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, Posting | None] = {}
+        self._raw: dict[str, list] = {}
+        self._blocked: dict[tuple, object] = {}   # query -> its ranking by bounds (blocks.py)
         self._names: dict[str, frozenset] = {}
         self._facets: dict[str, frozenset] = {}
         self._pairs: dict[tuple, list] = {}   # phrases -> the doc ids of each of their buckets (a/)
@@ -221,16 +222,21 @@ class IndexReader:
         return table
 
     def postings(self, term: str) -> Posting | None:
-        if term in self._terms:
-            return self._terms[term]
-        entry = self._table("t", term, self.meta["shards"]).get(term)
-        if isinstance(entry, int):   # a big posting: binary (FORMAT.md#big-postings), weighed over arrays
-            _postings.load_numpy()
-            fields = _postings.unpack_big(packs.read(self.dir, f"b/{entry}.bin", True))
-        else:
-            fields = [(fi, list(accumulate(gaps)), tfs) for fi, gaps, tfs in entry or ()]
-        p = self._terms[term] = Posting(fields, self) if fields else None
-        return p
+        if term not in self._terms:
+            fields = self.raw(term)
+            self._terms[term] = Posting(fields, self) if fields else None
+        return self._terms[term]
+
+    def raw(self, term: str) -> list:
+        """A term's posting as [(field, ids, tfs)] by field index (empty when absent), unweighed."""
+        if term not in self._raw:
+            entry = self._table("t", term, self.meta["shards"]).get(term)
+            if isinstance(entry, int):   # a big posting: binary (FORMAT.md#big-postings), weighed over arrays
+                _postings.load_numpy()
+                self._raw[term] = _postings.unpack_big(packs.read(self.dir, f"b/{entry}.bin", True))
+            else:
+                self._raw[term] = [(fi, list(accumulate(gaps)), tfs) for fi, gaps, tfs in entry or ()]
+        return self._raw[term]
 
     def named(self, key: str) -> frozenset:
         """Doc ids whose title, an alias or file stem has name key `key`."""
@@ -296,8 +302,9 @@ class IndexReader:
         sets = {k: frozenset(f for b, (_, f, _) in enumerate(present) if k >> b & 1) for k in set(masks)}
         return Hits.of([(ids[i], sums[i], sets[masks[i]], tiers[i]) for i in order])
 
-    def _gathered(self, pairs) -> tuple:
-        """search_ids' inputs: term counts (folded; exact forms apart), named docs, postings found, any missing."""
+    def _gathered(self, pairs, get=None) -> tuple:
+        """search_ids' inputs: term counts (folded; exact forms apart), named docs, postings found
+        (`get(term)`, None when absent: postings() unless given), any missing."""
         groups: dict[str, int] = {}
         bonus: dict[str, int] = {}
         for e, f in pairs:
@@ -309,7 +316,7 @@ class IndexReader:
         names = self.named(" ".join(f for _, f in pairs))
         present, missing = [], False
         for f, c in groups.items():
-            p = self.postings(f)
+            p = (get or self.postings)(f)
             if p is None:
                 missing = True
             else:
@@ -333,7 +340,7 @@ class IndexReader:
         sums, masks, nameds, owns = self._dense_sums(present, extra)
         sums, masks, nameds, owns = sums[ids], masks[ids], nameds[ids], owns[ids]
         if when is not None:
-            sums = np.where(self._placed_within(ids, when), sums * WHEN_BOOST, sums)
+            sums = np.where(np.array([self._within(d, when) for d in ids.tolist()], dtype=bool), sums * WHEN_BOOST, sums)
         need = n_groups if whole else -1
         named_ids = np.isin(ids, np.fromiter(names, dtype=np.int64, count=len(names)))
         tiers = np.where(named_ids, 0, np.where(nameds == need, 1, np.where(owns == need, 2, 3)))
@@ -362,11 +369,6 @@ class IndexReader:
             p_ids, p_ws = p.arrays()[:2]
             sums[p_ids] += c * p_ws
         return sums, masks, nameds, owns
-
-    def _placed_within(self, ids, when: tuple[int, int]):
-        """A boolean array: which doc ids of `ids` (a numpy array) are placed in [start, end)."""
-        import numpy as np
-        return np.array([self._within(d, when) for d in ids.tolist()], dtype=bool)
 
     def _within(self, doc: int, when: tuple[int, int]) -> bool:
         placed = self.placed(doc)

@@ -1,4 +1,4 @@
-"""What the index writer and both readers agree on (format bf-lunr-10, see FORMAT.md): the
+"""What the index writer and both readers agree on (format bf-lunr-11, see FORMAT.md): the
 format string, fields and their BM25 parameters, the shard hash, and BM25 arithmetic that
 Python and JS evaluate to bit-identical doubles.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-FORMAT = "bf-lunr-10"
+FORMAT = "bf-lunr-11"
 FIELDS = ("title", "aliases", "headings", "body", "neighbours")
 # Per field: boost, k1, b (BM25 summed over fields, each with its own parameters). The one
 # place to tune ranking. `neighbours` (records only): the words of the messages around a

@@ -15,11 +15,16 @@ Why it is the same:
   id is smaller, which is `_within`'s "note before section, then ref".
 - Items are ordered non-deprecated first, then by that order (brain and id break ties), so
   past `limit` non-deprecated items a brain's walk only counts notes for `total`.
+- When every kept hit passes and no date weighs them, the walk needs only the hits before its
+  last item: a query of many postings is ranked by bounds (bm25/blocks.py), which weighs the
+  hits of the l/ chunks that may hold one (FORMAT.md#block-bounds); `total` and `narrowed`
+  come from every hit's id.
 """
 from __future__ import annotations
 
 from itertools import compress
 
+from ..bm25.blocks import blocked
 from .scopes import NOTE_KINDS, RECORD_KINDS, Scope
 from .store import BrainStore
 
@@ -68,45 +73,95 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
     # Every hit the groups keep passes: no filter to check, and the walk stops at `limit`.
     trivial = own_candidates(scope, type_, path)
     for name, store in sorted(stores.items()):
-        reader = store.reader
-        hits = reader.search_ids(words, False, when=when.get(name))
-        docs, idx = hits.docs, range(len(hits))
         keep = keep_groups(scope, store, type_, path)
-        if keep is not None:
-            mask, n = _mask(store, keep), len(idx)
-            flags = map(mask.__getitem__, docs) if isinstance(idx, range) else (mask[docs[i]] for i in idx)
-            idx = list(compress(idx, flags))
-            narrowed = narrowed or len(idx) < n
-        # Owners: a section ranks as its note; a record as itself (record scopes skip the refs).
-        owners = store.owners() if keep is None or "" in keep else None
-        if trivial:   # (idx is a range only while it is every hit: then docs are the hits)
-            held = map(docs.__getitem__, idx) if not isinstance(idx, range) else docs if hits.ids is None else hits.ids
-            total += owners.count(held) if owners else len(idx)
-        groups = store.groups()
-        verdicts = None if trivial else store.checks((scope.kind, scope.value, scope.period, scope.brain, type_, path))
-        seen, fresh = {}, 0
-        for i in idx:
-            doc = docs[i]
-            owner = owners[doc] if owners else doc
-            if owner in seen:
-                continue
-            if trivial:
-                why = None
-            else:
-                why = verdicts.get(doc, _UNCHECKED)
-                if why is _UNCHECKED:
-                    why = verdicts[doc] = check(store, doc, groups[doc], owner)
-            seen[owner] = why
-            if why is not None:
-                narrowed = narrowed or why
-                continue
-            total += 0 if trivial else 1
-            if fresh < limit:
-                entry = store.candidate(doc, groups[doc])
-                _, score, matched, tier = hits[i]
-                top.append((entry, score, len(matched), tier))
-                if not entry.deprecated:
-                    fresh += 1
-            elif trivial:
-                break
+        ranking = blocked(store.reader, words) if trivial and when.get(name) is None else None
+        if ranking is not None:
+            part, count, cut = _pruned(store, ranking, keep, limit)
+        else:
+            part, count, cut = _walked(store, words, scope, type_, path, when.get(name), keep, limit, check, trivial)
+        top, total, narrowed = top + part, total + count, narrowed or cut
     return sorted(top, key=order)[:limit], total, narrowed
+
+
+def _walked(store: BrainStore, words, scope: Scope, type_, path, when, keep, limit: int, check, trivial: bool) -> tuple:
+    """ranked_top of one brain over every hit: (its items, its total, whether the scope dropped a hit)."""
+    top, total, narrowed = [], 0, False
+    hits = store.reader.search_ids(words, False, when=when)
+    docs, idx = hits.docs, range(len(hits))
+    if keep is not None:
+        mask, n = _mask(store, keep), len(idx)
+        flags = map(mask.__getitem__, docs) if isinstance(idx, range) else (mask[docs[i]] for i in idx)
+        idx = list(compress(idx, flags))
+        narrowed = len(idx) < n
+    # Owners: a section ranks as its note; a record as itself (record scopes skip the refs).
+    owners = store.owners() if keep is None or "" in keep else None
+    if trivial:   # (idx is a range only while it is every hit: then docs are the hits)
+        held = map(docs.__getitem__, idx) if not isinstance(idx, range) else docs if hits.ids is None else hits.ids
+        total += owners.count(held) if owners else len(idx)
+    groups = store.groups()
+    verdicts = None if trivial else store.checks((scope.kind, scope.value, scope.period, scope.brain, type_, path))
+    seen, fresh = {}, 0
+    for i in idx:
+        doc = docs[i]
+        owner = owners[doc] if owners else doc
+        if owner in seen:
+            continue
+        if trivial:
+            why = None
+        else:
+            why = verdicts.get(doc, _UNCHECKED)
+            if why is _UNCHECKED:
+                why = verdicts[doc] = check(store, doc, groups[doc], owner)
+        seen[owner] = why
+        if why is not None:
+            narrowed = narrowed or why
+            continue
+        total += 0 if trivial else 1
+        if fresh < limit:
+            entry = store.candidate(doc, groups[doc])
+            _, score, matched, tier = hits[i]
+            top.append((entry, score, len(matched), tier))
+            if not entry.deprecated:
+                fresh += 1
+        elif trivial:
+            break
+    return top, total, narrowed
+
+
+def _pruned(store: BrainStore, ranking, keep, limit: int) -> tuple:
+    """ranked_top of one brain, trivial, over a bm25/blocks.Blocked ranking: the total and
+    whether the scope dropped a hit from every hit's id; the items from the hits of the chunks
+    read, reading more until no unread hit may rank at or before the last item taken."""
+    np = ranking.np
+    kept = None if keep is None else np.frombuffer(_mask(store, keep), dtype=np.uint8).astype(bool)
+    every = ranking.every
+    held = every if kept is None else every[kept[every]]
+    owners = store.owners() if keep is None or "" in keep else None
+    total = owners.count(held) if owners else int(held.size)
+    ranking.take(ranking.ahead(None, kept, limit))
+    while True:
+        top, last = _taken(store, ranking.hits(), kept, owners, limit)
+        more = ranking.ahead(last, kept, limit)
+        if not more.size:
+            return top, total, bool(held.size < every.size)
+        ranking.take(more)
+
+
+def _taken(store: BrainStore, hits, kept, owners, limit: int) -> tuple[list[tuple], tuple | None]:
+    """The walk's items over `hits` (those `kept` marks, one per owner), and the (tier, score, doc
+    id) of the item that made `limit` not deprecated (then it stops), else None."""
+    top, seen, fresh, groups = [], set(), 0, store.groups()
+    for i, doc in enumerate(hits.docs):
+        if kept is not None and not kept[doc]:
+            continue
+        owner = owners[doc] if owners else doc
+        if owner in seen:
+            continue
+        seen.add(owner)
+        entry = store.candidate(doc, groups[doc])
+        _, score, matched, tier = hits[i]
+        top.append((entry, score, len(matched), tier))
+        fresh += 0 if entry.deprecated else 1
+        if fresh == limit:
+            return top, (tier, score, doc)
+    return top, None

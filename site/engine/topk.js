@@ -1,8 +1,11 @@
 // Ranking for searches without phrases: twin of builder/query/topk.py (one check per note
 // rather than one item per hit). search.js candidates() is the reference both runtimes share
-// for searches with phrases; parity tests compare the paths.
+// for searches with phrases; parity tests compare the paths. A query of many postings whose
+// kept hits all pass is ranked by bounds (bm25/blocks.js): only the l/ files that may hold one
+// of the first items are fetched (topk.py says why the items are the same).
 import { NOTE_KINDS, RECORD_KINDS } from './scopes.js'
 import { sortedBy } from './order.js'
+import { blocked } from './bm25/blocks.js'
 
 // Whether every doc of the kept index groups passes the filters: then rankedTop checks no item,
 // and the vector arm may add its own candidates (topk.py own_candidates).
@@ -26,42 +29,94 @@ export function keepGroups (scope, store, type, path) {
 // `owner`) passes the filters, else whether its refusal narrows; `order`: search.js order.
 // `when`: Map brain -> the span of the date the query names (search.js spans).
 export async function rankedTop (stores, words, scope, type, path, when, limit, check, order) {
-  const top = []
+  let top = []
   let total = 0
   let narrowed = false
   const trivial = ownCandidates(scope, type, path)
   for (const name of sortedBy([...stores.keys()], (n) => n)) {
     const store = stores.get(name)
-    const reader = store.reader
-    let hits = await reader.searchIds(words, false, null, when.get(name) ?? null)
-    const groupOf = await reader.grouper()
+    const span = when.get(name) ?? null
     const keep = keepGroups(scope, store, type, path)
-    const n = hits.length
-    if (keep !== null) hits = hits.filter((h) => keep.has(groupOf(h.id)[0]))
-    narrowed = narrowed || hits.length < n
-    // a section ranks as its note; a record as itself (record scopes skip the owner files)
-    const owned = keep === null || keep.has('') ? await reader.owners(hits.map((h) => h.id)) : hits.map((h) => h.id)
-    const owners = new Map(hits.map((h, k) => [h.id, owned[k]]))
-    const owner = (id) => owners.get(id)
-    if (trivial) total += new Set(hits.map((h) => owner(h.id))).size
-    const seen = new Set()
-    let fresh = 0
-    for (const { id, score, matched, tier } of hits) {
-      const key = owner(id)
-      if (seen.has(key)) continue
-      seen.add(key)
-      const why = trivial ? null : await check(store, id, groupOf(id)[0], key)
-      if (why !== null) {
-        narrowed = narrowed || why
-        continue
-      }
-      if (!trivial) total += 1
-      if (fresh < limit) {
-        const entry = await store.candidate(id, key)
-        top.push([entry, score, matched.length, tier])
-        if (!entry.deprecated) fresh += 1
-      } else if (trivial) break
-    }
+    const ranking = trivial && span === null ? await blocked(store.reader, words) : null
+    const [part, count, cut] = ranking !== null
+      ? await pruned(store, ranking, keep, limit)
+      : await walked(store, words, span, keep, limit, check, trivial)
+    top = top.concat(part)
+    total += count
+    narrowed = narrowed || cut
   }
   return [sortedBy(top, order).slice(0, limit), total, narrowed]
+}
+
+// rankedTop of one brain over every hit: [its items, its total, whether the scope dropped a hit].
+async function walked (store, words, span, keep, limit, check, trivial) {
+  const top = []
+  let total = 0
+  const reader = store.reader
+  let hits = await reader.searchIds(words, false, null, span)
+  const groupOf = await reader.grouper()
+  const n = hits.length
+  if (keep !== null) hits = hits.filter((h) => keep.has(groupOf(h.id)[0]))
+  let narrowed = hits.length < n
+  // a section ranks as its note; a record as itself (record scopes skip the owner files)
+  const owned = keep === null || keep.has('') ? await reader.owners(hits.map((h) => h.id)) : hits.map((h) => h.id)
+  const owners = new Map(hits.map((h, k) => [h.id, owned[k]]))
+  const owner = (id) => owners.get(id)
+  if (trivial) total += new Set(hits.map((h) => owner(h.id))).size
+  const seen = new Set()
+  let fresh = 0
+  for (const { id, score, matched, tier } of hits) {
+    const key = owner(id)
+    if (seen.has(key)) continue
+    seen.add(key)
+    const why = trivial ? null : await check(store, id, groupOf(id)[0], key)
+    if (why !== null) {
+      narrowed = narrowed || why
+      continue
+    }
+    if (!trivial) total += 1
+    if (fresh < limit) {
+      const entry = await store.candidate(id, key)
+      top.push([entry, score, matched.length, tier])
+      if (!entry.deprecated) fresh += 1
+    } else if (trivial) break
+  }
+  return [top, total, narrowed]
+}
+
+// rankedTop of one brain, trivial, over a bm25/blocks.js Blocked ranking (topk.py _pruned): the
+// total and whether the scope dropped a hit from every hit's id; the items from the hits of the
+// chunks read, reading more until no unread hit may rank before the last item taken.
+async function pruned (store, ranking, keep, limit) {
+  const groupOf = await store.reader.grouper()
+  const kept = keep === null ? null : (d) => keep.has(groupOf(d)[0])
+  const held = kept === null ? ranking.every : ranking.every.filter(kept)
+  const owned = keep === null || keep.has('') ? await store.reader.owners(held) : held
+  const owners = new Map(held.map((d, k) => [d, owned[k]]))
+  ranking.take(ranking.ahead(null, kept, limit))
+  for (;;) {
+    const [top, last] = await taken(store, await ranking.hits(), kept, owners, limit)
+    const more = ranking.ahead(last, kept, limit)
+    if (!more.length) return [top, new Set(owned).size, held.length < ranking.every.length]
+    ranking.take(more)
+  }
+}
+
+// The walk's items over `hits` (those kept(id) admits, one per owner), and the [tier, score, doc
+// id] of the item that made `limit` not deprecated (then it stops), else null (topk.py _taken).
+async function taken (store, hits, kept, owners, limit) {
+  const top = []
+  const seen = new Set()
+  let fresh = 0
+  for (const { id, score, matched, tier } of hits) {
+    if (kept !== null && !kept(id)) continue
+    const key = owners.get(id)
+    if (seen.has(key)) continue
+    seen.add(key)
+    const entry = await store.candidate(id, key)
+    top.push([entry, score, matched.length, tier])
+    if (!entry.deprecated) fresh += 1
+    if (fresh === limit) return [top, [tier, score, id]]
+  }
+  return [top, null]
 }

@@ -23,7 +23,7 @@ IDS = [0, 1, 2, 128, 129, 256]   # group "" from 0, then each group room(count) 
 def test_group_spans_and_lookup(tmp_path):
     write_index(DOCS, tmp_path)
     meta = json.loads((tmp_path / "meta.json").read_bytes())
-    assert meta["format"] == "bf-lunr-10"
+    assert meta["format"] == "bf-lunr-11"
     assert meta["groups"] == [["", 0, 3], ["b", 128, 2], ["d", 256, 1]]
     assert (meta["docs"], meta["ids"]) == (6, 257)
     reader = IndexReader(tmp_path)

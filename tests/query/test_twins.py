@@ -25,7 +25,7 @@ ENGINE = SITE / "engine"
 KERNEL = {**{f"kernel/{m}.py": f"{m}.js" for m in ("refs", "pageurls", "periods", "packs", "errors", "listing", "text")},
           "vectors/wordpiece.py": "wordpiece.js",
           **{f"bm25/{m}.py": f"bm25/{m}.js" for m in ("tokenizer", "trimmer", "stemmer", "unitable", "pipeline",
-                                                   "scoring", "reader")}}
+                                                   "scoring", "reader", "blocks")}}
 
 # (Python module, name): why only one side has it. "py:" names exist only in Python, "js:" only in JS.
 EXCEPTIONS = {

@@ -4,85 +4,10 @@ import { packedName, unpack, unpackBytes } from '../packs.js'
 import { cmp } from '../order.js'
 import { phraseBuckets } from './adjacent.js'
 import { analyzePairs } from './pipeline.js'
-import { FORMAT, WHEN_BOOST, fnv1a, idf } from './scoring.js'
+import { FORMAT, WHEN_BOOST, fnv1a } from './scoring.js'
+import { bigPosting, makePosting } from './postings.js'
 
 export class FormatError extends Error {}
-
-// Fields that add to the score but hold no word for the all-words rule (scoring.CONTEXT).
-const CONTEXT = ['neighbours']
-
-// A big posting (b/K.bin, FORMAT.md Big postings) as [[field, ids, tfs], ...]: little-endian
-// integers read through a DataView, no parsing (postings.unpack_big).
-function bigPosting (buffer) {
-  const view = new DataView(buffer)
-  const get = [null, (o) => view.getUint8(o), (o) => view.getUint16(o, true), null, (o) => view.getUint32(o, true)]
-  const count = get[4](0)
-  const out = []
-  for (let k = 0, at = 4 + 16 * count; k < count; k++) {
-    const [fi, n, first, widths] = [0, 4, 8, 12].map((o) => get[4](4 + 16 * k + o))
-    const arrays = [widths & 0xff, widths >> 8].map((w) => {
-      const values = new Array(n)
-      for (let i = 0; i < n; i++) values[i] = get[w](at + w * i)
-      at += Math.ceil(n * w / 4) * 4
-      return values
-    })
-    for (let i = 0, d = first; i < n; i++) arrays[0][i] = (d += arrays[0][i])
-    out.push([fi, arrays[0], arrays[1]])
-  }
-  return out
-}
-
-// A term's posting with its weights: ids ascending, ws, named (1 where the doc holds it in a
-// `named` field), own (1 where it holds it outside CONTEXT fields), as postings.Posting.
-// fields: [[field, ids, tfs], ...]; lens[k]: the lengths of fields[k]'s ids (null for a field
-// whose b is 0).
-function makePosting (fields, lens, m) {
-  let df = 0
-  for (const e of fields) df += e[1].length
-  const widf = idf(m.docs, df)
-  const weighed = []
-  for (let k = 0; k < fields.length; k++) {
-    const [fi, ids, tfs] = fields[k]
-    const lensK = lens[k]
-    const field = m.fields[fi]
-    const { k1, b, boost } = m.params[field]
-    const scale = m.params[field].scale ?? 1 // a weighted field stores tf * scale
-    const a = m.docs ? m.lengths[field] / m.docs : 0.0
-    const k1p1 = k1 + 1
-    const ws = new Array(ids.length)
-    for (let i = 0; i < ids.length; i++) {
-      const tf = scale !== 1 ? tfs[i] / scale : tfs[i]
-      const len = lensK ? lensK[i] : 0 // b * (len / a) is 0 for any len when b is 0
-      ws[i] = widf * (k1p1 * tf) / (k1 * (1 - b + b * (len / a)) + tf) * boost
-    }
-    weighed.push({ named: m.named.includes(field), context: CONTEXT.includes(field), ids, ws })
-  }
-  let ids, ws
-  if (weighed.length === 1) {
-    ids = weighed[0].ids; ws = weighed[0].ws
-  } else {
-    const acc = new Map()
-    for (const part of weighed) {
-      for (let i = 0; i < part.ids.length; i++) {
-        const d = part.ids[i]
-        acc.set(d, (acc.has(d) ? acc.get(d) : 0.0) + part.ws[i])
-      }
-    }
-    ids = [...acc.keys()].sort((x, y) => x - y)
-    ws = ids.map((d) => acc.get(d))
-  }
-  const namedSet = new Set()
-  for (const part of weighed) if (part.named) for (const d of part.ids) namedSet.add(d)
-  const named = new Uint8Array(ids.length)
-  for (let i = 0; i < ids.length; i++) named[i] = namedSet.has(ids[i]) ? 1 : 0
-  const own = new Uint8Array(ids.length).fill(1)
-  if (weighed.some((part) => part.context)) { // else every doc holds it in its own text
-    const ownSet = new Set()
-    for (const part of weighed) if (!part.context) for (const d of part.ids) ownSet.add(d)
-    for (let i = 0; i < ids.length; i++) own[i] = ownSet.has(ids[i]) ? 1 : 0
-  }
-  return { ids, ws, named, own }
-}
 
 // Query pairs from pairs, or from words (each analysed).
 function asPairs (terms) {
@@ -101,6 +26,7 @@ export class IndexReader {
     this.fetch = fetchFn || ((u) => globalThis.fetch(u))
     this.files = new Map() // rel path -> Promise of parsed JSON (bytes: a b/ file)
     this.terms = new Map() // term -> Promise of posting | null
+    this.raws = new Map() // term -> Promise of its unweighed posting | null
     this.names = new Map() // name key -> Promise of Set of doc ids
     this.facets = new Map() // facet -> Promise of Set of doc ids
     this.pairs = new Map() // adjacent-pair bucket -> Promise of Set of doc ids (a/)
@@ -152,30 +78,37 @@ export class IndexReader {
   }
 
   postings (term) {
-    let p = this.terms.get(term)
-    if (!p) {
-      p = (async () => {
-        const m = await this.meta()
-        const table = await this.json(`t/${fnv1a(term) & (m.shards - 1)}.json`)
-        if (!Object.prototype.hasOwnProperty.call(table, term)) return null
-        const entry = table[term]
-        const fields = typeof entry === 'number'
-          ? bigPosting(await this.bytes(`b/${entry}.bin`))
-          : entry.map(([fi, gaps, tfs]) => {
-            const ids = new Array(gaps.length)
-            for (let i = 0, d = 0; i < gaps.length; i++) ids[i] = (d += gaps[i])
-            return [fi, ids, tfs]
-          })
-        const lens = await Promise.all(fields.map(async ([fi, ids]) => {
-          const keeps = m.params[m.fields[fi]].b !== 0 // else l/ files leave it out
-          return keeps ? await this.perDoc('l', m.lengthChunk, ids, (chunk, i) => chunk[fi][i]) : null
-        }))
-        return makePosting(fields, lens, m)
-      })()
-      p.catch(() => this.terms.delete(term)) // retry after a failed fetch
-      this.terms.set(term, p)
-    }
-    return p
+    return kept(this.terms, term, async () => {
+      const fields = await this.raw(term)
+      if (!fields) return null
+      return makePosting(fields, await this.lengths(fields), await this.meta())
+    })
+  }
+
+  // A term's posting as [[field, ids, tfs], ...] by field index, unweighed, or null (reader.py raw).
+  raw (term) {
+    return kept(this.raws, term, async () => {
+      const m = await this.meta()
+      const table = await this.json(`t/${fnv1a(term) & (m.shards - 1)}.json`)
+      if (!Object.prototype.hasOwnProperty.call(table, term)) return null
+      const entry = table[term]
+      return typeof entry === 'number'
+        ? bigPosting(await this.bytes(`b/${entry}.bin`))
+        : entry.map(([fi, gaps, tfs]) => {
+          const ids = new Array(gaps.length)
+          for (let i = 0, d = 0; i < gaps.length; i++) ids[i] = (d += gaps[i])
+          return [fi, ids, tfs]
+        })
+    })
+  }
+
+  // Per field of `fields` ([[field, ids, tfs], ...]) its ids' lengths (l/ files), null for a
+  // field whose b is 0 (l/ files leave it out).
+  async lengths (fields) {
+    const m = await this.meta()
+    return Promise.all(fields.map(async ([fi, ids]) => m.params[m.fields[fi]].b !== 0
+      ? await this.perDoc('l', m.lengthChunk, ids, (chunk, i) => chunk[fi][i])
+      : null))
   }
 
   // Doc ids whose title, an alias or file stem has name key `key`.
@@ -296,38 +229,47 @@ export class IndexReader {
   // [{id, score, matched: [folded terms, sorted], tier}]: tier, then score desc, then id
   // asc — reader.IndexReader.search_ids.
   async searchIds (terms, required, limit, when = null) {
-    const pairs = asPairs(terms)
+    const [groups, bonus, names, present, missing] = await this.gathered(asPairs(terms))
+    if ((required && missing) || !present.length) {
+      const docs = [...names].sort((x, y) => x - y)
+      return (limit != null ? docs.slice(0, limit) : docs).map((d) => ({ id: d, score: 0, matched: [], tier: 0 }))
+    }
+    const extra = await this.found(bonus)
+    return this.rank(present, extra, names, required, present.length === groups.size, groups.size, when, limit)
+  }
+
+  // searchIds' inputs: [groups (folded term -> count), bonus terms (exact -> count), named docs,
+  // present [{c, f, p}] with p = get(term) (postings unless given), whether a group is missing].
+  async gathered (pairs, get = (t) => this.postings(t)) {
     const groups = new Map()
     const bonus = new Map()
     for (const [e, f] of pairs) {
       groups.set(f, (groups.get(f) || 0) + 1)
       if (e !== f) bonus.set(e, (bonus.get(e) || 0) + 1)
     }
-    const m = await this.meta()
     // Named documents are hits of tier 0 even when the name is only their file stem, whose
     // words no indexed text may hold (then with score 0 and no matched term).
     const names = await this.named(pairs.map(([, f]) => f).join(' '))
-    const found = await Promise.all([...groups.keys()].map((t) => this.postings(t)))
+    const found = await Promise.all([...groups.keys()].map(get))
     const present = []
-    let missing = false
     let i = 0
     for (const [f, c] of groups) {
       const p = found[i++]
-      if (!p) missing = true
-      else present.push({ c, f, p })
+      if (p) present.push({ c, f, p })
     }
-    if ((required && missing) || !present.length) {
-      const docs = [...names].sort((x, y) => x - y)
-      return (limit != null ? docs.slice(0, limit) : docs).map((d) => ({ id: d, score: 0, matched: [], tier: 0 }))
-    }
-    const extra = []
-    const bonusFound = await Promise.all([...bonus.keys()].map((t) => this.postings(t)))
-    i = 0
-    for (const c of bonus.values()) {
-      const p = bonusFound[i++]
-      if (p) extra.push({ c, p })
-    }
-    const whole = present.length === groups.size
+    return [groups, bonus, names, present, present.length < groups.size]
+  }
+
+  // [{c, p}] of the `bonus` terms (term -> count) the index holds, p = get(term).
+  async found (bonus, get = (t) => this.postings(t)) {
+    const ps = await Promise.all([...bonus.keys()].map(get))
+    return [...bonus.values()].map((c, k) => ({ c, p: ps[k] })).filter((e) => e.p)
+  }
+
+  // searchIds' hits of the weighed postings `present` ([{c, f, p}], by group) and `extra` (the
+  // bonus terms'), the named docs `names`; `whole`: every one of the `n` groups is in the index.
+  async rank (present, extra, names, required, whole, n, when, limit) {
+    const m = await this.meta()
     // Dense per-doc accumulators, added to in group order, then bonus order (as Python).
     const sums = new Float64Array(m.ids) // by doc id: ids leave room (FORMAT.md Documents)
     const hits = new Uint16Array(m.ids)
@@ -354,7 +296,7 @@ export class IndexReader {
     }
     const tiers = hits // reused: per doc its tier from here on
     for (const d of ids) {
-      tiers[d] = names.has(d) ? 0 : !whole ? 3 : nameds[d] === groups.size ? 1 : owns[d] === groups.size ? 2 : 3
+      tiers[d] = names.has(d) ? 0 : !whole ? 3 : nameds[d] === n ? 1 : owns[d] === n ? 2 : 3
     }
     ids.sort((x, y) => (tiers[x] - tiers[y]) || (sums[y] - sums[x]) || (x - y))
     if (limit != null) ids = ids.slice(0, limit)
