@@ -15,23 +15,18 @@ from .postings import ARRAY_FROM, Posting, _weigh_array, union
 from .scoring import idf
 
 BOUND_FROM = 2000   # a query with more (document, field) postings is ranked by bounds
-KEEP = 64   # the rankings a reader keeps, the last queries': one asked again reads and weighs nothing
 
 
 def blocked(reader, pairs) -> "Blocked | None":
     """A Blocked ranking of the query `pairs` ((exact, folded) terms) over `reader`, or None when
     its postings are few (weighing them all costs less than bounding them)."""
-    key = tuple(map(tuple, pairs))
-    if key in reader._blocked:   # a query asked again: its chunks read and hits ranked
-        return reader._blocked[key]
     groups, bonus, names, present, missing = reader._gathered(pairs, lambda t: reader.raw(t) or None)
     if not present or len(present) >= 60 or sum(len(ids) for _, _, fs in present for _, ids, _ in fs) <= BOUND_FROM:
         return None
     extra = [(c, raw) for e, c in bonus.items() if (raw := reader.raw(e))]
-    if len(reader._blocked) >= KEEP:
-        del reader._blocked[next(iter(reader._blocked))]
-    made = reader._blocked[key] = Blocked(reader, len(groups), not missing, names, present, extra)
-    return made
+    # made for each search, as in the browser: the files it read stay read, but a query asked
+    # again is weighed again (no ranking kept between searches)
+    return Blocked(reader, len(groups), not missing, names, present, extra)
 
 
 class Blocked:

@@ -74,7 +74,6 @@ class IndexReader:
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, Posting | None] = {}
         self._raw: dict[str, list] = {}
-        self._blocked: dict[tuple, object] = {}   # query -> its ranking by bounds (blocks.py)
         self._names: dict[str, frozenset] = {}
         self._facets: dict[str, frozenset] = {}
         self._pairs: dict[tuple, list] = {}   # phrases -> the doc ids of each of their buckets (a/)
