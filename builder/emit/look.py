@@ -33,13 +33,31 @@ def settled(site: SiteConfig, root: str, flag: str | None) -> SiteConfig:
     return replace(site, theme=str(theme) if theme else None, digest=digest.hexdigest()[:16])
 
 
+class _Environment(Environment):
+    """Jinja's, with `a.b` on a plain dict answered by its key at once. Jinja tries getattr()
+    first, and on a dict that raises (and is caught) for every key that is not a dict method: a
+    page reads thousands of fields. Dict method names still go to Jinja's own lookup, so every
+    answer is the one Jinja gives."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and type(attribute) is str and attribute not in _DICT_NAMES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+_DICT_NAMES = frozenset(dir(dict))
+
+
 @lru_cache(maxsize=4)
 def environment(theme: str | None = None, digest: str = "") -> Environment:
     """bf's templates under the theme's; one per `digest` of the look (SiteConfig.digest), so an
     edited theme is read again however close in time to the last build."""
     bf = FileSystemLoader(str(resource_dir("templates")))
     loaders = [FileSystemLoader(theme), bf] if theme else [bf]
-    env = Environment(loader=ChoiceLoader(loaders + [PrefixLoader({"bf": bf})]),
+    env = _Environment(loader=ChoiceLoader(loaders + [PrefixLoader({"bf": bf})]),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True)
     env.globals["own"] = lambda rel: f"{OWN}/{rel}"

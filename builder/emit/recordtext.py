@@ -13,6 +13,10 @@ from ..kernel.model import Brain
 WIKILINK = re.compile(r"!?\[\[([^\[\]\n]+?)\]\]")
 SLOT = re.compile("\ue000(\\d+)\ue001")   # private-use marks Markdown leaves alone
 MARKDOWN = MarkdownIt("commonmark", {"html": False})
+# One line that Markdown can only make a paragraph of, its text unchanged: it starts with a letter
+# (no block marker, no indent), holds only letters, digits, spaces, commas, periods and the slot
+# marks (nothing inline Markdown reads) and ends without a space.
+PLAIN = re.compile("[A-Za-z][A-Za-z0-9 ,.\ue000-\ue001]*[A-Za-z0-9.\ue001]")
 
 
 def _target(brain: Brain, links: list[dict], name: str) -> str | None:
@@ -61,5 +65,6 @@ def record_html(brain: Brain, text: str, links: list[dict], href) -> str:
         found.append(f'<a class="internal" href="{html.escape(href(ref))}">{shown}</a>' if ref
                      else f'<span class="link-broken" title="broken: nothing has this name">{shown}</span>')
         return f"\ue000{len(found) - 1}\ue001"
-    rendered = MARKDOWN.render(WIKILINK.sub(hold, text))
+    held = WIKILINK.sub(hold, text)
+    rendered = f"<p>{held}</p>\n" if PLAIN.fullmatch(held) else MARKDOWN.render(held)
     return SLOT.sub(lambda m: found[int(m.group(1))], rendered)

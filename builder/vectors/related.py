@@ -2,7 +2,9 @@
 similarity, for the "Related" list of its page.
 
 similarity = dot / (sqrt(aa) * sqrt(bb)) over the int8 document vectors, as query/vector.py
-scores (every dot is an exact integer in a float64, so the order of the sums does not matter);
+scores. The dots are a float32 matrix product: every partial sum is an integer below
+dims × 127² < 2^24, exact in a float32 whatever the order of the sums, and the division is in
+float64 as the query's;
 notes with a zero vector relate to nothing. Order: similarity descending, then ref — as
 `bf similar REF` ranks notes (doc ids are refs in order).
 
@@ -14,28 +16,52 @@ others' similarities to it are unchanged, and all ranked below its last item).
 from __future__ import annotations
 
 RELATED = 5
-BLOCK = 512           # rows scored at once: BLOCK × notes float64s
+BLOCK = 512           # rows scored at once: BLOCK × notes float32s
 FULL_SHARE = 0.05     # more changed notes than this share: compute every list again
+SCREEN = 1e-4         # the float32 screen's margin, in units of the row's norm
 
 
 def _matrix(rows: list[bytes], dims: int):
+    """The vectors as float32 (exact dots, see above) and their norms in float64."""
     import numpy as np   # lazily, as everywhere the vector arm runs
-    x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims).astype(np.float64)
-    return x, np.sqrt((x * x).sum(axis=1))
+    assert dims * 127 * 127 < 1 << 24, "float32 dots are exact only below 2^24"
+    x = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(len(rows), dims).astype(np.float32)
+    return x, np.sqrt((x * x).sum(axis=1).astype(np.float64))
 
 
-def _best(sims, refs: list[str], skip: int) -> list[tuple[float, str]]:
-    """The RELATED best (similarity, ref) of one row of similarities, leaving out index `skip`."""
+def _scaled(x, norms):
+    """The screen's operands: the indices of the nonzero vectors, and those vectors divided by
+    their norms (float32)."""
     import numpy as np
-    sims = sims.copy()
-    sims[skip] = -np.inf
-    valid = np.isfinite(sims)
-    if not valid.any():
-        return []
-    k = min(RELATED, int(valid.sum()))
-    floor = np.partition(sims[valid], -k)[-k]
-    picked = [(float(sims[i]), refs[i]) for i in np.flatnonzero(sims >= floor)]
-    return sorted(picked, key=lambda p: (-p[0], p[1]))[:RELATED]
+    live = np.flatnonzero(norms > 0)
+    return live, (x[live] / norms[live, None]).astype(np.float32)
+
+
+def _block_lists(x, norms, scaled, block: list[int], refs: list[str]) -> dict[int, list[tuple[float, str]]]:
+    """{index: the RELATED best (similarity, ref)} of each note of `block` with a nonzero vector,
+    leaving out the note itself.
+    A float32 screen (the note's vector · each other's divided by its norm: the note's own norm
+    does not change the order) keeps every note within SCREEN × the note's norm of its RELATED-th
+    best — far more than the screen's rounding (at most dims float32 ulps of that norm) — and only
+    those get the exact dot, the float64 similarity and the sort."""
+    import numpy as np
+    live, unit = scaled
+    k = min(RELATED, len(live) - 1)
+    block = [i for i in block if norms[i]]          # a zero vector relates to nothing
+    if k < 1 or not block:
+        return {}
+    screen = x[block] @ unit.T
+    screen[np.arange(len(block)), np.searchsorted(live, block)] = -np.inf
+    floor = np.partition(screen, -k, axis=1)[:, -k] - SCREEN * norms[block]
+    rows, cols = np.nonzero(screen >= floor[:, None])
+    cols = live[cols]
+    mine = np.asarray(block)[rows]
+    dots = (x[mine] * x[cols]).sum(axis=1).astype(np.float64)
+    sims = dots / (norms[mine] * norms[cols])
+    out = {i: [] for i in block}
+    for i, j, sim in zip(mine.tolist(), cols.tolist(), sims.tolist()):
+        out[i].append((sim, refs[j]))
+    return {i: sorted(picked, key=lambda p: (-p[0], p[1]))[:RELATED] for i, picked in out.items()}
 
 
 def _rows_of(x, norms, which: list[int], y=None, y_norms=None):
@@ -45,7 +71,7 @@ def _rows_of(x, norms, which: list[int], y=None, y_norms=None):
     if y is None:
         y, y_norms = x[which], norms[which]
     with np.errstate(divide="ignore", invalid="ignore"):
-        sims = (y @ x.T) / (y_norms[:, None] * norms[None, :])
+        sims = (y @ x.T).astype(np.float64) / (y_norms[:, None] * norms[None, :])
     sims[~np.isfinite(sims)] = -np.inf
     return sims
 
@@ -96,11 +122,12 @@ def related(refs: list[str], rows: list[bytes], dims: int, kept: dict | None = N
         lists, todo = _kept_lists(refs, x, norms, dims, changed, went, old_lists)
     else:
         lists, todo = {}, list(refs)
+    scaled = _scaled(x, norms) if todo else None
     for start in range(0, len(todo), BLOCK):
         block = [at[r] for r in todo[start:start + BLOCK]]
-        sims = _rows_of(x, norms, block)
-        for n, i in enumerate(block):
-            lists[refs[i]] = _best(sims[n], refs, i) if norms[i] else []
+        best = _block_lists(x, norms, scaled, block, refs)
+        for i in block:
+            lists[refs[i]] = best.get(i, [])
     out = {ref: old_out[ref] if lists[ref] is old_lists.get(ref) else [r for _, r in lists[ref]] for ref in refs}
     if kept is not None:
         kept["rows"], kept["lists"], kept["out"] = dict(zip(refs, rows)), lists, out

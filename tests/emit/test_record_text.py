@@ -30,3 +30,19 @@ def test_record_text_holds_no_raw_html(make_brain, build_site, tmp_path):
     build_site(make_brain(tmp_path, files), out)
     page = (out / "brain/memories/chat/2026-11-12.html").read_text()
     assert "<script>x()" not in page and "&lt;script&gt;" in page
+
+
+def test_plain_lines_skip_markdown_with_its_output():
+    """A line PLAIN accepts renders as Markdown renders it; lines near the edge of PLAIN too."""
+    import random
+
+    from builder.emit.recordtext import MARKDOWN, PLAIN
+    rng = random.Random(4)
+    allowed, other = "aZ09 ,.\ue000\ue001", "*_`[]<>&\\!#-+=~|()\t\n:;'\"/?"
+    lines = ["".join(rng.choice(allowed if rng.random() < 0.97 else other) for _ in range(rng.randint(1, 12)))
+             for _ in range(20000)]
+    lines += ["Hello world.", "A. b", "a  b", "I. Then", "x.", "Z\ue0000\ue001", "1. list", "ab ", " ab"]
+    plain = [line for line in lines if PLAIN.fullmatch(line)]
+    assert len(plain) > 100
+    for line in plain:
+        assert MARKDOWN.render(line) == f"<p>{line}</p>\n", repr(line)

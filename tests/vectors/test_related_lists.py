@@ -60,3 +60,30 @@ def test_lists_kept_between_calls_equal_a_full_computation():
         refs = sorted(notes)
         again = related(refs, [notes[r] for r in refs], DIMS, kept)
         assert again == related(refs, [notes[r] for r in refs], DIMS), f"step {step}"
+
+
+def test_extreme_full_width_vectors_rank_as_the_float64_computation():
+    """128 dims of ±127 (dots up to 128 × 127², the float32 product's exact range), a few
+    distinct vectors repeated (ties on every list), other notes near them, zero vectors: the
+    lists equal the plain float64 matrix product's, divided and ordered the same way."""
+    rng = random.Random(3)
+    dims = 128
+    bases = [[rng.choice((-127, 127)) for _ in range(dims)] for _ in range(6)] + [[127] * dims, [-127] * dims]
+    vecs = []
+    for i in range(400):
+        v = list(rng.choice(bases))
+        if i % 3 == 0:
+            v[rng.randrange(dims)] = rng.randint(-127, 127)          # almost a tie
+        vecs.append(v if i % 37 else [0] * dims)
+    refs = sorted(f"n{i:03d}.md" for i in range(len(vecs)))
+    rows = [np.array(v, dtype=np.int8).tobytes() for v in vecs]
+    x = np.array(vecs, dtype=np.float64)
+    norms = np.sqrt((x * x).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sims = (x @ x.T) / (norms[:, None] * norms[None, :])
+    want = {}
+    for i, ref in enumerate(refs):
+        scored = [(sims[i, j], refs[j]) for j in range(len(refs)) if j != i and norms[i] and norms[j]]
+        want[ref] = [r for _, r in sorted(scored, key=lambda p: (-p[0], p[1]))[:RELATED]]
+    assert related(refs, rows, dims) == want
+    assert related(refs, rows, dims) == brute(refs, rows)
