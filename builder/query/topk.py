@@ -30,6 +30,11 @@ from .store import BrainStore
 
 
 _UNCHECKED = object()
+# Python weighs every hit: its files are on disk, and bounding a frequent word's hits cost more
+# than the weighing it saved (docs/decisions.md#block-bounds-rank-in-the-browser-python-weighs-every-hit).
+# The browser bounds (topk.js): there an l/ file not fetched is bytes not downloaded.
+# tests/bm25/test_blocks.py turns it on here, to prove both walks take the same items.
+_BOUNDS = False
 
 
 def own_candidates(scope: Scope, type_, path) -> bool:
@@ -74,7 +79,7 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
     trivial = own_candidates(scope, type_, path)
     for name, store in sorted(stores.items()):
         keep = keep_groups(scope, store, type_, path)
-        ranking = blocked(store.reader, words) if trivial and when.get(name) is None else None
+        ranking = blocked(store.reader, words) if _BOUNDS and trivial and when.get(name) is None else None
         if ranking is not None:
             part, count, cut = _pruned(store, ranking, keep, limit)
         else:

@@ -52,6 +52,7 @@ def _replies(site, queries) -> list:
 
 
 def test_pruned_ranking_equals_the_full_one(big, monkeypatch):
+    monkeypatch.setattr(topk, "_BOUNDS", True)
     queries = _queries(big)
     pruned = _replies(big, queries)
     monkeypatch.setattr(topk, "blocked", lambda reader, words: None)
@@ -71,9 +72,10 @@ def test_node_ranks_alike(big, run_node):
         assert json.loads(json.dumps(mod.search(s, query, **options))) == reply, (query, options)
 
 
-def test_frequent_words_skip_length_chunks(big):
+def test_frequent_words_skip_length_chunks(big, monkeypatch):
     """The l/ files a cold search of each of the most frequent words reads, against those its
     postings span (what weighing every hit reads)."""
+    monkeypatch.setattr(topk, "_BOUNDS", True)
     reader = _reader(big)
     read_all, held_all = 0, 0
     for word in _queries(big)[:16]:
