@@ -89,6 +89,17 @@ def opened_files(run) -> list[str]:
     return opened
 
 
+def as_browser(run):
+    """run() with the query engine ranking as the browser's does, by block bounds (Python
+    weighs every hit: query/topk._BOUNDS), so the files it opens are those the browser fetches."""
+    from builder.query import topk
+    kept, topk._BOUNDS = topk._BOUNDS, True
+    try:
+        return run()
+    finally:
+        topk._BOUNDS = kept
+
+
 def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
     """What a search's first download is in the browser (issue 17): the site files a fresh
     in-process `bf search` opens (default mode: hybrid on a site with vectors), as a web server
@@ -100,7 +111,7 @@ def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
     from builder.query.site import open_site
     root, totals, vector = site.resolve(), [], []
     for query, scope in queries:
-        opened = opened_files(lambda: search(open_site(str(site)), query, scope=scope))
+        opened = opened_files(lambda: as_browser(lambda: search(open_site(str(site)), query, scope=scope)))
         rels = {Path(p).resolve().relative_to(root).as_posix() for p in opened if Path(p).resolve().is_relative_to(root)}
         sizes = {rel: _sent(root, rel) for rel in rels if (root / rel).is_file() and "/fingerprint" not in rel}
         totals.append(sum(sizes.values()))
