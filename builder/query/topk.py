@@ -16,9 +16,10 @@ Why it is the same:
 - Items are ordered non-deprecated first, then by that order (brain and id break ties), so
   past `limit` non-deprecated items a brain's walk only counts notes for `total`.
 - When every kept hit passes and no date weighs them, the walk needs only the hits before its
-  last item: a query of many postings is ranked by bounds (bm25/blocks.py), which weighs the
-  hits of the l/ chunks that may hold one (FORMAT.md#block-bounds); `total` and `narrowed`
-  come from every hit's id.
+  last item: the browser ranks a query of many postings by bounds (bm25/blocks.js), which
+  weighs the hits of the l/ chunks that may hold one (FORMAT.md#block-bounds); `total` and
+  `narrowed` come from every hit's id. Python does so only when _BOUNDS is on (the tests and
+  bench/view.as_browser); by default it weighs every hit, which costs it less.
 """
 from __future__ import annotations
 
