@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from builder.bm25 import index as index_mod
+from builder.bm25 import index as index_mod, tally
 from builder.bm25.adjacent import Pairs
 from builder.bm25.index import ID, _MASK, field_counts
 from builder.bm25.pipeline import WordMemo
@@ -55,3 +55,19 @@ def test_postings_equal_each_documents_counts():
         assert weights == {t: index_mod._term_entry(post, t) for t in sorted(set().union(*post))}
         given, fresh = Pairs(hashes), Pairs()
         assert given.all(docs, WordMemo()) == fresh.all(docs, WordMemo()) and given.ids == fresh.ids
+
+
+def test_summed_packed_and_not_agree():
+    """summed packs its pairs into one sort key when they fit 63 bits, else sorts them by lexsort."""
+    import numpy as np
+    rng = np.random.default_rng(3)
+    a, b, v = (rng.integers(0, 40, 500) for _ in range(3))
+    want = {}
+    for x, y, z in zip(a.tolist(), b.tolist(), v.tolist()):
+        want[x, y] = want.get((x, y), 0) + z
+    for shift in (0, 40):   # 40: a's bits and b's no longer fit one key
+        got = tally.summed(np, a << shift, b, v)
+        assert [(x >> shift, y) for x, y in zip(got[0].tolist(), got[1].tolist())] == sorted(want)
+        assert got[2].tolist() == [want[k] for k in sorted(want)]
+    ones = tally.summed(np, a, b, None)
+    assert ones[2].tolist() == [sum(1 for x, y in zip(a.tolist(), b.tolist()) if (x, y) == k) for k in sorted(want)]
