@@ -18,7 +18,7 @@ from types import MappingProxyType
 from ..kernel.canon import canonical_json
 from ..kernel.packs import pack, packed_name
 from ..kernel.parallel import SERIAL, Spread
-from . import tally
+from . import layout as laid, tally
 from .adjacent import Pairs
 from .layout import _LONE_SURROGATE, arrange, file_bytes, layout
 from .pipeline import WordMemo, term_counts
@@ -66,13 +66,14 @@ def _weighted_counts(texts, weights, memo: WordMemo | None = None) -> tuple[dict
 def _all_postings(docs, memo: WordMemo, lists: bool):
     """(per field: term -> [doc << ID | tf, ...], docs ascending — when `lists`, else None; the
     fields' total lengths; each doc's lengths() (None at an unused id); term -> _term_entry) of
-    all docs, counted over arrays (tally.py)."""
+    all docs, counted over arrays (tally.py). Without `lists` (no watch build keeps the entries
+    to patch), a shard's entry is its JSON text already (tally.entries)."""
     import numpy as np   # the build's only: a query needs no postings built
     per_field, names, totals, by_field, met = tally.postings(np, docs, 0, memo, WEIGHTS)
     # A lone surrogate is not valid UTF-8 (only from broken input), unreachable from JS.
     keep = ([not _LONE_SURROGATE.search(t) for t in names] if _LONE_SURROGATE.search("".join(names))
             else [True] * len(names))
-    weights = tally.entries(np, per_field, names, keep, _MASK, met)
+    weights = tally.entries(np, per_field, names, keep, _MASK, met, None if lists else laid.BIG_POSTINGS)
     capped = np.minimum(np.stack(by_field, 1), _MASK).tolist() if docs else []
     lens = [None if doc is None else tuple(n) for doc, n in zip(docs, capped)]
     post = tally.term_lists(np, per_field, names, ID, _MASK) if lists else None
@@ -112,14 +113,29 @@ def index_files(docs, state=None, spread: Spread = SERIAL) -> dict[str, bytes]:
 def _whole(docs, refs, groups, state, spread: Spread) -> dict[str, bytes]:
     """index_files from scratch. Its millions of posting lists hold no cycle: a collection
     while they pile up walks them all and frees nothing (~1 s of a 5,000-note multilingual
-    index), so the collector waits until they are written."""
+    index), so the collector waits until they are written. Its arrays of millions of numbers
+    take small pages (docs/decisions.md#the-search-index-of-a-long-multilingual-brain-sorts-packed-keys-and-writes-its-shards-from-arrays)."""
     enabled = gc.isenabled()
     gc.disable()
+    huge = _huge_pages(False)
     try:
         return _built(docs, refs, groups, state, spread)
     finally:
+        _huge_pages(huge)
         if enabled:
             gc.enable()
+
+
+def _huge_pages(on: bool) -> bool:
+    """Whether numpy asks for huge pages for its big arrays (it does by default), set to `on`;
+    the last setting returned. Where the kernel compacts memory on such a request (THP defrag
+    "madvise"), each fresh array's first touch waits for it: more system time than the sort."""
+    try:
+        from numpy._core import multiarray
+    except ImportError:   # numpy 1
+        from numpy.core import multiarray
+    setter = getattr(multiarray, "_set_madvise_hugepage", None)
+    return bool(setter(on)) if setter is not None else on
 
 
 def _built(docs, refs, groups, state, spread: Spread) -> dict[str, bytes]:

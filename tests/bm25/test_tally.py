@@ -71,3 +71,17 @@ def test_summed_packed_and_not_agree():
         assert got[2].tolist() == [want[k] for k in sorted(want)]
     ones = tally.summed(np, a, b, None)
     assert ones[2].tolist() == [sum(1 for x, y in zip(a.tolist(), b.tolist()) if (x, y) == k) for k in sorted(want)]
+
+
+def test_entries_as_text_are_the_lists_bytes(monkeypatch):
+    """A build without index state writes each shard entry as its JSON text (tally.entries'
+    `upto`); the files are those of a build that keeps lists (a watch build), big terms too."""
+    from builder.bm25 import layout
+    from builder.bm25.update import IndexState
+    for big in (10, 2000):
+        monkeypatch.setattr(layout, "BIG_POSTINGS", big)
+        for docs in [_docs(seed) for seed in range(3)]:
+            docs = [doc for doc in docs if doc is not None]
+            text = index_mod.index_files(docs)
+            assert text == index_mod.index_files(docs, IndexState())
+            assert any(rel.startswith("b/") for rel in text) == (big == 10)
