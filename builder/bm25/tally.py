@@ -59,6 +59,29 @@ class Vocab:
         self.texts[text] = out
         return out
 
+    def joined(self, text: str, parts: list[str]) -> list[int]:
+        """ids(text) for a text that may end with some of `parts`, each joined by a space: those
+        are numbered once (ids() keeps them for their own documents, next), taken from the end,
+        the longest first, and only what is left before them is split into words. A space
+        separates words, so the words are those of the whole."""
+        hit = self.texts.get(text) if parts else None
+        if hit is not None or not parts:
+            return hit if hit is not None else self.ids(text)
+        known = dict(zip(parts, map(self.ids, parts)))
+        longest = sorted(known, key=len, reverse=True)
+        tail, end = [], len(text)
+        while end > 0:
+            for part in longest:
+                if text.endswith(part, 0, end) and (len(part) == end or text[end - len(part) - 1] == " "):
+                    break
+            else:
+                break
+            tail.append(known[part])
+            end -= len(part) + 1
+        out = self.ids(text[:end]) if end > 0 else []
+        out = self.texts[text] = out + list(chain.from_iterable(reversed(tail)))
+        return out
+
     def _add(self, words: list[str]) -> None:
         """Analyse the words just numbered, in their order."""
         known, number, flat = self.memo.pairs, self.terms.__getitem__, self.flat
@@ -113,12 +136,31 @@ def gather(docs, first: int, memo: WordMemo, weighted: dict) -> tuple[Vocab, lis
             if not text:
                 continue
             if isinstance(text, str):
-                into.add(d, 1, ids(text))
+                into.add(d, 1, vocab.joined(text, _parts(docs, d - first)) if field == "body" else ids(text))
             else:
                 for group, w in zip(text, weighted[field]):
                     for t in group:
                         into.add(d, w, ids(t))
     return vocab, fields
+
+
+PARTS = 256   # sections of a note, at most, whose bodies its body's words are taken from
+
+
+def _parts(docs, k: int) -> list[str]:
+    """The bodies of the sections of note docs[k] (the documents after it whose ref is its ref
+    and "#": arrange puts them there), or [] when it is no note (views/documents: a note's body
+    is its pieces joined by spaces, and so is each section's, of a run of them)."""
+    doc = docs[k]
+    if doc.get("group") or "#" in doc["ref"]:
+        return []
+    prefix, out = doc["ref"] + "#", []
+    for other in docs[k + 1:k + 1 + PARTS]:
+        if other is None or not other["ref"].startswith(prefix):
+            break
+        if other.get("body"):
+            out.append(other["body"])
+    return out
 
 
 def counted(np, words: tuple, field: Field, ndocs: int, first: int):

@@ -85,3 +85,23 @@ def test_entries_as_text_are_the_lists_bytes(monkeypatch):
             text = index_mod.index_files(docs)
             assert text == index_mod.index_files(docs, IndexState())
             assert any(rel.startswith("b/") for rel in text) == (big == 10)
+
+
+def test_a_notes_body_from_its_sections_words():
+    """A note's body is its pieces joined by spaces, and a section's a run of them (nested ones
+    too): tally.Vocab.joined takes the sections' words; the postings are each document's
+    counts all the same, whatever case or script a part is in, and where a section's text ends
+    the note's but not at a space."""
+    lead, deep, inner, last = "Lead ĀB running", "東京タワー ёлка", "Deep Café the", "RUNNING cafe x"
+    inner_body = f"{inner} {deep}"
+    notes = [{"ref": "a.md", "title": "", "aliases": "", "headings": "",
+              "body": f"{lead} {inner_body} {last}", "names": ["a"]},
+             {"ref": "a.md#i", "title": "", "aliases": "", "headings": "", "body": inner_body},
+             {"ref": "a.md#i-d", "title": "", "aliases": "", "headings": "", "body": deep},
+             {"ref": "a.md#l", "title": "", "aliases": "", "headings": "", "body": last},
+             {"ref": "b.md", "title": "", "aliases": "", "headings": "", "body": "xcafe x"},
+             {"ref": "b.md#c", "title": "", "aliases": "", "headings": "", "body": "cafe x"},
+             {"ref": "c.md", "title": "", "aliases": "", "headings": "", "body": "cafe x"},
+             {"ref": "c.md#c", "title": "", "aliases": "", "headings": "", "body": "cafe x"}]
+    post, totals, lens, _, _ = index_mod._all_postings(notes, WordMemo(), True)
+    assert (post, totals, lens) == _reference(notes)
