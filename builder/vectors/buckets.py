@@ -112,7 +112,7 @@ def _made(refs: list[str], rows: list[bytes], sample: list[int], mu, dims: int) 
     """buckets() from nothing kept: seeds, ITERATIONS rounds over the sample, then every doc."""
     import numpy as np
     x = _matrix(rows, dims)
-    with_vector = [i for i in np.flatnonzero(np.abs(x).sum(axis=1) > 0).tolist() if (x[i] != mu).any()]
+    with_vector = np.flatnonzero((np.abs(x).sum(axis=1) > 0) & (x != mu).any(axis=1)).tolist()
     seeds = [i for i in with_vector if is_centre(refs[i])] or with_vector[:1]
     if len(seeds) < 2:
         return [rows[i] for i in seeds], [0] * len(refs)
