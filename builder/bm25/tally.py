@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from itertools import chain
 
-import orjson
-
+from . import shardtext
 from .adjacent import is_section
 from .pipeline import WordMemo, _spaceless, _word, _words
 from .scoring import FIELDS
@@ -276,59 +275,30 @@ def entries(np, per_field, names: list[str], keep: list[bool], cap: int, met, up
     """term → (its postings, [[field, doc gaps, tfs], ...] by field, fnv1a(term)) for the
     terms `keep` allows, in name order (index._term_entry's, for every term at once); `met`:
     postings()'s, whose hashes are by term id. With `upto`, the entry of a term with at most
-    that many postings is its JSON text (an orjson.Fragment: the bytes canonical_json writes of
-    the list), made from arrays without a Python int per posting."""
+    that many postings is its JSON text (shardtext.py), made without a Python int per posting."""
     count = np.zeros(len(names), np.int64)
-    for term, _, _ in per_field:
+    fields = []
+    for term, doc, tf in per_field:
         count += np.bincount(term, minlength=len(names))
-    textual = count <= upto if upto is not None else np.zeros(len(names), bool)
-    out: list[list] = [[] for _ in names]
-    for fi, (term, doc, tf) in enumerate(per_field):
         gap = doc.copy()
         gap[1:] -= doc[:-1]
-        which, starts, ends = runs(np, term)
-        gap[starts] = doc[starts]
-        _entries(np, fi, gap, np.minimum(tf, cap), (which, starts, ends), textual, out)
-    for k in np.flatnonzero(textual).tolist():
-        out[k] = orjson.Fragment(b"[" + b",".join(out[k]) + b"]")
+        heads = np.flatnonzero(np.r_[True, term[1:] != term[:-1]]) if len(term) else np.zeros(0, np.int64)
+        gap[heads] = doc[heads]
+        fields.append((gap, np.minimum(tf, cap), term[heads], heads, np.r_[heads[1:], len(term)].astype(np.int64)))
+    out = shardtext.entries(np, fields, len(names)) if upto is not None else [[] for _ in names]
+    lists = np.flatnonzero(count > upto).tolist() if upto is not None else range(len(names))
+    for k in lists:
+        out[k] = []
+    for fi, (gap, tf, which, heads, tails) in enumerate(fields):
+        listed = np.ones(len(which), bool) if upto is None else count[which] > upto
+        for k, a, b in zip(which[listed].tolist(), heads[listed].tolist(), tails[listed].tolist()):
+            out[k].append([fi, gap[a:b].tolist(), tf[a:b].tolist()])
     _, _, by_id, named = met
     hashes = by_id[named].tolist()
     counts = count.tolist()
+    if all(keep):
+        return dict(zip(names, zip(counts, out, hashes)))
     return {names[k]: (counts[k], out[k], hashes[k]) for k, ok in enumerate(keep) if ok}
-
-
-def _entries(np, fi: int, gap, tf, spans: tuple, textual, out: list[list]) -> None:
-    """Add each run of one field (`spans`: runs()'s) to its term's entry in `out`: the JSON text
-    of [fi, gaps, tfs] for a `textual` term, else the list."""
-    which, starts, ends = spans
-    if not textual.any():
-        gaps, tfs = gap.tolist(), tf.tolist()
-        for k, a, b in zip(which, starts, ends):
-            out[k].append([fi, gaps[a:b], tfs[a:b]])
-        return
-    (gtext, gat), (ttext, tat) = _numbers(np, gap), _numbers(np, tf)
-    heads, tails = np.array(starts, np.int64), np.array(ends, np.int64)
-    head = b"[%d,[" % fi
-    for k, text, a, b, ga, gb, ta, tb in zip(which, textual[which].tolist(), starts, ends, gat[heads].tolist(),
-                                             (gat[tails] - 1).tolist(), tat[heads].tolist(), (tat[tails] - 1).tolist()):
-        if text:
-            out[k].append(b"".join((head, gtext[ga:gb], b"],[", ttext[ta:tb], b"]]")))
-        else:
-            out[k].append([fi, gap[a:b].tolist(), tf[a:b].tolist()])
-
-
-POWERS = tuple(10 ** k for k in range(1, 19))
-
-
-def _numbers(np, values) -> tuple[bytes, object]:
-    """(the JSON text of the non-negative int64 array `values`, where each value starts in it):
-    values[i:j] are text[at[i]:at[j] - 1]."""
-    text = orjson.dumps(values, option=orjson.OPT_SERIALIZE_NUMPY)
-    at = np.empty(len(values) + 1, np.int64)
-    at[0] = 1
-    np.cumsum(np.searchsorted(np.array(POWERS, np.int64), values, side="right") + 2, out=at[1:])
-    at[1:] += 1
-    return text, at
 
 
 def term_lists(np, per_field, names: list[str], shift: int, cap: int) -> list[dict]:
