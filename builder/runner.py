@@ -5,7 +5,8 @@ this module where, and runs the stages of a scope in emit/emitters.py's order kn
 
 - `bf build` on two or more cores: each brain's index side (its index documents and the stages
   of scope "index") runs in a child forked as its views are computed, writing through
-  `Writer.part()` into the same staging folder; the parent merges what it wrote. The content
+  `Writer.part()` into the same staging folder; the parent merges what it wrote. The last
+  brain's child then runs the site's stages, which need only the parsed brains. The content
   stages start in a second child once the last brain's stages they need are done, and are
   joined after the site's stages (they see the pages staged before them: `Writer.staged`).
 - A build that keeps a BuildState (bf serve --watch) cannot fork its index side anew, as the
@@ -154,6 +155,8 @@ class Runner:
         of a long multilingual brain ends last, a small vault's first)."""
         save = Once(save) if save is not None and self.beside else save
         run = partial(self.index_side, brain=brain, save=save, spread=self.spread)
+        if self.beside and brain is self.build.brains[-1]:
+            run = partial(_then_site, run)
         side = Forked(_in_child, (run, self.phases, self.build)) if self.beside else None
         with side or nullcontext():
             yield
@@ -166,7 +169,9 @@ class Runner:
 
     def stages(self, scope: str, ctx: Build) -> None:
         """The stages of `scope` over `ctx`; the content stages start beside once the last brain's
-        stages they need have run."""
+        stages they need have run. The site's are the last index child's when one is forked."""
+        if scope == "site" and self.beside:
+            return   # run by the last brain's index child (index_of)
         last = getattr(ctx, "brain", None) is self.build.brains[-1]
         run_stages(self.phases, scope, ctx, self.state, partial(self._ran, last) if self.pending else None)
 
@@ -202,6 +207,15 @@ class Runner:
             self.remote.end(isinstance(exc, Exception))
         if self.content is not None:
             self.content.__exit__(type(exc), exc, None)
+
+
+def _then_site(index_side, phases: Phases, build: Build) -> None:
+    """The last brain's index side, then the site's stages, in its child: they need only the
+    parsed brains, and that child is done before the views side on a small brain, whose critical
+    path the views side is (on a long one the index side is, and the site's stages are a
+    fraction of a second there)."""
+    index_side(phases, build)
+    run_stages(phases, "site", scoped("site", build), None)
 
 
 def _content(phases: Phases, ctx: Build) -> None:
