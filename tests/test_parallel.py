@@ -4,6 +4,7 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ def _tree(root):
 
 def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     brain = tmp_path / "brain"
+    build_site = partial(build_site, site_url="https://example.test/")   # with feeds: the sitemap lists every page
     generate(brain, notes=220, records_per_note=1, seed=5)   # over both parallel thresholds
     pages_forked, fork_map = [], parallel_module.fork_map
 
