@@ -184,7 +184,8 @@ class Runner:
 
     def join(self, digests: list[int]) -> None:
         """What the search worker and the content child wrote, merged; the content stages run
-        here when no child ran them."""
+        here when no child ran them. The report counts each stage's files in EMITTERS' order,
+        wherever it ran."""
         if self.remote is not None:
             self.merge(*self.remote.result(digests))
         if self.content is None:
@@ -192,6 +193,8 @@ class Runner:
         else:
             with self.content:
                 self.merge(*self.content.get())
+        emitted = self.phases.report.emitted
+        self.phases.report.emitted = {s.name: emitted[s.name] for s in EMITTERS if s.name in emitted}
 
     def merge(self, record: tuple, timings: dict, emitted: dict) -> None:
         """What a child wrote, timed and counted, into this process's writer and report."""
@@ -214,7 +217,7 @@ def _then_site(index_side, phases: Phases, build: Build) -> None:
     its child: they need only the parsed brains, and that child is done before the views side on
     a small brain, whose critical path the views side is (on a long one the index side is, and
     these stages are a fraction of a second there). The others (the feeds: they list every page)
-    run here once the pages are written."""
+    run in the build's process once the pages are written (Runner.stages)."""
     index_side(phases, build)
     run_stages(phases, "site", scoped("site", build), None, select=_alone)
 
