@@ -47,19 +47,27 @@ class Unencodable(ValueError):
     pass
 
 
+_ATOMS = frozenset({type(None), bool, int, str})
+_FIELDS = MappingProxyType({cls: tuple(f.name for f in dataclasses.fields(cls)) for cls in CLASSES.values()})
+
+
 def encode(value):
-    if value is None or isinstance(value, (bool, int, str)):
+    kind = type(value)   # by exact type first: a note holds a hundred values or more
+    if kind in _ATOMS:
+        return value
+    names = _FIELDS.get(kind)
+    if names is not None:
+        return {"$": kind.__name__, "v": _each(getattr(value, name) for name in names)}
+    if isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return value if value == value and abs(value) != float("inf") else {"$": "float", "v": repr(value)}
     if isinstance(value, list):
-        return [encode(v) for v in value]
+        return _each(value)
     if isinstance(value, tuple):
-        return {"$": "tuple", "v": [encode(v) for v in value]}
+        return {"$": "tuple", "v": _each(value)}
     if isinstance(value, dict):
         return {"$": "dict", "v": [[encode(k), encode(v)] for k, v in value.items()]}
-    if type(value).__name__ in CLASSES and type(value) is CLASSES[type(value).__name__]:
-        return {"$": type(value).__name__, "v": [encode(getattr(value, f.name)) for f in dataclasses.fields(value)]}
     if isinstance(value, datetime):
         return {"$": "datetime", "v": [value.replace(tzinfo=None).isoformat(), value.fold, _zone(value.tzinfo)]}
     if isinstance(value, date):
@@ -69,6 +77,11 @@ def encode(value):
     if isinstance(value, (set, frozenset)):
         return {"$": type(value).__name__, "v": [encode(v) for v in value]}
     raise Unencodable(type(value).__name__)
+
+
+def _each(values) -> list:
+    """[encode(v) for v in values], without a call for the atoms."""
+    return [v if type(v) in _ATOMS else encode(v) for v in values]
 
 
 def _zone(tz):

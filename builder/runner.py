@@ -5,7 +5,8 @@ this module where, and runs the stages of a scope in emit/emitters.py's order kn
 
 - `bf build` on two or more cores: each brain's index side (its index documents and the stages
   of scope "index") runs in a child forked as its views are computed, writing through
-  `Writer.part()` into the same staging folder; the parent merges what it wrote. The content
+  `Writer.part()` into the same staging folder; the parent merges what it wrote. The last
+  brain's child then runs the site's stages that need only the parsed brains. The content
   stages start in a second child once the last brain's stages they need are done, and are
   joined after the site's stages (they see the pages staged before them: `Writer.staged`).
 - A build that keeps a BuildState (bf serve --watch) cannot fork its index side anew, as the
@@ -81,12 +82,12 @@ def without_full_collections(run):
     return quiet
 
 
-def run_stages(phases: Phases, scope: str, ctx: Build, state: BuildState | None, done=None) -> None:
-    """Every stage of `scope` in order over `ctx`, each given its memo and those of the stages it
-    needs when `state` keeps them, and what its `start` began as the scope began; `done(stage)`
-    hears of each once it ran."""
+def run_stages(phases: Phases, scope: str, ctx: Build, state: BuildState | None, done=None, select=None) -> None:
+    """Every stage of `scope` in order over `ctx` (those `select(stage)` takes, when given), each
+    given its memo and those of the stages it needs when `state` keeps them, and what its `start`
+    began as the scope began; `done(stage)` hears of each once it ran."""
     brain = getattr(ctx, "brain", None)
-    stages = [s for s in EMITTERS if s.scope == scope]
+    stages = [s for s in EMITTERS if s.scope == scope and (select is None or select(s))]
     own = {s.name: _own(ctx, state, s, brain) for s in stages if s.wanted(ctx)}
     with ExitStack() as begun:
         started = {s.name: begun.enter_context(s.start(own[s.name])) for s in stages if s.start and s.name in own}
@@ -154,6 +155,8 @@ class Runner:
         of a long multilingual brain ends last, a small vault's first)."""
         save = Once(save) if save is not None and self.beside else save
         run = partial(self.index_side, brain=brain, save=save, spread=self.spread)
+        if self.beside and brain is self.build.brains[-1]:
+            run = partial(_then_site, run)
         side = Forked(_in_child, (run, self.phases, self.build)) if self.beside else None
         with side or nullcontext():
             yield
@@ -166,9 +169,11 @@ class Runner:
 
     def stages(self, scope: str, ctx: Build) -> None:
         """The stages of `scope` over `ctx`; the content stages start beside once the last brain's
-        stages they need have run."""
+        stages they need have run. The site's that need no other stage are the last index child's
+        when one is forked."""
+        select = _after_pages if scope == "site" and self.beside else None   # the others: index_of's child
         last = getattr(ctx, "brain", None) is self.build.brains[-1]
-        run_stages(self.phases, scope, ctx, self.state, partial(self._ran, last) if self.pending else None)
+        run_stages(self.phases, scope, ctx, self.state, partial(self._ran, last) if self.pending else None, select)
 
     def _ran(self, last: bool, stage: Stage) -> None:
         if last and stage.name in self.pending:
@@ -179,7 +184,8 @@ class Runner:
 
     def join(self, digests: list[int]) -> None:
         """What the search worker and the content child wrote, merged; the content stages run
-        here when no child ran them."""
+        here when no child ran them. The report counts each stage's files in EMITTERS' order,
+        wherever it ran."""
         if self.remote is not None:
             self.merge(*self.remote.result(digests))
         if self.content is None:
@@ -187,6 +193,8 @@ class Runner:
         else:
             with self.content:
                 self.merge(*self.content.get())
+        emitted = self.phases.report.emitted
+        self.phases.report.emitted = {s.name: emitted[s.name] for s in EMITTERS if s.name in emitted}
 
     def merge(self, record: tuple, timings: dict, emitted: dict) -> None:
         """What a child wrote, timed and counted, into this process's writer and report."""
@@ -202,6 +210,24 @@ class Runner:
             self.remote.end(isinstance(exc, Exception))
         if self.content is not None:
             self.content.__exit__(type(exc), exc, None)
+
+
+def _then_site(index_side, phases: Phases, build: Build) -> None:
+    """The last brain's index side, then the site's stages that need no other stage's files, in
+    its child: they need only the parsed brains, and that child is done before the views side on
+    a small brain, whose critical path the views side is (on a long one the index side is, and
+    these stages are a fraction of a second there). The others (the feeds: they list every page)
+    run in the build's process once the pages are written (Runner.stages)."""
+    index_side(phases, build)
+    run_stages(phases, "site", scoped("site", build), None, select=_alone)
+
+
+def _alone(stage: Stage) -> bool:
+    return not stage.needs
+
+
+def _after_pages(stage: Stage) -> bool:
+    return bool(stage.needs)
 
 
 def _content(phases: Phases, ctx: Build) -> None:

@@ -4,6 +4,7 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ def _tree(root):
 
 def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     brain = tmp_path / "brain"
+    build_site = partial(build_site, site_url="https://example.test/")   # with feeds: the sitemap lists every page
     generate(brain, notes=220, records_per_note=1, seed=5)   # over both parallel thresholds
     pages_forked, fork_map = [], parallel_module.fork_map
 
@@ -30,7 +32,7 @@ def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
         pages_forked.append(parallel)
         return fork_map(fn, args, state, parallel=parallel)
     monkeypatch.setattr(parallel_module, "fork_map", spy)
-    build_site(brain, tmp_path / "parallel")   # the search side forked beside: pages in this process
+    forked = build_site(brain, tmp_path / "parallel")   # the search side forked beside: pages in this process
     build_site(brain, tmp_path / "kept", state=BuildState())   # its search worker beside: likewise
     with monkeypatch.context() as no_worker:   # as after a lost search worker: no child beside
         build = build_module._build
@@ -39,8 +41,11 @@ def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     assert pages_forked == [False, False, True]
     for module in (parallel_module, runner_module):
         monkeypatch.setattr(module, "cores", lambda: 1)
-    build_site(brain, tmp_path / "serial")
+    alone = build_site(brain, tmp_path / "serial")
     assert pages_forked[3:] == [False]   # one core: the runner's Spread allows no workers
+    # the site's stages ran in the last index child: what they wrote is merged, and counted
+    assert forked.emitted == alone.emitted and forked.emitted["token table"] > 0
+    assert forked.files == alone.files
     serial = _tree(tmp_path / "serial")
     for kind in ("parallel", "kept", "alone"):
         assert _tree(tmp_path / kind) == serial, kind

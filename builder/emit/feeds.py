@@ -165,4 +165,4 @@ def _stage(ctx: SiteContext) -> None:
     emit_feeds(ctx.writer, list(ctx.brains), ctx.as_of)
 
 
-FEEDS = Stage("feeds", "site", "feeds", _stage)
+FEEDS = Stage("feeds", "site", "feeds", _stage, needs=("pages", "site pages"))   # the sitemap lists every page written
