@@ -97,6 +97,35 @@ def union(np, size: int, id_arrays):
 _LATER = object()   # a set Posting makes on first use
 
 
+class Listed(Sequence):
+    """A numpy array read as a list of Python numbers, converted a head at a time: a search
+    walks the first hits of a common word's ranking, and converting all of it cost more than
+    the walk. Iterating it converts it all."""
+    __slots__ = ("array", "head")
+
+    def __init__(self, array):
+        self.array, self.head = array, []
+
+    def __len__(self):
+        return self.array.size
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return self.array[i].tolist()
+        if not 0 <= i < len(self.head):
+            i = range(self.array.size)[i]   # IndexError past the end, negatives count back
+            if i >= len(self.head) + 64:   # far past the head (a bisection, a position): itself
+                return self.array.item(i)
+            if i >= len(self.head):
+                self.head = self.array[:2 * i + 64].tolist()
+        return self.head[i]
+
+    def __iter__(self):
+        if len(self.head) < self.array.size:
+            self.head = self.array.tolist()
+        return iter(self.head)
+
+
 # Postings longer than this are weighed by numpy: the same IEEE operations in the same order,
 # element by element, so the same doubles as the loop below and as JS.
 ARRAY_FROM = 2000
@@ -190,7 +219,7 @@ class Posting:
                 named[at] = True
             if fi not in reader.context_fields:
                 own[at] = True
-        self.ids, self.ws = every.tolist(), ws.tolist()
+        self.ids, self.ws = Listed(every), Listed(ws)
         self._named = self._own = _LATER
         self._arrays = (every, ws, named, own if context else np.ones(every.size, dtype=bool))
 
@@ -249,10 +278,11 @@ class Posting:
         if self._ranked is None and self._arrays is not None:
             import numpy as np
             _, ws, named, held = self._arrays
-            ranked = np.lexsort((np.arange(ws.size), -ws, np.where(named, 0, np.where(held, 1, 2))))
+            ranked = self._by_weights(np)   # then by tier, stably
+            ranked = ranked[np.argsort(np.where(named, 0, np.where(held, 1, 2))[ranked], kind="stable")]
             owned = ranked[held[ranked]]
-            self._ranked = (ranked.tolist(), owned.tolist())
-            self._docs[1:] = [self._arrays[0][ranked].tolist(), self._arrays[0][owned].tolist()]   # docs(), at C speed
+            self._ranked = (Listed(ranked), Listed(owned))
+            self._docs[1:] = [Listed(self._arrays[0][ranked]), Listed(self._arrays[0][owned])]   # docs()
         if self._ranked is None:
             ids, named, held = self.ids, self.named, self.own
 
@@ -273,13 +303,16 @@ class Posting:
         """Positions ordered by (weight descending, id)."""
         if self._by_weight is None and self._arrays is not None:
             import numpy as np
-            ws = self._arrays[1]
-            by_weight = np.lexsort((np.arange(ws.size), -ws))
-            self._by_weight, self._docs[0] = by_weight.tolist(), self._arrays[0][by_weight].tolist()
+            by_weight = self._by_weights(np)
+            self._by_weight, self._docs[0] = Listed(by_weight), Listed(self._arrays[0][by_weight])
         if self._by_weight is None:
             ws = self.ws
             self._by_weight = sorted(range(len(ws)), key=lambda i: -ws[i])   # stable: ids ascending
         return self._by_weight
+
+    def _by_weights(self, np):
+        """by_weight() of an array posting, as an array: a stable sort keeps ids ascending."""
+        return np.argsort(-self._arrays[1], kind="stable")
 
 
 class Hits(Sequence):
@@ -310,7 +343,7 @@ class Hits(Sequence):
 def intersect(posts) -> list[int]:
     """Docs holding every posting's term in their own text, ascending."""
     posts = sorted(posts, key=lambda p: len(p.ids))
-    ids = posts[0].ids if posts[0].own is None else sorted(posts[0].own)
+    ids = list(posts[0].ids) if posts[0].own is None else sorted(posts[0].own)
     for p in posts[1:]:
         if not ids:
             break
@@ -333,7 +366,11 @@ def one_term(entry, whole: bool, names: frozenset, limit: int | None, required: 
         front = sorted(at_.values(), key=lambda i: (-ws[i], i))
         head = [(ids[i], c * ws[i], s, 0) for i in front]
         head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
-    if head:
+    if head and isinstance(ranked, Listed):   # an array posting: the same lists over arrays
+        import numpy as np
+        order = Listed(ranked.array[~np.isin(ranked.array, front)])
+        docs = [h[0] for h in head] + p.arrays()[0][order.array].tolist()
+    elif head:
         skip = set(front)
         order = [i for i in ranked if i not in skip]
         docs = [h[0] for h in head] + [ids[i] for i in order]

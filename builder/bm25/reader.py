@@ -123,6 +123,16 @@ class IndexReader:
             out[start:end] = column[ids[start:end] - k * size]
         return out
 
+    def preload(self) -> None:
+        """Read now the per-doc chunk files a search reads by doc id (r/, l/, o/, c/), those of
+        the ids in use (an unused span has none): bf mcp's startup."""
+        meta = self.meta
+        for kind, size in (("r", meta["refChunk"]), ("l", meta["lengthChunk"]), ("o", meta["convChunk"]),
+                           ("c", meta["convChunk"])):
+            for _, first, count in meta["groups"]:
+                for k in range(first // size, (first + count - 1) // size + 1) if count else ():
+                    self._chunk(kind, k)
+
     def ref(self, doc: int) -> str:
         """The ref of doc id `doc`; loads only its r/N.json chunk."""
         return self._per_doc("r", self.meta["refChunk"], doc)
@@ -375,18 +385,12 @@ class IndexReader:
 
 
 def _array_hits(docs, scores, tiers, masks, present, required: bool, ids) -> Hits:
-    """_search_arrays' Hits from its ranked arrays: a search reads a page of hits (made from
-    the arrays), a phrase's walk every one (from lists, made once it reads past a page)."""
-    docs, every, sets = docs.tolist(), frozenset(f for _, f, _ in present), {}
-    cols = [scores, tiers, masks]
+    """_search_arrays' Hits from its ranked arrays: a search reads the first hits, each made
+    from the arrays as it is read."""
+    docs, every, sets = _postings.Listed(docs), frozenset(f for _, f, _ in present), {}
 
     def at_(k):
-        if k < 64:
-            score, tier, mask = float(scores[k]), int(tiers[k]), int(masks[k])
-        else:
-            if not isinstance(cols[0], list):
-                cols[:] = [c.tolist() for c in cols]
-            score, tier, mask = cols[0][k], cols[1][k], cols[2][k]
+        score, tier, mask = scores.item(k), tiers.item(k), masks.item(k)
         if required:
             return docs[k], score, every, tier
         if mask not in sets:

@@ -160,6 +160,14 @@ class BrainStore:
             self._reader = IndexReader(self.site.path / self.base / "index")
         return self._reader
 
+    def preload(self) -> None:
+        """Read now what most searches read (bf mcp's startup): the index's per-doc chunks and
+        the notes' meta chunks."""
+        if self.ok():
+            self.reader.preload()
+            for k in range(len(self.meta.get("note_chunks") or ())):
+                self._load(f"notes/m/{k}.json")
+
     def sources(self) -> list[str]:
         return sorted(self.meta.get("sources", {}))
 
