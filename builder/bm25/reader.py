@@ -79,6 +79,7 @@ class IndexReader:
         self._pairs: dict[tuple, list] = {}   # phrases -> the doc ids of each of their buckets (a/)
         self._instants: dict[int, list] = {}   # p/K.json's instants, summed
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
+        self.resident = None   # the lengths of every doc, once resident.hold read them
         self._group_starts = [first for _, first, _ in meta["groups"]]
         self._group_names = [name for name, _, _ in meta["groups"]]
         self._spans = {name: (first, first + count) for name, first, count in meta["groups"]}
@@ -111,6 +112,8 @@ class IndexReader:
 
     def length_array(self, field: int, ids):
         """lengths() of the numpy array `ids` (ascending), as a float64 array."""
+        if self.resident is not None:   # every length in memory, an array per field (resident.py)
+            return self.resident[field][ids]
         import numpy as np
         size, out = self.meta["lengthChunk"], np.empty(ids.size)
         chunks = ids // size
@@ -122,16 +125,6 @@ class IndexReader:
                 column = self._chunks["l", k, field] = np.array(self._chunk("l", k)[field], dtype=np.float64)
             out[start:end] = column[ids[start:end] - k * size]
         return out
-
-    def preload(self) -> None:
-        """Read now the per-doc chunk files a search reads by doc id (r/, l/, o/, c/), those of
-        the ids in use (an unused span has none): bf mcp's startup."""
-        meta = self.meta
-        for kind, size in (("r", meta["refChunk"]), ("l", meta["lengthChunk"]), ("o", meta["convChunk"]),
-                           ("c", meta["convChunk"])):
-            for _, first, count in meta["groups"]:
-                for k in range(first // size, (first + count - 1) // size + 1) if count else ():
-                    self._chunk(kind, k)
 
     def ref(self, doc: int) -> str:
         """The ref of doc id `doc`; loads only its r/N.json chunk."""

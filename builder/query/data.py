@@ -14,13 +14,13 @@ FORMAT = "bf-data-2"
 
 
 class BrainData:
-    def __init__(self, load_json, brain: str, load_text=None):
-        self.load_json, self.brain, self.load_text = load_json, brain, load_text
+    def __init__(self, load_json, brain: str, load_raw=None):
+        self.load_json, self.brain, self.load_raw = load_json, brain, load_raw
         self.root = f"_bf/{refs.escape_segment(brain)}/data"
         meta = load_json(f"{self.root}/meta.json")
         self.meta = meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
         self.loaded: dict[str, object] = {}
-        self.texts: dict[str, str | None] = {}   # a record pack's JSON text, while it is not parsed
+        self.texts: dict[str, bytes | None] = {}   # a record pack's JSON bytes, while it is not parsed
         self.record_texts: dict[str, str] = {}   # ref -> record_text: each search of its words wants it again
 
     def _file(self, path: str):
@@ -71,10 +71,10 @@ class BrainData:
         when the pack is parsed already, by entry()."""
         n = (self.meta or {}).get("packs", {}).get(family)
         path = f"{family}/{refs.pack_of(key, n)}.json" if n else None
-        if path is None or path in self.loaded or self.load_text is None:
+        if path is None or path in self.loaded or self.load_raw is None:
             return self.entry(family, key)
         if path not in self.texts:
-            self.texts[path] = self.load_text(f"{self.root}/{path}", packed=True)
+            self.texts[path] = self.load_raw(f"{self.root}/{path}", packed=True)
         found = _cut(self.texts[path], key, ref)
         return found if found is not None else self.entry(family, key)
 
@@ -132,21 +132,38 @@ def page_with_offset(pages: list[dict], offset: int) -> dict | None:
 _DECODER = json.JSONDecoder()
 
 
-def _cut(text: str | None, key: str, ref: str) -> list | None:
-    """The value of `key` in the canonical JSON `text` (a pack: keys as orjson writes them,
-    str unescaped), when it is record `ref`'s pages, else None. `"KEY":` in JSON is always
+def _cut(data: bytes | None, key: str, ref: str) -> list | None:
+    """The value of `key` in the canonical JSON `data` (a pack's UTF-8: keys as orjson writes
+    them, str unescaped), when it is record `ref`'s pages, else None. `"KEY":` in JSON is always
     an object key (a quote inside a string is escaped); the pages' own `ref` tells the pack's
     key from one nested in a page."""
-    if text is None:
+    if data is None:
         return None
-    needle = json.dumps(key, ensure_ascii=False) + ":"
-    at = text.find(needle)
+    needle = (json.dumps(key, ensure_ascii=False) + ":").encode()
+    at = data.find(needle)
     while at >= 0:
-        try:
-            value, _ = _DECODER.raw_decode(text, at + len(needle))
-        except ValueError:
+        value = _value(data, at + len(needle))
+        if value is _MALFORMED:
             return None
         if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("ref") == ref for p in value):
             return value
-        at = text.find(needle, at + 1)
+        at = data.find(needle, at + 1)
     return None
+
+
+_MALFORMED = object()
+
+
+def _value(data: bytes, start: int):
+    """The JSON value at byte `start` of `data`, decoding only a window from there, widened
+    until the value ends in it (a pack is a hundred records: decoding it all cost more than
+    the search's cut). A value cut short never parses (an array or object lacks its close);
+    a character cut in two at the window's end is dropped."""
+    size = 4096
+    while True:
+        try:
+            return _DECODER.raw_decode(data[start:start + size].decode("utf-8", "ignore"))[0]
+        except ValueError:
+            if start + size >= len(data):
+                return _MALFORMED
+            size *= 4

@@ -12,7 +12,7 @@ from bisect import bisect_right
 
 from ..kernel import packs
 from ..kernel.canon import parsed
-from ..bm25 import IndexReader
+from ..bm25 import IndexReader, resident
 from ..kernel.refs import escape_segment
 from .site import Site
 
@@ -164,9 +164,12 @@ class BrainStore:
         """Read now what most searches read (bf mcp's startup): the index's per-doc chunks and
         the notes' meta chunks."""
         if self.ok():
-            self.reader.preload()
+            resident.hold(self.reader)
             for k in range(len(self.meta.get("note_chunks") or ())):
                 self._load(f"notes/m/{k}.json")
+            for source, heads in self.meta.get("record_chunks", {}).items():
+                for k in range(len(heads)):
+                    self._load(f"records/{escape_segment(source)}/m/{k}.json")
 
     def sources(self) -> list[str]:
         return sorted(self.meta.get("sources", {}))
