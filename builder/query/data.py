@@ -23,6 +23,15 @@ class BrainData:
         self.texts: dict[str, bytes | None] = {}   # a record pack's JSON bytes, while it is not parsed
         self.record_texts: dict[str, str] = {}   # ref -> record_text: each search of its words wants it again
 
+    def preload(self) -> None:
+        """Read every record pack's bytes now (bf mcp's startup); a search cuts its records'
+        pages from them (_record_pages)."""
+        for family, n in (self.meta or {}).get("packs", {}).items():
+            for k in range(n) if family.startswith("records/") and self.load_raw else ():
+                path = f"{family}/{k}.json"
+                if path not in self.texts and path not in self.loaded:
+                    self.texts[path] = self.load_raw(f"{self.root}/{path}", packed=True)
+
     def _file(self, path: str):
         if path not in self.loaded:
             self.loaded[path] = self.load_json(f"{self.root}/{path}", packed=True)
@@ -133,10 +142,16 @@ _DECODER = json.JSONDecoder()
 
 
 def _cut(data: bytes | None, key: str, ref: str) -> list | None:
-    """The value of `key` in the canonical JSON `data` (a pack's UTF-8: keys as orjson writes
-    them, str unescaped), when it is record `ref`'s pages, else None. `"KEY":` in JSON is always
-    an object key (a quote inside a string is escaped); the pages' own `ref` tells the pack's
-    key from one nested in a page."""
+    """Record `ref`'s pages, the value of `key` in the pack `data`, or None: the pages' own
+    `ref` tells the pack's key from one nested in a page."""
+    return cut_value(data, key, lambda v: isinstance(v, list) and v and all(
+        isinstance(p, dict) and p.get("ref") == ref for p in v))
+
+
+def cut_value(data: bytes | None, key: str, fits):
+    """The first value of `key` in the canonical JSON `data` (a pack's UTF-8: keys as orjson
+    writes them, str unescaped) for which fits(value) holds, else None; None too when `data`
+    is. `"KEY":` in JSON is always an object key (a quote inside a string is escaped)."""
     if data is None:
         return None
     needle = (json.dumps(key, ensure_ascii=False) + ":").encode()
@@ -145,7 +160,7 @@ def _cut(data: bytes | None, key: str, ref: str) -> list | None:
         value = _value(data, at + len(needle))
         if value is _MALFORMED:
             return None
-        if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("ref") == ref for p in value):
+        if fits(value):
             return value
         at = data.find(needle, at + 1)
     return None

@@ -14,6 +14,7 @@ from ..kernel import packs
 from ..kernel.canon import parsed
 from ..bm25 import IndexReader, resident
 from ..kernel.refs import escape_segment
+from .data import cut_value
 from .site import Site
 
 STORE_FORMAT = "bf-search-4"
@@ -119,6 +120,8 @@ class BrainStore:
         self._owners: _Owners | None = None
         self._groups: list[str] | None = None
         self._spans: dict[tuple, range] = {}
+        self._raws: dict[str, bytes | None] = {}   # notes/K.json's bytes
+        self._texts: dict[str, dict] = {}   # a note's {summary, pieces}, cut from them
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
@@ -161,8 +164,8 @@ class BrainStore:
         return self._reader
 
     def preload(self) -> None:
-        """Read now what most searches read (bf mcp's startup): the index's per-doc chunks and
-        the notes' meta chunks."""
+        """Read now what most searches read (bf mcp's startup): the index's per-doc chunks, the
+        meta chunks, and the texts' bytes (notes', and the records' packs)."""
         if self.ok():
             resident.hold(self.reader)
             for k in range(len(self.meta.get("note_chunks") or ())):
@@ -170,6 +173,10 @@ class BrainStore:
             for source, heads in self.meta.get("record_chunks", {}).items():
                 for k in range(len(heads)):
                     self._load(f"records/{escape_segment(source)}/m/{k}.json")
+            for k in sorted({meta.get("t", 0) for rel, chunk in self._files.items() if rel.startswith("notes/m/")
+                             for meta in (chunk or {}).values()}):
+                self._raw(f"notes/{k}.json")
+            self.site.brain_data(self.brain).preload()
 
     def sources(self) -> list[str]:
         return sorted(self.meta.get("sources", {}))
@@ -262,10 +269,24 @@ class BrainStore:
         return self._owners
 
     def text(self, entry: Entry) -> dict | str:
-        """A note's {summary, pieces}, or a record's text (from the brain's record store)."""
+        """A note's {summary, pieces}, or a record's text (from the brain's record store). A
+        note's is cut from its file's bytes (data.cut_value): the file holds other notes'."""
         if entry.kind == "record":
             return self.site.brain_data(self.brain).record_text(entry.ref)
-        return self._load(f"notes/{entry.meta.get('t', 0)}.json").get(entry.note, {})
+        note = entry.note
+        if note not in self._texts:
+            raw = self._raw(f"notes/{entry.meta.get('t', 0)}.json")
+            self._texts[note] = cut_value(raw, note, lambda v: isinstance(v, dict)) or {}
+        return self._texts[note]
+
+    def _raw(self, rel: str) -> bytes | None:
+        """The bytes of pack file `rel`, kept; None when missing or not a pack."""
+        if rel not in self._raws:
+            try:
+                self._raws[rel] = packs.read(self.site.path / self.base, rel, True)
+            except (OSError, ValueError):
+                self._raws[rel] = None
+        return self._raws[rel]
 
 
 class _Owners:

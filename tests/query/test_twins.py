@@ -44,6 +44,8 @@ EXCEPTIONS = {
     ("bm25/pipeline.py", "py:termCounts"): "counts terms for the index build",
     ("bm25/tokenizer.py", "py:split"): "the index build's splitter; the browser tokenizes for highlights only",
     ("query/recall.py", "py:checkBudget"): "--budget of the CLI and MCP; bf.recall takes a number",
+    ("query/data.py", "py:cutValue"): "Python cuts one value from a pack's bytes (a record's pages, a note's text); "
+                                       "the browser parses the packs it fetches",
     ("query/search.py", "py:checkQuery"): "CLI/MCP argument check; JS checks in search() itself",
     ("query/search.py", "py:types"): "the MCP `types` resource",
     ("kernel/text.py", "py:plain"): "Markdown → plain text for previews, at build time",
