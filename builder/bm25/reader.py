@@ -73,6 +73,7 @@ class IndexReader:
         self.context_fields = {fields.index(f) for f in CONTEXT if f in fields}
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, Posting | None] = {}
+        self._raws: dict[tuple, bytes] = {}   # (kind, shard) -> its bytes
         self._raw: dict[str, list] = {}
         self._names: dict[str, frozenset] = {}
         self._facets: dict[str, frozenset] = {}
@@ -217,6 +218,12 @@ class IndexReader:
     def _table(self, kind: str, key: str, count: int) -> dict:
         return self._shard(kind, fnv1a(key) & (count - 1))
 
+    def _bytes(self, kind: str, shard: int) -> bytes | None:
+        """A shard's bytes, kept: a query cuts its terms' postings out (packs.cut), unparsed."""
+        if (kind, shard) not in self._raws:
+            self._raws[kind, shard] = packs.read(self.dir, f"{kind}/{shard}.json", True)
+        return self._raws[kind, shard]
+
     def _shard(self, kind: str, shard: int) -> dict:
         table = self._shards.get((kind, shard))
         if table is None:
@@ -232,7 +239,7 @@ class IndexReader:
     def raw(self, term: str) -> list:
         """A term's posting as [(field, ids, tfs)] by field index (empty when absent), unweighed."""
         if term not in self._raw:
-            entry = self._table("t", term, self.meta["shards"]).get(term)
+            entry = packs.cut(self._bytes("t", fnv1a(term) & (self.meta["shards"] - 1)), term, lambda v: True)
             if isinstance(entry, int):   # a big posting: binary (FORMAT.md#big-postings), weighed over arrays
                 _postings.load_numpy()
                 self._raw[term] = _postings.unpack_big(packs.read(self.dir, f"b/{entry}.bin", True))

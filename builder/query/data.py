@@ -4,9 +4,7 @@ records and the sections kept are looked up whole, other
 sections computed from their note's reply (query/sections.py). Packs are loaded once per `BrainData` (per open Site)."""
 from __future__ import annotations
 
-import json
-
-from ..kernel import refs
+from ..kernel import packs, refs
 from ..kernel.listing import PAGE_ITEMS
 from .sections import section_reply
 
@@ -138,47 +136,8 @@ def page_with_offset(pages: list[dict], offset: int) -> dict | None:
     return next((p for p in pages if (p.get("offset") or 0) == offset), None)
 
 
-_DECODER = json.JSONDecoder()
-
-
 def _cut(data: bytes | None, key: str, ref: str) -> list | None:
     """Record `ref`'s pages, the value of `key` in the pack `data`, or None: the pages' own
     `ref` tells the pack's key from one nested in a page."""
-    return cut_value(data, key, lambda v: isinstance(v, list) and v and all(
+    return packs.cut(data, key, lambda v: isinstance(v, list) and v and all(
         isinstance(p, dict) and p.get("ref") == ref for p in v))
-
-
-def cut_value(data: bytes | None, key: str, fits):
-    """The first value of `key` in the canonical JSON `data` (a pack's UTF-8: keys as orjson
-    writes them, str unescaped) for which fits(value) holds, else None; None too when `data`
-    is. `"KEY":` in JSON is always an object key (a quote inside a string is escaped)."""
-    if data is None:
-        return None
-    needle = (json.dumps(key, ensure_ascii=False) + ":").encode()
-    at = data.find(needle)
-    while at >= 0:
-        value = _value(data, at + len(needle))
-        if value is _MALFORMED:
-            return None
-        if fits(value):
-            return value
-        at = data.find(needle, at + 1)
-    return None
-
-
-_MALFORMED = object()
-
-
-def _value(data: bytes, start: int):
-    """The JSON value at byte `start` of `data`, decoding only a window from there, widened
-    until the value ends in it (a pack is a hundred records: decoding it all cost more than
-    the search's cut). A value cut short never parses (an array or object lacks its close);
-    a character cut in two at the window's end is dropped."""
-    size = 4096
-    while True:
-        try:
-            return _DECODER.raw_decode(data[start:start + size].decode("utf-8", "ignore"))[0]
-        except ValueError:
-            if start + size >= len(data):
-                return _MALFORMED
-            size *= 4

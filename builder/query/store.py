@@ -14,7 +14,6 @@ from ..kernel import packs
 from ..kernel.canon import parsed
 from ..bm25 import IndexReader, resident
 from ..kernel.refs import escape_segment
-from .data import cut_value
 from .site import Site
 
 STORE_FORMAT = "bf-search-4"
@@ -270,13 +269,13 @@ class BrainStore:
 
     def text(self, entry: Entry) -> dict | str:
         """A note's {summary, pieces}, or a record's text (from the brain's record store). A
-        note's is cut from its file's bytes (data.cut_value): the file holds other notes'."""
+        note's is cut from its file's bytes (packs.cut): the file holds other notes'."""
         if entry.kind == "record":
             return self.site.brain_data(self.brain).record_text(entry.ref)
         note = entry.note
         if note not in self._texts:
             raw = self._raw(f"notes/{entry.meta.get('t', 0)}.json")
-            self._texts[note] = cut_value(raw, note, lambda v: isinstance(v, dict)) or {}
+            self._texts[note] = packs.cut(raw, note, lambda v: isinstance(v, dict)) or {}
         return self._texts[note]
 
     def _raw(self, rel: str) -> bytes | None:

@@ -32,6 +32,8 @@ EXCEPTIONS = {
     # the build or the Python shell only: the browser never does it
     ("kernel/packs.py", "py:pack"): "packs are written by the build; the browser only inflates them",
     ("kernel/packs.py", "py:packAll"): "packs are written by the build; the browser only inflates them",
+    ("kernel/packs.py", "py:cut"): "Python cuts one value from a pack's bytes (a record's pages, a note's text, a "
+                                   "term's posting); the browser parses the packs it fetches",
     ("kernel/packs.py", "py:read"): "reads a pack from disk; the browser fetches through site.js",
     ("kernel/packs.py", "js:unpackBytes"): "a fetched pack's bytes (the vector files): Python's unpack gives bytes "
                                            "already, JS's unpack the parsed JSON that its other callers want",
@@ -44,8 +46,6 @@ EXCEPTIONS = {
     ("bm25/pipeline.py", "py:termCounts"): "counts terms for the index build",
     ("bm25/tokenizer.py", "py:split"): "the index build's splitter; the browser tokenizes for highlights only",
     ("query/recall.py", "py:checkBudget"): "--budget of the CLI and MCP; bf.recall takes a number",
-    ("query/data.py", "py:cutValue"): "Python cuts one value from a pack's bytes (a record's pages, a note's text); "
-                                       "the browser parses the packs it fetches",
     ("query/search.py", "py:checkQuery"): "CLI/MCP argument check; JS checks in search() itself",
     ("query/search.py", "py:types"): "the MCP `types` resource",
     ("kernel/text.py", "py:plain"): "Markdown → plain text for previews, at build time",
