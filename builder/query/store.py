@@ -119,8 +119,9 @@ class BrainStore:
         self._owners: _Owners | None = None
         self._groups: list[str] | None = None
         self._spans: dict[tuple, range] = {}
-        self._raws: dict[str, bytes | None] = {}   # notes/K.json's bytes
+        self._raws: dict[str, bytes | None] = {}   # notes/K.json's and meta chunks' bytes (preload)
         self._texts: dict[str, dict] = {}   # a note's {summary, pieces}, cut from them
+        self._metas: dict[str, dict | None] = {}   # a record's meta, cut from its chunk's bytes
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
@@ -146,6 +147,8 @@ class BrainStore:
     def record_ref(self, source: str, pos: int) -> str:
         """The ref of the pos-th record of `source` (in ref order): the index and
         records/SRC/m/K.json both list a source's records in ref order, text_chunk a file."""
+        if self.reader.resident is not None:   # the index's refs are in memory (preload)
+            return self.reader.ref(next(first for name, first, _ in self.reader.meta["groups"] if name == source) + pos)
         size = self.meta["text_chunk"]
         rel = f"records/{escape_segment(source)}/m/{pos // size}.json"
         if rel not in self._chunk_refs:
@@ -153,8 +156,17 @@ class BrainStore:
         return self._chunk_refs[rel][pos % size]
 
     def record_meta(self, ref: str) -> dict | None:
+        """Its entry of its source's meta chunk: cut from the chunk's bytes when the preload
+        kept them (a record's among a hundred), else from the chunk parsed."""
         source = ref.partition(":")[0]
-        return self._chunk(f"records/{escape_segment(source)}", self.meta.get("record_chunks", {}).get(source), ref).get(ref)
+        heads = self.meta.get("record_chunks", {}).get(source)
+        k = bisect_right(heads, ref) - 1 if heads else -1
+        rel = f"records/{escape_segment(source)}/m/{k}.json"
+        if k < 0 or rel in self._files or rel not in self._raws:
+            return self._chunk(f"records/{escape_segment(source)}", heads, ref).get(ref)
+        if ref not in self._metas:
+            self._metas[ref] = packs.cut(self._raws[rel], ref, lambda v: isinstance(v, dict))
+        return self._metas[ref]
 
     @property
     def reader(self) -> IndexReader:
@@ -171,7 +183,7 @@ class BrainStore:
                 self._load(f"notes/m/{k}.json")
             for source, heads in self.meta.get("record_chunks", {}).items():
                 for k in range(len(heads)):
-                    self._load(f"records/{escape_segment(source)}/m/{k}.json")
+                    self._raw(f"records/{escape_segment(source)}/m/{k}.json")
             for k in sorted({meta.get("t", 0) for rel, chunk in self._files.items() if rel.startswith("notes/m/")
                              for meta in (chunk or {}).values()}):
                 self._raw(f"notes/{k}.json")
