@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from types import MappingProxyType
 
+from .heads import Listed, orders
 from .scoring import CONTEXT, idf
 
 
@@ -95,35 +96,6 @@ def union(np, size: int, id_arrays):
 
 
 _LATER = object()   # a set Posting makes on first use
-
-
-class Listed(Sequence):
-    """A numpy array read as a list of Python numbers, converted a head at a time: a search
-    walks the first hits of a common word's ranking, and converting all of it cost more than
-    the walk. Iterating it converts it all."""
-    __slots__ = ("array", "head")
-
-    def __init__(self, array):
-        self.array, self.head = array, []
-
-    def __len__(self):
-        return self.array.size
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return self.array[i].tolist()
-        if not 0 <= i < len(self.head):
-            i = range(self.array.size)[i]   # IndexError past the end, negatives count back
-            if i >= len(self.head) + 64:   # far past the head (a bisection, a position): itself
-                return self.array.item(i)
-            if i >= len(self.head):
-                self.head = self.array[:2 * i + 64].tolist()
-        return self.head[i]
-
-    def __iter__(self):
-        if len(self.head) < self.array.size:
-            self.head = self.array.tolist()
-        return iter(self.head)
 
 
 # Postings longer than this are weighed by numpy: the same IEEE operations in the same order,
@@ -277,12 +249,10 @@ class Posting:
         their own text (a prefix)."""
         if self._ranked is None and self._arrays is not None:
             import numpy as np
-            _, ws, named, held = self._arrays
-            ranked = self._by_weights(np)   # then by tier, stably
-            ranked = ranked[np.argsort(np.where(named, 0, np.where(held, 1, 2))[ranked], kind="stable")]
-            owned = ranked[held[ranked]]
-            self._ranked = (Listed(ranked), Listed(owned))
-            self._docs[1:] = [Listed(self._arrays[0][ranked]), Listed(self._arrays[0][owned])]   # docs()
+            ids, ws, named, held = self._arrays
+            tier = np.where(named, 0, np.where(held, 1, 2)).astype(np.int8)
+            ranked, docs = orders(np, ids, ws, tier, held)
+            self._ranked, self._docs[1:] = tuple(ranked), docs
         if self._ranked is None:
             ids, named, held = self.ids, self.named, self.own
 
@@ -303,16 +273,12 @@ class Posting:
         """Positions ordered by (weight descending, id)."""
         if self._by_weight is None and self._arrays is not None:
             import numpy as np
-            by_weight = self._by_weights(np)
-            self._by_weight, self._docs[0] = Listed(by_weight), Listed(self._arrays[0][by_weight])
+            ids, ws = self._arrays[:2]
+            (self._by_weight,), (self._docs[0],) = orders(np, ids, ws, np.zeros(ws.size, dtype=np.int8))
         if self._by_weight is None:
             ws = self.ws
             self._by_weight = sorted(range(len(ws)), key=lambda i: -ws[i])   # stable: ids ascending
         return self._by_weight
-
-    def _by_weights(self, np):
-        """by_weight() of an array posting, as an array: a stable sort keeps ids ascending."""
-        return np.argsort(-self._arrays[1], kind="stable")
 
 
 class Hits(Sequence):

@@ -352,13 +352,11 @@ class IndexReader:
             sums = np.where(np.array([self._within(d, when) for d in ids.tolist()], dtype=bool), sums * WHEN_BOOST, sums)
         need = n_groups if whole else -1
         named_ids = np.isin(ids, np.fromiter(names, dtype=np.int64, count=len(names)))
-        tiers = np.where(named_ids, 0, np.where(nameds == need, 1, np.where(owns == need, 2, 3)))
-        order = np.argsort(-sums, kind="stable")   # ids ascend: (score descending, id)
-        order = order[np.argsort(tiers[order], kind="stable")]
+        tiers = np.where(named_ids, 0, np.where(nameds == need, 1, np.where(owns == need, 2, 3))).astype(np.int8)
+        (order,), (docs,) = _postings.orders(np, ids, sums, tiers)   # ids ascend: (tier, score descending, id)
         if limit is not None:
-            order = order[:limit]
-        return _array_hits(ids[order], sums[order], tiers[order], masks[order], present, required,
-                           ids if limit is None else None)
+            order, docs = order[:limit], docs[:limit]
+        return _array_hits(docs, order, sums, tiers, masks, present, required, ids if limit is None else None)
 
     def _dense_sums(self, present, extra) -> tuple:
         """Per doc id (arrays over the id space): the score sum of the groups, then the bonus
@@ -384,13 +382,14 @@ class IndexReader:
         return placed is not None and when[0] <= placed < when[1]
 
 
-def _array_hits(docs, scores, tiers, masks, present, required: bool, ids) -> Hits:
-    """_search_arrays' Hits from its ranked arrays: a search reads the first hits, each made
-    from the arrays as it is read."""
-    docs, every, sets = _postings.Listed(docs), frozenset(f for _, f, _ in present), {}
+def _array_hits(docs, order, scores, tiers, masks, present, required: bool, ids) -> Hits:
+    """_search_arrays' Hits from its arrays and their order (heads.orders): a search reads the
+    first hits, each made from the arrays as it is read."""
+    every, sets = frozenset(f for _, f, _ in present), {}
 
     def at_(k):
-        score, tier, mask = scores.item(k), tiers.item(k), masks.item(k)
+        i = order[k]
+        score, tier, mask = scores.item(i), tiers.item(i), masks.item(i)
         if required:
             return docs[k], score, every, tier
         if mask not in sets:
