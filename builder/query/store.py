@@ -179,6 +179,7 @@ class BrainStore:
         meta chunks, and the texts' bytes (notes', and the records' packs)."""
         if self.ok():
             resident.hold(self.reader)
+            self.owners().fill()
             for k in range(len(self.meta.get("note_chunks") or ())):
                 self._load(f"notes/m/{k}.json")
             for source, heads in self.meta.get("record_chunks", {}).items():
@@ -329,12 +330,18 @@ class _Owners:
         import numpy as np
         inside = docs[docs < self.end]
         size = self.reader.meta["convChunk"]
-        self._filled([k * size for k in np.unique(inside // size).tolist()])
+        if len(self.filled) < -(-self.end // size):   # a chunk is unread (fill() reads all)
+            self._filled([k * size for k in np.unique(inside // size).tolist()])
         if self._array is None:
             self._array = np.array(self.span, dtype=np.int64)
         seen = np.zeros(self.end, dtype=bool)
         seen[self._array[inside]] = True
         return int(docs.size - inside.size + np.count_nonzero(seen))
+
+    def fill(self) -> None:
+        """Every chunk's owners now, and the array count() reads (bf mcp's preload)."""
+        import numpy as np
+        self._array = np.array(self._filled(range(0, self.end, self.reader.meta["convChunk"])), dtype=np.int64)
 
     def _filled(self, inside: list[int]) -> list[int]:
         """The owners' list, with the chunks of the doc ids `inside` (all in group "") read."""
