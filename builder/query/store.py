@@ -18,6 +18,7 @@ from .site import Site
 
 STORE_FORMAT = "bf-search-4"
 CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
+EXCERPTS = 4096   # excerpts a store keeps (BrainStore.excerpt)
 
 
 def _read_json(folder, rel: str, packed: bool) -> dict | None:
@@ -122,6 +123,7 @@ class BrainStore:
         self._raws: dict[str, bytes | None] = {}   # notes/K.json's and meta chunks' bytes (preload)
         self._texts: dict[str, dict] = {}   # a note's {summary, pieces}, cut from them
         self._metas: dict[str, dict | None] = {}   # a record's meta, cut from its chunk's bytes
+        self._excerpts: dict[tuple, str] = {}   # (kind, ref, terms) -> an item's excerpt
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
@@ -243,6 +245,16 @@ class BrainStore:
             entry.doc = doc
             self._hits[doc] = entry
         return entry
+
+    def excerpt(self, entry: Entry, terms: set[str], make) -> str:
+        """make(), the excerpt of `entry` for the query `terms`, kept: a warm search asks for
+        its items' again (EXCERPTS of them at most)."""
+        key = (entry.kind, entry.ref, frozenset(terms))
+        if key not in self._excerpts:
+            if len(self._excerpts) >= EXCERPTS:
+                self._excerpts.clear()
+            self._excerpts[key] = make()
+        return self._excerpts[key]
 
     def checks(self, filters: tuple) -> dict[int, bool | None]:
         """Doc id -> the verdict of these filters (scope, --type, --path) on its item, as far as
