@@ -179,13 +179,20 @@ class Posting:
             lens = reader.length_array(fi, ids) if b != 0 and ids.size else None
             weighed.append((fi, ids, _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale)))
         fields = weighed
-        every = fields[0][1] if len(fields) == 1 else union(np, reader.meta["ids"], (ids for _, ids, _ in fields))
+        where = None   # an id's place in `every`, over the id space (one field: its own order)
+        if len(fields) == 1:
+            every = fields[0][1]
+        else:
+            held = np.zeros(reader.meta["ids"], dtype=bool)
+            for _, ids, _ in fields:
+                held[ids] = True
+            every, where = np.flatnonzero(held), np.cumsum(held) - 1
         ws = np.zeros(every.size)
         named = np.zeros(every.size, dtype=bool)
         own = np.zeros(every.size, dtype=bool)
         context = any(fi in reader.context_fields for fi, _, _ in fields)
         for fi, ids, w in fields:
-            at = np.searchsorted(every, ids)
+            at = slice(None) if where is None else where[ids]
             ws[at] = ws[at] + w
             if fi in reader.named_fields:
                 named[at] = True
