@@ -186,7 +186,8 @@ class Posting:
             held = np.zeros(reader.meta["ids"], dtype=bool)
             for _, ids, _ in fields:
                 held[ids] = True
-            every, where = np.flatnonzero(held), np.cumsum(held) - 1
+            every, where = np.flatnonzero(held), np.empty(held.size, dtype=np.int64)
+            where[every] = np.arange(every.size)
         ws = np.zeros(every.size)
         named = np.zeros(every.size, dtype=bool)
         own = np.zeros(every.size, dtype=bool)
