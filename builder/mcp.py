@@ -114,11 +114,11 @@ def tools(session: LiveSite) -> list[Tool]:
 
 
 def preload(session: LiveSite) -> None:
-    """Read at startup, before the first call, what a session's searches read by doc id and
-    keep: each brain's index chunks per doc, notes' meta chunks and vectors, and the token
-    table; and import what a search runs (numpy). A session's first searches then read only
-    the postings, texts and records they return (docs/decisions.md#bf-mcp-reads-its-hot-files-at-startup).
-    A missing site or brain is left for the calls to report."""
+    """Read at startup, before the first call, what a session's searches would each read
+    afresh, and keep it: each brain's per-doc index chunks, meta chunks, the texts' bytes and
+    vectors, and the token table; and import what a search runs (numpy). A session's first
+    searches then read only their words' postings (docs/decisions.md#bf-mcp-reads-its-hot-files-at-startup).
+    A missing site, brain or readable index is left for the calls to report."""
     from .query.search import open_stores
     from .query.vectorstore import brain_vectors, table
     try:
@@ -130,8 +130,11 @@ def preload(session: LiveSite) -> None:
     if all(brain_vectors(site, s).ok() for s in stores.values()):
         table(site).preload()
     for store in stores.values():
-        store.preload()
-        brain_vectors(site, store).preload()
+        try:
+            store.preload()
+            brain_vectors(site, store).preload()
+        except (OSError, ValueError):   # an older or damaged index: its calls will say so
+            continue
     gc.collect()
     gc.freeze()   # kept for the session: no collection walks it again
 
