@@ -26,6 +26,7 @@ from pydantic import BeforeValidator, Field
 
 from . import __version__, schema
 from .scrub import scrub
+from .bm25 import postings as _postings
 from .kernel.errors import BfError
 from .query.site import LiveSite, find_site
 
@@ -112,8 +113,36 @@ def tools(session: LiveSite) -> list[Tool]:
     return out
 
 
+def preload(session: LiveSite) -> None:
+    """Read at startup, before the first call, what a session's searches would each read
+    afresh, and keep it: each brain's per-doc index chunks, meta chunks, the texts' bytes and
+    vectors, and the token table; and import what a search runs (numpy). A session's first
+    searches then read only their words' postings (docs/decisions.md#bf-mcp-reads-its-hot-files-at-startup).
+    A missing site, brain or readable index is left for the calls to report."""
+    from .query.search import open_stores
+    from .query.vectorstore import brain_vectors, table
+    try:
+        site = session.current()
+        stores, _ = open_stores(site, None)
+    except BfError:
+        return
+    _postings.load_numpy()
+    if all(brain_vectors(site, s).ok() for s in stores.values()):
+        table(site).preload()
+    for store in stores.values():
+        try:
+            store.preload()
+            brain_vectors(site, store).preload()
+        except (OSError, ValueError):   # an older or damaged index: its calls will say so
+            continue
+    gc.collect()
+    gc.freeze()   # kept for the session: no collection walks it again
+
+
 def server(site: str | None) -> MCPServer:
-    return MCPServer("bf", version=__version__, tools=tools(LiveSite(find_site(site))), log_level="WARNING",
+    session = LiveSite(find_site(site))
+    preload(session)
+    return MCPServer("bf", version=__version__, tools=tools(session), log_level="WARNING",
                      instructions="Search, read and recall a brain built by `bf build`. Replies follow "
                                   "the JSON Schemas published as each tool's outputSchema.")
 

@@ -159,3 +159,29 @@ def test_a_rebuilt_site_is_noticed_without_restart(tmp_path, example_site, build
     before, after = session_run(site, steps)
     assert before.structured_content["as_of"] == NOW
     assert after.structured_content["as_of"] == "2026-12-03T12:00:00Z"
+
+
+def test_the_startup_preload_changes_no_reply(example_site):
+    """mcp.preload (docs/decisions.md#bf-mcp-reads-its-hot-files-at-startup) only reads early:
+    a preloaded site answers as one read on demand."""
+    from builder.mcp import preload
+    from builder.query.search import search
+    from builder.query.site import LiveSite
+    cold, warm = LiveSite(example_site), LiveSite(example_site)
+    preload(warm)
+    for query, scope, mode in (("pricing", None, None), ("website launch", None, None), ("pricing", "memories", None),
+                               ('"new website"', None, None), ("pricing", None, "lexical"), ("pricing", None, "semantic")):
+        assert search(warm.current(), query, scope=scope, mode=mode) == search(cold.current(), query, scope=scope, mode=mode)
+
+
+def test_a_site_whose_index_is_another_format_starts_and_says_so(tmp_path, example_site):
+    site = tmp_path / "site"
+    shutil.copytree(example_site, site)
+    for meta in site.glob("_bf/search/*/index/meta.json"):
+        meta.write_text(json.dumps(dict(json.loads(meta.read_text()), format="bf-lunr-0")))
+
+    async def steps(session):
+        return await session.call_tool("search", {"query": "pricing"})
+    result = session_run(site, steps)
+    assert result.is_error is True
+    assert "bf-lunr-0" in text_of(result)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from types import MappingProxyType
 
+from .heads import Listed, orders
 from .scoring import CONTEXT, idf
 
 
@@ -178,19 +179,27 @@ class Posting:
             lens = reader.length_array(fi, ids) if b != 0 and ids.size else None
             weighed.append((fi, ids, _weigh_array(w_idf, tfs, lens, k1, b, boost, a, scale)))
         fields = weighed
-        every = fields[0][1] if len(fields) == 1 else union(np, reader.meta["ids"], (ids for _, ids, _ in fields))
+        where = None   # an id's place in `every`, over the id space (one field: its own order)
+        if len(fields) == 1:
+            every = fields[0][1]
+        else:
+            held = np.zeros(reader.meta["ids"], dtype=bool)
+            for _, ids, _ in fields:
+                held[ids] = True
+            every, where = np.flatnonzero(held), np.empty(held.size, dtype=np.int64)
+            where[every] = np.arange(every.size)
         ws = np.zeros(every.size)
         named = np.zeros(every.size, dtype=bool)
         own = np.zeros(every.size, dtype=bool)
         context = any(fi in reader.context_fields for fi, _, _ in fields)
         for fi, ids, w in fields:
-            at = np.searchsorted(every, ids)
+            at = slice(None) if where is None else where[ids]
             ws[at] = ws[at] + w
             if fi in reader.named_fields:
                 named[at] = True
             if fi not in reader.context_fields:
                 own[at] = True
-        self.ids, self.ws = every.tolist(), ws.tolist()
+        self.ids, self.ws = Listed(every), Listed(ws)
         self._named = self._own = _LATER
         self._arrays = (every, ws, named, own if context else np.ones(every.size, dtype=bool))
 
@@ -248,11 +257,10 @@ class Posting:
         their own text (a prefix)."""
         if self._ranked is None and self._arrays is not None:
             import numpy as np
-            _, ws, named, held = self._arrays
-            ranked = np.lexsort((np.arange(ws.size), -ws, np.where(named, 0, np.where(held, 1, 2))))
-            owned = ranked[held[ranked]]
-            self._ranked = (ranked.tolist(), owned.tolist())
-            self._docs[1:] = [self._arrays[0][ranked].tolist(), self._arrays[0][owned].tolist()]   # docs(), at C speed
+            ids, ws, named, held = self._arrays
+            tier = np.where(named, 0, np.where(held, 1, 2)).astype(np.int8)
+            ranked, docs = orders(np, ids, ws, tier, held)
+            self._ranked, self._docs[1:] = tuple(ranked), docs
         if self._ranked is None:
             ids, named, held = self.ids, self.named, self.own
 
@@ -273,9 +281,8 @@ class Posting:
         """Positions ordered by (weight descending, id)."""
         if self._by_weight is None and self._arrays is not None:
             import numpy as np
-            ws = self._arrays[1]
-            by_weight = np.lexsort((np.arange(ws.size), -ws))
-            self._by_weight, self._docs[0] = by_weight.tolist(), self._arrays[0][by_weight].tolist()
+            ids, ws = self._arrays[:2]
+            (self._by_weight,), (self._docs[0],) = orders(np, ids, ws, np.zeros(ws.size, dtype=np.int8))
         if self._by_weight is None:
             ws = self.ws
             self._by_weight = sorted(range(len(ws)), key=lambda i: -ws[i])   # stable: ids ascending
@@ -310,7 +317,7 @@ class Hits(Sequence):
 def intersect(posts) -> list[int]:
     """Docs holding every posting's term in their own text, ascending."""
     posts = sorted(posts, key=lambda p: len(p.ids))
-    ids = posts[0].ids if posts[0].own is None else sorted(posts[0].own)
+    ids = list(posts[0].ids) if posts[0].own is None else sorted(posts[0].own)
     for p in posts[1:]:
         if not ids:
             break
@@ -333,7 +340,11 @@ def one_term(entry, whole: bool, names: frozenset, limit: int | None, required: 
         front = sorted(at_.values(), key=lambda i: (-ws[i], i))
         head = [(ids[i], c * ws[i], s, 0) for i in front]
         head += [(d, 0.0, frozenset(), 0) for d in sorted(names) if d not in at_]
-    if head:
+    if head and isinstance(ranked, Listed):   # an array posting: the same lists over arrays
+        import numpy as np
+        order = Listed(ranked.array[~np.isin(ranked.array, front)])
+        docs = [h[0] for h in head] + p.arrays()[0][order.array].tolist()
+    elif head:
         skip = set(front)
         order = [i for i in ranked if i not in skip]
         docs = [h[0] for h in head] + [ids[i] for i in order]

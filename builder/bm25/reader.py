@@ -73,12 +73,14 @@ class IndexReader:
         self.context_fields = {fields.index(f) for f in CONTEXT if f in fields}
         self._shards: dict[tuple, dict] = {}
         self._terms: dict[str, Posting | None] = {}
+        self._raws: dict[tuple, bytes] = {}   # (kind, shard) -> its bytes
         self._raw: dict[str, list] = {}
         self._names: dict[str, frozenset] = {}
         self._facets: dict[str, frozenset] = {}
         self._pairs: dict[tuple, list] = {}   # phrases -> the doc ids of each of their buckets (a/)
         self._instants: dict[int, list] = {}   # p/K.json's instants, summed
         self._chunks: dict[tuple, list] = {}   # (kind, n) -> r/N.json, c/N.json…
+        self.resident = None   # the lengths of every doc, once resident.hold read them
         self._group_starts = [first for _, first, _ in meta["groups"]]
         self._group_names = [name for name, _, _ in meta["groups"]]
         self._spans = {name: (first, first + count) for name, first, count in meta["groups"]}
@@ -111,6 +113,8 @@ class IndexReader:
 
     def length_array(self, field: int, ids):
         """lengths() of the numpy array `ids` (ascending), as a float64 array."""
+        if self.resident is not None:   # every length in memory, an array per field (resident.py)
+            return self.resident[field][ids]
         import numpy as np
         size, out = self.meta["lengthChunk"], np.empty(ids.size)
         chunks = ids // size
@@ -214,6 +218,12 @@ class IndexReader:
     def _table(self, kind: str, key: str, count: int) -> dict:
         return self._shard(kind, fnv1a(key) & (count - 1))
 
+    def _bytes(self, kind: str, shard: int) -> bytes | None:
+        """A shard's bytes, kept: a query cuts its terms' postings out (packs.cut), unparsed."""
+        if (kind, shard) not in self._raws:
+            self._raws[kind, shard] = packs.read(self.dir, f"{kind}/{shard}.json", True)
+        return self._raws[kind, shard]
+
     def _shard(self, kind: str, shard: int) -> dict:
         table = self._shards.get((kind, shard))
         if table is None:
@@ -229,7 +239,7 @@ class IndexReader:
     def raw(self, term: str) -> list:
         """A term's posting as [(field, ids, tfs)] by field index (empty when absent), unweighed."""
         if term not in self._raw:
-            entry = self._table("t", term, self.meta["shards"]).get(term)
+            entry = packs.cut(self._bytes("t", fnv1a(term) & (self.meta["shards"] - 1)), term, lambda v: True)
             if isinstance(entry, int):   # a big posting: binary (FORMAT.md#big-postings), weighed over arrays
                 _postings.load_numpy()
                 self._raw[term] = _postings.unpack_big(packs.read(self.dir, f"b/{entry}.bin", True))
@@ -342,13 +352,11 @@ class IndexReader:
             sums = np.where(np.array([self._within(d, when) for d in ids.tolist()], dtype=bool), sums * WHEN_BOOST, sums)
         need = n_groups if whole else -1
         named_ids = np.isin(ids, np.fromiter(names, dtype=np.int64, count=len(names)))
-        tiers = np.where(named_ids, 0, np.where(nameds == need, 1, np.where(owns == need, 2, 3)))
-        order = np.argsort(-sums, kind="stable")   # ids ascend: (score descending, id)
-        order = order[np.argsort(tiers[order], kind="stable")]
+        tiers = np.where(named_ids, 0, np.where(nameds == need, 1, np.where(owns == need, 2, 3))).astype(np.int8)
+        (order,), (docs,) = _postings.orders(np, ids, sums, tiers)   # ids ascend: (tier, score descending, id)
         if limit is not None:
-            order = order[:limit]
-        return _array_hits(ids[order], sums[order], tiers[order], masks[order], present, required,
-                           ids if limit is None else None)
+            order, docs = order[:limit], docs[:limit]
+        return _array_hits(docs, order, sums, tiers, masks, present, required, ids if limit is None else None)
 
     def _dense_sums(self, present, extra) -> tuple:
         """Per doc id (arrays over the id space): the score sum of the groups, then the bonus
@@ -374,19 +382,14 @@ class IndexReader:
         return placed is not None and when[0] <= placed < when[1]
 
 
-def _array_hits(docs, scores, tiers, masks, present, required: bool, ids) -> Hits:
-    """_search_arrays' Hits from its ranked arrays: a search reads a page of hits (made from
-    the arrays), a phrase's walk every one (from lists, made once it reads past a page)."""
-    docs, every, sets = docs.tolist(), frozenset(f for _, f, _ in present), {}
-    cols = [scores, tiers, masks]
+def _array_hits(docs, order, scores, tiers, masks, present, required: bool, ids) -> Hits:
+    """_search_arrays' Hits from its arrays and their order (heads.orders): a search reads the
+    first hits, each made from the arrays as it is read."""
+    every, sets = frozenset(f for _, f, _ in present), {}
 
     def at_(k):
-        if k < 64:
-            score, tier, mask = float(scores[k]), int(tiers[k]), int(masks[k])
-        else:
-            if not isinstance(cols[0], list):
-                cols[:] = [c.tolist() for c in cols]
-            score, tier, mask = cols[0][k], cols[1][k], cols[2][k]
+        i = order[k]
+        score, tier, mask = scores.item(i), tiers.item(i), masks.item(i)
         if required:
             return docs[k], score, every, tier
         if mask not in sets:

@@ -11,6 +11,7 @@ and faster for numbers, larger for text (records, cards, the store), which stays
 The figures: docs/decisions.md#pack-files-gzip-level-6-the-indexs-numbers-at-level-4-filtered."""
 from __future__ import annotations
 
+import json
 import os
 import zlib
 from functools import partial
@@ -63,3 +64,42 @@ def unpack(data: bytes) -> bytes:
         return isal_zlib.decompress(data, _GZIP)
     except isal_zlib.error as exc:
         raise ValueError(f"not a gzip pack: {exc}") from None
+
+
+_DECODER = json.JSONDecoder()
+
+
+def cut(data: bytes | None, key: str, fits):
+    """The first value of `key` in the canonical JSON `data` (a pack's UTF-8: keys as orjson
+    writes them, str unescaped) for which fits(value) holds, else None; None too when `data`
+    is. `"KEY":` in JSON is always an object key (a quote inside a string is escaped)."""
+    if data is None:
+        return None
+    needle = (json.dumps(key, ensure_ascii=False) + ":").encode()
+    at = data.find(needle)
+    while at >= 0:
+        value = _value(data, at + len(needle))
+        if value is _MALFORMED:
+            return None
+        if fits(value):
+            return value
+        at = data.find(needle, at + 1)
+    return None
+
+
+_MALFORMED = object()
+
+
+def _value(data: bytes, start: int):
+    """The JSON value at byte `start` of `data`, decoding only a window from there, widened
+    until the value ends in it (a pack holds many values: decoding or parsing it all cost a
+    search more than its cut). A value cut short never parses (an array or object lacks its close);
+    a character cut in two at the window's end is dropped."""
+    size = 4096
+    while True:
+        try:
+            return _DECODER.raw_decode(data[start:start + size].decode("utf-8", "ignore"))[0]
+        except ValueError:
+            if start + size >= len(data):
+                return _MALFORMED
+            size *= 4

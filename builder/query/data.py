@@ -4,9 +4,7 @@ records and the sections kept are looked up whole, other
 sections computed from their note's reply (query/sections.py). Packs are loaded once per `BrainData` (per open Site)."""
 from __future__ import annotations
 
-import json
-
-from ..kernel import refs
+from ..kernel import packs, refs
 from ..kernel.listing import PAGE_ITEMS
 from .sections import section_reply
 
@@ -14,14 +12,23 @@ FORMAT = "bf-data-2"
 
 
 class BrainData:
-    def __init__(self, load_json, brain: str, load_text=None):
-        self.load_json, self.brain, self.load_text = load_json, brain, load_text
+    def __init__(self, load_json, brain: str, load_raw=None):
+        self.load_json, self.brain, self.load_raw = load_json, brain, load_raw
         self.root = f"_bf/{refs.escape_segment(brain)}/data"
         meta = load_json(f"{self.root}/meta.json")
         self.meta = meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
         self.loaded: dict[str, object] = {}
-        self.texts: dict[str, str | None] = {}   # a record pack's JSON text, while it is not parsed
+        self.texts: dict[str, bytes | None] = {}   # a record pack's JSON bytes, while it is not parsed
         self.record_texts: dict[str, str] = {}   # ref -> record_text: each search of its words wants it again
+
+    def preload(self) -> None:
+        """Read every record pack's bytes now (bf mcp's startup); a search cuts its records'
+        pages from them (_record_pages)."""
+        for family, n in (self.meta or {}).get("packs", {}).items():
+            for k in range(n) if family.startswith("records/") and self.load_raw else ():
+                path = f"{family}/{k}.json"
+                if path not in self.texts and path not in self.loaded:
+                    self.texts[path] = self.load_raw(f"{self.root}/{path}", packed=True)
 
     def _file(self, path: str):
         if path not in self.loaded:
@@ -71,10 +78,10 @@ class BrainData:
         when the pack is parsed already, by entry()."""
         n = (self.meta or {}).get("packs", {}).get(family)
         path = f"{family}/{refs.pack_of(key, n)}.json" if n else None
-        if path is None or path in self.loaded or self.load_text is None:
+        if path is None or path in self.loaded or self.load_raw is None:
             return self.entry(family, key)
         if path not in self.texts:
-            self.texts[path] = self.load_text(f"{self.root}/{path}", packed=True)
+            self.texts[path] = self.load_raw(f"{self.root}/{path}", packed=True)
         found = _cut(self.texts[path], key, ref)
         return found if found is not None else self.entry(family, key)
 
@@ -129,24 +136,8 @@ def page_with_offset(pages: list[dict], offset: int) -> dict | None:
     return next((p for p in pages if (p.get("offset") or 0) == offset), None)
 
 
-_DECODER = json.JSONDecoder()
-
-
-def _cut(text: str | None, key: str, ref: str) -> list | None:
-    """The value of `key` in the canonical JSON `text` (a pack: keys as orjson writes them,
-    str unescaped), when it is record `ref`'s pages, else None. `"KEY":` in JSON is always
-    an object key (a quote inside a string is escaped); the pages' own `ref` tells the pack's
-    key from one nested in a page."""
-    if text is None:
-        return None
-    needle = json.dumps(key, ensure_ascii=False) + ":"
-    at = text.find(needle)
-    while at >= 0:
-        try:
-            value, _ = _DECODER.raw_decode(text, at + len(needle))
-        except ValueError:
-            return None
-        if isinstance(value, list) and value and all(isinstance(p, dict) and p.get("ref") == ref for p in value):
-            return value
-        at = text.find(needle, at + 1)
-    return None
+def _cut(data: bytes | None, key: str, ref: str) -> list | None:
+    """Record `ref`'s pages, the value of `key` in the pack `data`, or None: the pages' own
+    `ref` tells the pack's key from one nested in a page."""
+    return packs.cut(data, key, lambda v: isinstance(v, list) and v and all(
+        isinstance(p, dict) and p.get("ref") == ref for p in v))

@@ -238,16 +238,19 @@ def item_of(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
     item = {"kind": entry.kind, "brain": entry.brain, "ref": entry.ref, "uri": refs.uri(entry.brain, entry.ref),
             "score": score, "lexical_score": lexical_score, "similarity": similarity, "type": meta.get("type"), "path": _path(entry), "tags": meta.get("tags", []),
             "fields": meta.get("fields", {}), "entities": meta.get("entities", []), "modified": meta.get("modified")}
-    text = _text(store, entry)
     if entry.kind == "record":
         item.update(title=meta.get("title", ""), source=entry.source, time=meta.get("time"),
-                    observed=meta.get("observed"), excerpt=excerpt(text, terms, text, memo=store.site.words))
-    elif entry.kind == "section":
-        item.update(title=entry.section[1], excerpt=excerpt(text, terms, text, memo=store.site.words))
+                    observed=meta.get("observed"))
     else:
-        fallback = store.text(entry).get("summary") or text
-        item.update(title=meta.get("title", ""), excerpt=excerpt(text, terms, fallback, memo=store.site.words))
+        item.update(title=entry.section[1] if entry.kind == "section" else meta.get("title", ""))
+    item["excerpt"] = store.excerpt(entry, terms, lambda: _excerpt(store, entry, terms))
     return item
+
+
+def _excerpt(store: BrainStore, entry: Entry, terms: set[str]) -> str:
+    text = _text(store, entry)
+    fallback = (store.text(entry).get("summary") or text) if entry.kind == "note" else text
+    return excerpt(text, terms, fallback, memo=store.site.words)
 
 
 def _spread(stores, scored: list[tuple], block) -> list[tuple]:

@@ -54,16 +54,17 @@ class Site:
         except (OSError, ValueError):
             return None
 
-    def load_text(self, rel: str, packed: bool = False) -> str | None:
-        """load_json's file as text, unparsed (BrainData cuts a record's pages from it), or None."""
+    def load_raw(self, rel: str, packed: bool = False) -> bytes | None:
+        """load_json's file as its UTF-8 bytes, unparsed (BrainData cuts a record's pages from
+        them), or None."""
         try:
-            return packs.read(self.path, rel, packed).decode("utf-8")
+            return packs.read(self.path, rel, packed)
         except (OSError, ValueError):
             return None
 
     def brain_data(self, brain: str) -> BrainData:
         if brain not in self._data:
-            self._data[brain] = BrainData(self.load_json, brain, self.load_text)
+            self._data[brain] = BrainData(self.load_json, brain, self.load_raw)
         return self._data[brain]
 
     def reply(self, brain: str, ref: str, *variant: str) -> dict | None:

@@ -12,12 +12,13 @@ from bisect import bisect_right
 
 from ..kernel import packs
 from ..kernel.canon import parsed
-from ..bm25 import IndexReader
+from ..bm25 import IndexReader, resident
 from ..kernel.refs import escape_segment
 from .site import Site
 
 STORE_FORMAT = "bf-search-4"
 CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
+EXCERPTS = 4096   # excerpts a store keeps (BrainStore.excerpt)
 
 
 def _read_json(folder, rel: str, packed: bool) -> dict | None:
@@ -119,6 +120,10 @@ class BrainStore:
         self._owners: _Owners | None = None
         self._groups: list[str] | None = None
         self._spans: dict[tuple, range] = {}
+        self._raws: dict[str, bytes | None] = {}   # notes/K.json's and meta chunks' bytes (preload)
+        self._texts: dict[str, dict] = {}   # a note's {summary, pieces}, cut from them
+        self._metas: dict[str, dict | None] = {}   # a record's meta, cut from its chunk's bytes
+        self._excerpts: dict[tuple, str] = {}   # (kind, ref, terms) -> an item's excerpt
 
     def _load(self, rel: str) -> dict:
         if rel not in self._files:
@@ -144,6 +149,8 @@ class BrainStore:
     def record_ref(self, source: str, pos: int) -> str:
         """The ref of the pos-th record of `source` (in ref order): the index and
         records/SRC/m/K.json both list a source's records in ref order, text_chunk a file."""
+        if self.reader.resident is not None:   # the index's refs are in memory (preload)
+            return self.reader.ref(next(first for name, first, _ in self.reader.meta["groups"] if name == source) + pos)
         size = self.meta["text_chunk"]
         rel = f"records/{escape_segment(source)}/m/{pos // size}.json"
         if rel not in self._chunk_refs:
@@ -151,14 +158,39 @@ class BrainStore:
         return self._chunk_refs[rel][pos % size]
 
     def record_meta(self, ref: str) -> dict | None:
+        """Its entry of its source's meta chunk: cut from the chunk's bytes when the preload
+        kept them (a record's among a hundred), else from the chunk parsed."""
         source = ref.partition(":")[0]
-        return self._chunk(f"records/{escape_segment(source)}", self.meta.get("record_chunks", {}).get(source), ref).get(ref)
+        heads = self.meta.get("record_chunks", {}).get(source)
+        k = bisect_right(heads, ref) - 1 if heads else -1
+        rel = f"records/{escape_segment(source)}/m/{k}.json"
+        if k < 0 or rel in self._files or rel not in self._raws:
+            return self._chunk(f"records/{escape_segment(source)}", heads, ref).get(ref)
+        if ref not in self._metas:
+            self._metas[ref] = packs.cut(self._raws[rel], ref, lambda v: isinstance(v, dict))
+        return self._metas[ref]
 
     @property
     def reader(self) -> IndexReader:
         if self._reader is None:
             self._reader = IndexReader(self.site.path / self.base / "index")
         return self._reader
+
+    def preload(self) -> None:
+        """Read now what most searches read (bf mcp's startup): the index's per-doc chunks, the
+        meta chunks, and the texts' bytes (notes', and the records' packs)."""
+        if self.ok():
+            resident.hold(self.reader)
+            self.owners().fill()
+            for k in range(len(self.meta.get("note_chunks") or ())):
+                self._load(f"notes/m/{k}.json")
+            for source, heads in self.meta.get("record_chunks", {}).items():
+                for k in range(len(heads)):
+                    self._raw(f"records/{escape_segment(source)}/m/{k}.json")
+            for k in sorted({meta.get("t", 0) for rel, chunk in self._files.items() if rel.startswith("notes/m/")
+                             for meta in (chunk or {}).values()}):
+                self._raw(f"notes/{k}.json")
+            self.site.brain_data(self.brain).preload()
 
     def sources(self) -> list[str]:
         return sorted(self.meta.get("sources", {}))
@@ -214,6 +246,16 @@ class BrainStore:
             self._hits[doc] = entry
         return entry
 
+    def excerpt(self, entry: Entry, terms: set[str], make) -> str:
+        """make(), the excerpt of `entry` for the query `terms`, kept: a warm search asks for
+        its items' again (EXCERPTS of them at most)."""
+        key = (entry.kind, entry.ref, frozenset(terms))
+        if key not in self._excerpts:
+            if len(self._excerpts) >= EXCERPTS:
+                self._excerpts.clear()
+            self._excerpts[key] = make()
+        return self._excerpts[key]
+
     def checks(self, filters: tuple) -> dict[int, bool | None]:
         """Doc id -> the verdict of these filters (scope, --type, --path) on its item, as far as
         searches have asked: warm searches in a scope skip checking the hits checked before
@@ -251,10 +293,24 @@ class BrainStore:
         return self._owners
 
     def text(self, entry: Entry) -> dict | str:
-        """A note's {summary, pieces}, or a record's text (from the brain's record store)."""
+        """A note's {summary, pieces}, or a record's text (from the brain's record store). A
+        note's is cut from its file's bytes (packs.cut): the file holds other notes'."""
         if entry.kind == "record":
             return self.site.brain_data(self.brain).record_text(entry.ref)
-        return self._load(f"notes/{entry.meta.get('t', 0)}.json").get(entry.note, {})
+        note = entry.note
+        if note not in self._texts:
+            raw = self._raw(f"notes/{entry.meta.get('t', 0)}.json")
+            self._texts[note] = packs.cut(raw, note, lambda v: isinstance(v, dict)) or {}
+        return self._texts[note]
+
+    def _raw(self, rel: str) -> bytes | None:
+        """The bytes of pack file `rel`, kept; None when missing or not a pack."""
+        if rel not in self._raws:
+            try:
+                self._raws[rel] = packs.read(self.site.path / self.base, rel, True)
+            except (OSError, ValueError):
+                self._raws[rel] = None
+        return self._raws[rel]
 
 
 class _Owners:
@@ -286,12 +342,18 @@ class _Owners:
         import numpy as np
         inside = docs[docs < self.end]
         size = self.reader.meta["convChunk"]
-        self._filled([k * size for k in np.unique(inside // size).tolist()])
+        if len(self.filled) < -(-self.end // size):   # a chunk is unread (fill() reads all)
+            self._filled([k * size for k in np.unique(inside // size).tolist()])
         if self._array is None:
             self._array = np.array(self.span, dtype=np.int64)
         seen = np.zeros(self.end, dtype=bool)
         seen[self._array[inside]] = True
         return int(docs.size - inside.size + np.count_nonzero(seen))
+
+    def fill(self) -> None:
+        """Every chunk's owners now, and the array count() reads (bf mcp's preload)."""
+        import numpy as np
+        self._array = np.array(self._filled(range(0, self.end, self.reader.meta["convChunk"])), dtype=np.int64)
 
     def _filled(self, inside: list[int]) -> list[int]:
         """The owners' list, with the chunks of the doc ids `inside` (all in group "") read."""

@@ -23,6 +23,7 @@ Why it is the same:
 """
 from __future__ import annotations
 
+import sys
 from itertools import compress
 
 from ..bm25.blocks import blocked
@@ -93,15 +94,21 @@ def _walked(store: BrainStore, words, scope: Scope, type_, path, when, keep, lim
     """ranked_top of one brain over every hit: (its items, its total, whether the scope dropped a hit)."""
     top, total, narrowed = [], 0, False
     hits = store.reader.search_ids(words, False, when=when)
-    docs, idx = hits.docs, range(len(hits))
+    docs, idx, kept = hits.docs, range(len(hits)), None
     if keep is not None:
         mask, n = _mask(store, keep), len(idx)
-        flags = map(mask.__getitem__, docs) if isinstance(idx, range) else (mask[docs[i]] for i in idx)
-        idx = list(compress(idx, flags))
-        narrowed = len(idx) < n
+        if trivial and hits.ids is not None:   # the kept hits counted over arrays, walked as far as needed
+            kept = hits.ids[sys.modules["numpy"].frombuffer(mask, dtype=bool)[hits.ids]]
+            idx, narrowed = (i for i in range(n) if mask[docs[i]]), kept.size < n
+        else:
+            flags = map(mask.__getitem__, docs) if isinstance(idx, range) else (mask[docs[i]] for i in idx)
+            idx = list(compress(idx, flags))
+            narrowed = len(idx) < n
     # Owners: a section ranks as its note; a record as itself (record scopes skip the refs).
     owners = store.owners() if keep is None or "" in keep else None
-    if trivial:   # (idx is a range only while it is every hit: then docs are the hits)
+    if trivial and kept is not None:
+        total += owners.count(kept) if owners else int(kept.size)
+    elif trivial:   # (idx is a range only while it is every hit: then docs are the hits)
         held = map(docs.__getitem__, idx) if not isinstance(idx, range) else docs if hits.ids is None else hits.ids
         total += owners.count(held) if owners else len(idx)
     groups = store.groups()

@@ -119,9 +119,11 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
     sims: dict[tuple, float | None] = {}
     entries: dict[tuple, object] = {}
     for entry, *_ in lexical:
-        key = (entry.brain, entry.doc)
-        entries[key] = entry
-        sims[key] = brain_vectors(site, stores[entry.brain]).similarity(q, qq, entry.doc) if qq else None
+        entries[entry.brain, entry.doc], sims[entry.brain, entry.doc] = entry, None
+    for name in sorted({brain for brain, _ in entries}):   # each brain's candidates at once
+        docs = [doc for brain, doc in entries if brain == name]
+        found = brain_vectors(site, stores[name]).similarities(q, qq, docs) if qq else [None] * len(docs)
+        sims.update(((name, doc), sim) for doc, sim in zip(docs, found))
     every_word = any(c[3] <= 2 for c in lexical)
     need = held_enough(n_words)   # whether or not another candidate holds every word
     strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] <= 2 or c[2] >= need} if mode == "hybrid" else set()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from itertools import accumulate
 from operator import mul
 
@@ -42,7 +43,10 @@ class Table:
 
     def _read(self, text: str) -> WordPiece:
         """The tokenizer, holding every vocabulary shard `text`'s words need (shards_of)."""
-        need = set().union(*map(shards_of, words(text))) - self.pieces
+        return self._shards(set().union(*map(shards_of, words(text))))
+
+    def _shards(self, shards: set[int]) -> WordPiece:
+        need = shards - self.pieces
         for k in sorted(need):
             tokens, gaps = json.loads(_bytes(self.site, f"_bf/vectors/v/{k}.json") or b"[[], []]")
             self.wordpiece.ids.update(zip(tokens, accumulate(gaps)))
@@ -51,6 +55,13 @@ class Table:
 
     def known(self, text: str) -> bool:
         return self._read(text).known(text)
+
+    def preload(self) -> None:
+        """Read every file now (bf mcp's startup: a session's first searches read none)."""
+        if self.ok():
+            self._shards(set(range(sum(self.meta["pieces"]))))
+            for token in range(0, self.meta["rows"], self.meta["shard"]):
+                self.row(token)
 
     def row(self, token: int) -> memoryview:
         k, i = divmod(token, self.meta["shard"])
@@ -74,7 +85,7 @@ class BrainVectors:
         self.site, self.store = site, store
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
         self.blocks: dict[tuple[int, int], tuple] = {}
-        self.pages: dict[tuple[int, int], memoryview] = {}  # page (n, j)'s int8 vectors, one after another
+        self.pages: dict[tuple[int, int], bytes] = {}  # page (n, j)'s int8 vectors, column by column
         self.centres: dict[int, tuple] = {}
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
 
@@ -84,19 +95,29 @@ class BrainVectors:
     def _file(self, rel: str) -> bytes:
         return _bytes(self.site, f"{self.store.base}/vectors/{rel}.bin") or b""
 
+    def preload(self) -> None:
+        """Read every page now (bf mcp's startup: the candidates' vectors are then in memory)."""
+        if self.ok():
+            for n, (_, first, count, *_) in enumerate(self.meta["groups"]):
+                for j in range(-(-count // self.meta["page"])):
+                    self._vector(first + j * self.meta["page"])
+
     def _rows(self, data: bytes) -> memoryview:
         """The int8 vectors stored column by column in `data` (emit/vectors.py), one after
         another: a slice per vector turns them back."""
         count = len(data) // self.meta["dims"]
         return memoryview(b"".join(data[r::count] for r in range(count))).cast("b")
 
-    def _at(self, doc: int) -> tuple[memoryview, int]:
-        """The page holding doc `doc`'s vector, and where in it the vector starts."""
+    def _vector(self, doc: int) -> memoryview:
+        """Doc `doc`'s int8 vector: its page stores vectors column by column (emit/vectors.py),
+        so every count-th byte from its place, with no page turned back whole."""
         n, i = self.group_of(doc)
         j, r = divmod(i, self.meta["page"])
-        if (n, j) not in self.pages:
-            self.pages[n, j] = self._rows(self._file(f"{n}/p/{j}"))
-        return self.pages[n, j], r * self.meta["dims"]
+        page = self.pages.get((n, j))
+        if page is None:
+            page = self.pages[n, j] = self._file(f"{n}/p/{j}")
+        count = len(page) // self.meta["dims"]   # 0: a missing file
+        return memoryview(page[r::count] if count else b"").cast("b")
 
     def block(self, n: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(vectors, their norms, doc ids) of bucket b of group n: its docs are those the arm
@@ -115,14 +136,13 @@ class BrainVectors:
     def row(self, doc: int) -> tuple[list[int], int]:
         """Doc `doc`'s vector and its squared norm (bf similar's query), in plain integers:
         scoring a search's few candidates needs no numpy (a tenth of a second to import)."""
-        rows, at = self._at(doc)
-        return list(rows[at:at + self.meta["dims"]]), self.norm(doc)
+        return list(self._vector(doc)), self.norm(doc)
 
     def norm(self, doc: int) -> int:
         """Doc `doc`'s squared norm, kept once asked."""
         if doc not in self.norms:
-            rows, at = self._at(doc)
-            self.norms[doc] = dot(rows[at:at + self.meta["dims"]], rows, at)
+            vector = self._vector(doc)
+            self.norms[doc] = dot(vector, vector)
         return self.norms[doc]
 
     def count(self, groups: set[str] | None) -> int:
@@ -143,7 +163,21 @@ class BrainVectors:
 
     def similarity(self, q: list[int], qq: int, doc: int) -> float | None:
         dd = self.norm(doc)
-        return dot(q, *self._at(doc)) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
+        return dot(q, self._vector(doc)) / (math.sqrt(qq) * math.sqrt(dd)) if qq and dd else None
+
+    def similarities(self, q: list[int], qq: int, docs: list[int]) -> list[float | None]:
+        """similarity() of each of `docs`: with numpy loaded (bf mcp, a common word's search),
+        every dot and norm at once, as exact int64 sums, divided as similarity() divides."""
+        np, dims = sys.modules.get("numpy"), self.meta.get("dims", 0)
+        vectors = [self._vector(doc) for doc in docs]
+        if np is None or not qq or not docs or any(len(v) != dims for v in vectors):
+            return [self.similarity(q, qq, doc) for doc in docs]
+        rows = np.frombuffer(b"".join(vectors), dtype=np.int8).reshape(len(docs), dims).astype(np.int64)
+        for doc, dd in zip(docs, np.einsum("ij,ij->i", rows, rows).tolist()):
+            self.norms.setdefault(doc, dd)
+        root = math.sqrt(qq)
+        return [dot / (root * math.sqrt(self.norms[doc])) if self.norms[doc] else None
+                for doc, dot in zip(docs, (rows @ np.asarray(q, dtype=np.int64)).tolist())]
 
     def _probed(self, q, qq: int, groups: set[str] | None, probe: int | None) -> list[tuple[int, int]]:
         """The buckets (n, b) of `groups` to scan: every one (probe None), else the `probe`

@@ -32,6 +32,8 @@ EXCEPTIONS = {
     # the build or the Python shell only: the browser never does it
     ("kernel/packs.py", "py:pack"): "packs are written by the build; the browser only inflates them",
     ("kernel/packs.py", "py:packAll"): "packs are written by the build; the browser only inflates them",
+    ("kernel/packs.py", "py:cut"): "Python cuts one value from a pack's bytes (a record's pages, a note's text, a "
+                                   "term's posting); the browser parses the packs it fetches",
     ("kernel/packs.py", "py:read"): "reads a pack from disk; the browser fetches through site.js",
     ("kernel/packs.py", "js:unpackBytes"): "a fetched pack's bytes (the vector files): Python's unpack gives bytes "
                                            "already, JS's unpack the parsed JSON that its other callers want",
