@@ -72,7 +72,8 @@ _DECODER = json.JSONDecoder()
 def cut(data: bytes | None, key: str, fits):
     """The first value of `key` in the canonical JSON `data` (a pack's UTF-8: keys as orjson
     writes them, str unescaped) for which fits(value) holds, else None; None too when `data`
-    is. `"KEY":` in JSON is always an object key (a quote inside a string is escaped)."""
+    is. `"KEY":` in JSON is always an object key (a quote inside a string is escaped). Raises
+    ValueError when the value there is not JSON (a damaged file), as parsing it whole would."""
     if data is None:
         return None
     needle = (json.dumps(key, ensure_ascii=False) + ":").encode()
@@ -80,7 +81,7 @@ def cut(data: bytes | None, key: str, fits):
     while at >= 0:
         value = _value(data, at + len(needle))
         if value is _MALFORMED:
-            return None
+            raise ValueError(f"malformed JSON after {key!r}")
         if fits(value):
             return value
         at = data.find(needle, at + 1)
