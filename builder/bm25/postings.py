@@ -183,10 +183,8 @@ class Posting:
         if len(fields) == 1:
             every = fields[0][1]
         else:
-            held = np.zeros(reader.meta["ids"], dtype=bool)
-            for _, ids, _ in fields:
-                held[ids] = True
-            every, where = np.flatnonzero(held), np.empty(held.size, dtype=np.int64)
+            every = union(np, reader.meta["ids"], (ids for _, ids, _ in fields))
+            where = np.empty(reader.meta["ids"], dtype=np.int64)
             where[every] = np.arange(every.size)
         ws = np.zeros(every.size)
         named = np.zeros(every.size, dtype=bool)

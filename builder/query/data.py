@@ -137,7 +137,11 @@ def page_with_offset(pages: list[dict], offset: int) -> dict | None:
 
 
 def _cut(data: bytes | None, key: str, ref: str) -> list | None:
-    """Record `ref`'s pages, the value of `key` in the pack `data`, or None: the pages' own
-    `ref` tells the pack's key from one nested in a page."""
-    return packs.cut(data, key, lambda v: isinstance(v, list) and v and all(
-        isinstance(p, dict) and p.get("ref") == ref for p in v))
+    """Record `ref`'s pages, the value of `key` in the pack `data`, or None (a damaged pack too,
+    as Site.load_json reads one): the pages' own `ref` tells the pack's key from one nested in
+    a page."""
+    try:
+        return packs.cut(data, key, lambda v: isinstance(v, list) and v and all(
+            isinstance(p, dict) and p.get("ref") == ref for p in v))
+    except ValueError:
+        return None

@@ -36,6 +36,15 @@ def _read_json(folder, rel: str, packed: bool) -> dict | None:
             gc.enable()
 
 
+def _entry(data: bytes | None, key: str) -> dict | None:
+    """The object under `key` in a store file's bytes (packs.cut), or None: a damaged file reads
+    as missing, as _read_json reads it."""
+    try:
+        return packs.cut(data, key, lambda v: isinstance(v, dict))
+    except ValueError:
+        return None
+
+
 class Entry:
     """One searchable item: `meta` is its notes/m/K.json or records/SRC/m/K.json entry; a section's
     `meta` is its note's entry (sections share their note's type, tags, fields, times). A
@@ -167,7 +176,7 @@ class BrainStore:
         if k < 0 or rel in self._files or rel not in self._raws:
             return self._chunk(f"records/{escape_segment(source)}", heads, ref).get(ref)
         if ref not in self._metas:
-            self._metas[ref] = packs.cut(self._raws[rel], ref, lambda v: isinstance(v, dict))
+            self._metas[ref] = _entry(self._raws[rel], ref)
         return self._metas[ref]
 
     @property
@@ -300,7 +309,7 @@ class BrainStore:
         note = entry.note
         if note not in self._texts:
             raw = self._raw(f"notes/{entry.meta.get('t', 0)}.json")
-            self._texts[note] = packs.cut(raw, note, lambda v: isinstance(v, dict)) or {}
+            self._texts[note] = _entry(raw, note) or {}
         return self._texts[note]
 
     def _raw(self, rel: str) -> bytes | None:
