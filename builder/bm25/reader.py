@@ -167,17 +167,29 @@ class IndexReader:
             self._facets[key] = frozenset(accumulate(gaps))
         return self._facets[key]
 
-    def may_hold(self, doc: int, phrases: list[list[str]]) -> bool:
-        """Whether doc `doc` (a section: its note) holds a pair of each bucket of each phrase's
-        adjacent terms (FORMAT.md a/): if not, it holds no phrase; if so, its text tells."""
+    def may_hold(self, docs, phrases: list[list[str]]):
+        """Per doc id of `docs` (a sequence), whether it (a section: its note) holds a pair of each
+        bucket of each phrase's adjacent terms (FORMAT.md a/): if not, it holds no phrase; if so,
+        its text tells. A numpy bool array: a phrase asks it of every hit holding its words."""
+        import numpy as np
         key = tuple(map(tuple, phrases))
         held = self._pairs.get(key)
         if held is None:   # every bucket's ids, read whether or not an earlier one refuses (as the browser does)
             held = self._pairs[key] = []
             for b in sorted({b for phrase in phrases for b in phrase_buckets(phrase, self.meta["pairBuckets"])}):
-                held.append(frozenset(accumulate(self._shard("a", b & (self.meta["adjacent"] - 1)).get(str(b), []))))
-        owner = self.owner(doc) if self.group(doc) == "" else doc
-        return all(owner in ids for ids in held)
+                gaps = self._shard("a", b & (self.meta["adjacent"] - 1)).get(str(b), [])
+                held.append(np.cumsum(np.array(gaps, dtype=np.int64)))
+        ids = np.asarray(docs, dtype=np.int64)
+        owners, size = ids.copy(), self.meta["convChunk"]
+        notes = np.flatnonzero(ids < self.group_end(""))   # group "" holds the sections
+        chunks = ids[notes] // size
+        for k in np.unique(chunks).tolist():
+            at = notes[chunks == k]
+            owners[at] -= np.array(self.owner_chunk(k), dtype=np.int64)[ids[at] - k * size]
+        mask = np.ones(ids.size, dtype=bool)
+        for ids_ in held:
+            mask &= np.isin(owners, ids_)
+        return mask
 
     def placed(self, doc: int) -> int | None:
         """Doc `doc`'s placed instant in seconds since 1970 UTC, or None (FORMAT.md p/: steps

@@ -113,12 +113,14 @@ def has_phrase(text: str, phrase: list[str], memo: WordMemo | None = None) -> bo
     `memo`: the caller's (pipeline.WordMemo), for the words of many texts."""
     if not phrase:
         return True
-    terms = analyze(text, memo)
-    n = len(phrase)
-    for i in range(len(terms) - n + 1):
+    terms, n, i = analyze(text, memo), len(phrase), -1
+    while True:   # each place of the phrase's first term
+        try:
+            i = terms.index(phrase[0], i + 1)
+        except ValueError:
+            return False
         if terms[i:i + n] == phrase:
             return True
-    return False
 
 
 def _window_start(text: str, at: int) -> int:

@@ -32,6 +32,7 @@ from ..kernel import refs
 from ..kernel.errors import IndexMissing, InvalidInput
 from ..kernel.periods import parse_period
 from ..bm25 import FormatError, analyze, query_terms
+from ..bm25.heads import Listed
 from ..kernel.text import join_pieces   # the same join the build used
 from ..kernel.times import from_rfc3339, seconds
 from .coverage import coverage_fields
@@ -109,8 +110,9 @@ def _text(store: BrainStore, entry: Entry) -> str:
 
 def _candidates(stores, words, phrases, scope, type_, path, when, as_of) -> tuple[list[tuple], bool]:
     """[(entry, score, count, tier)] that survive every filter, and whether the scope dropped any hit.
-    With a phrase, each hit is first asked of the index alone: whether its adjacent pairs may
-    hold the phrase (reader.may_hold), and whether --type, --path and the scope keep it
+    Hits of index groups the scope cannot keep are dropped first. With a phrase, the others are
+    then asked of the index alone, in hit order: whether their adjacent pairs may hold the phrase
+    (reader.may_hold, over them all at once), and whether --type, --path and the scope keep them
     (_refused); only a hit that passes both has its entry made and its text read. A hit that
     cannot hold the phrase is asked of the scope only until the scope has dropped a hit (whether
     it did is a matter of every hit holding the words, phrase or not)."""
@@ -120,19 +122,14 @@ def _candidates(stores, words, phrases, scope, type_, path, when, as_of) -> tupl
     for name, store in sorted(stores.items()):
         bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
         reader, keep = store.reader, topk.keep_groups(scope, store, type_, path)
-        for doc, score, matched, tier in reader.search_ids(words, False, when=when.get(name)):
+        hits = reader.search_ids(words, False, when=when.get(name))
+        at, dropped = _kept(store, hits, keep)
+        narrowed = narrowed or dropped
+        if phrases:
+            at, narrowed = _may_hold(store, hits, at, phrases, check, scope, narrowed)
+        for i in at:
+            doc, score, matched, tier = hits[i]
             group = reader.group(doc)
-            if keep is not None and group not in keep:
-                narrowed = True
-                continue
-            if phrases:
-                held = reader.may_hold(doc, phrases)
-                if not held and (narrowed or check is None):
-                    continue
-                verdict = _refused(check, store, doc, group, scope) if check is not None else None
-                narrowed = narrowed or bool(verdict)
-                if not held or verdict is not None:
-                    continue
             entry = _entry(store, doc, group, scope)
             if entry is None:
                 narrowed = narrowed or scope.kind != "none"
@@ -148,6 +145,50 @@ def _candidates(stores, words, phrases, scope, type_, path, when, as_of) -> tupl
                 continue
             kept.append((entry, score, len(matched), tier))
     return kept, narrowed
+
+
+def _kept(store: BrainStore, hits, keep: set[str] | None) -> tuple[list[int], bool]:
+    """(the positions in `hits` of the hits whose index group is in `keep` (None: all), in hit
+    order; whether any was dropped)."""
+    if keep is None:
+        return range(len(hits)), False
+    docs = _doc_ids(hits)
+    held = docs < 0
+    for name, first, count in store.reader.meta["groups"]:
+        if name in keep:
+            held |= (docs >= first) & (docs < first + count)
+    at = held.nonzero()[0]
+    return at.tolist(), at.size < len(hits)
+
+
+def _doc_ids(hits):
+    """The doc ids of `hits` in their order, as a numpy array."""
+    import numpy as np   # lazily: only phrase searches come here (cold start)
+    docs = hits.docs
+    return np.asarray(docs.array if isinstance(docs, Listed) else docs, dtype=np.int64)
+
+
+def _may_hold(store: BrainStore, hits, at, phrases, check, scope, narrowed: bool) -> tuple[list[int], bool]:
+    """(the positions of `at` whose hits may hold the phrases (reader.may_hold) and pass `check`
+    (_refused), in order; whether the scope dropped a hit, `narrowed` before)."""
+    if not len(at):
+        return [], narrowed
+    import numpy as np
+    at = np.asarray(at)
+    may = store.reader.may_hold(_doc_ids(hits)[at], phrases)
+    if check is None:
+        return at[may].tolist(), narrowed
+    at = at.tolist()
+    passed, reader = [], store.reader
+    for i, m in zip(at, may.tolist()):
+        if not m and narrowed:
+            continue
+        doc = hits.docs[i]
+        verdict = _refused(check, store, doc, reader.group(doc), scope)
+        narrowed = narrowed or bool(verdict)
+        if m and verdict is None:
+            passed.append(i)
+    return passed, narrowed
 
 
 def _checker(stores, scope, type_, path, as_of):

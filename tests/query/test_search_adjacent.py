@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from bench.view import opened_files
@@ -33,7 +34,7 @@ def test_every_run_of_a_text_passes_the_filter():
         for doc, entry, terms in _docs(store):
             for n in (2, 3, 4):
                 for i in rng.sample(range(max(0, len(terms) - n + 1)), min(5, max(0, len(terms) - n + 1))):
-                    assert store.reader.may_hold(doc, [terms[i:i + n]]), (entry.ref, terms[i:i + n])
+                    assert store.reader.may_hold([doc], [terms[i:i + n]])[0], (entry.ref, terms[i:i + n])
                     checked += 1
     assert checked > 1000
 
@@ -51,7 +52,7 @@ def test_a_pair_the_text_lacks_mostly_fails_it():
             for a, b in list(pairs)[:5]:
                 if (b, a) not in pairs:
                     tried += 1
-                    failed += not store.reader.may_hold(doc, [[b, a]])
+                    failed += not store.reader.may_hold([doc], [[b, a]])[0]
     assert tried > 200 and failed > 0.95 * tried, (failed, tried)
 
 
@@ -66,7 +67,7 @@ def test_phrase_replies_equal_the_text_check_alone(monkeypatch, scope, options):
     """With the filter a hit that cannot hold the phrase is asked of the scope from the index
     alone (search._checker), without it from its entry: scope_empty is the same."""
     with_filter = [search(site(), q, scope=scope, limit=50, **options) for q in PHRASES]
-    monkeypatch.setattr(IndexReader, "may_hold", lambda self, doc, phrases: True)
+    monkeypatch.setattr(IndexReader, "may_hold", lambda self, docs, phrases: np.ones(len(docs), dtype=bool))
     assert [search(site(), q, scope=scope, limit=50, **options) for q in PHRASES] == with_filter
     assert any(not r["items"] for r in with_filter)
 
@@ -84,7 +85,7 @@ def test_a_phrase_search_reads_fewer_texts(monkeypatch):
         return {p for p in opened_files(run) if "/_bf/search/" in p and ("/notes/" in p or "/records/" in p)}
     query = '"want visitors"'
     with_filter = texts(lambda: search(site(), query))
-    monkeypatch.setattr(IndexReader, "may_hold", lambda self, doc, phrases: True)
+    monkeypatch.setattr(IndexReader, "may_hold", lambda self, docs, phrases: np.ones(len(docs), dtype=bool))
     without = texts(lambda: search(site(), query))
     assert search(site(), query)["items"] == [] and search(site(), "want visitors")["total"] > 1
     assert with_filter < without, (with_filter, without)
