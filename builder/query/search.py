@@ -119,6 +119,7 @@ def _candidates(stores, words, phrases, scope, type_, path, when, as_of) -> tupl
     kept, narrowed = [], False
     filtered = scope.kind != "none" or type_ is not None or path is not None
     check = _checker(stores, scope, type_, path, as_of) if phrases and filtered else None
+    need = _phrase_terms(words, phrases)
     for name, store in sorted(stores.items()):
         bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
         reader, keep = store.reader, topk.keep_groups(scope, store, type_, path)
@@ -141,10 +142,19 @@ def _candidates(stores, words, phrases, scope, type_, path, when, as_of) -> tupl
             if scope.kind != "none" and not admits(scope, entry, bounds):   # "none" admits all
                 narrowed = True
                 continue
-            if phrases and not all(has_phrase(_text(store, entry), p, store.site.words) for p in phrases):
+            if phrases and not (need <= matched and all(has_phrase(_text(store, entry), p, store.site.words) for p in phrases)):
                 continue
             kept.append((entry, score, len(matched), tier))
     return kept, narrowed
+
+
+def _phrase_terms(words, phrases) -> frozenset:
+    """The query's terms a hit must hold (search_ids' `matched`) to hold its phrases: each
+    exact phrase term that folds to itself. The index holds each exact term of a document's
+    body, which is its stored text (views/documents), in that term's posting, so a hit
+    without one is spared its text."""
+    exact = {t for p in phrases for t in p}
+    return frozenset(f for e, f in words if e == f and e in exact)
 
 
 def _kept(store: BrainStore, hits, keep: set[str] | None) -> tuple[list[int], bool]:

@@ -134,6 +134,7 @@ async function candidates (stores, words, phrases, scope, type, path, when, asOf
   let narrowed = false
   const filtered = scope.kind !== 'none' || type !== null || path !== null
   const check = phrases.length && filtered ? checker(stores, scope, type, path, asOf) : null
+  const need = phraseTerms(words, phrases)
   for (const name of sortedBy([...stores.keys()], (n) => n)) {
     const store = stores.get(name)
     const info = store.site.brain(name) || {}
@@ -180,6 +181,7 @@ async function candidates (stores, words, phrases, scope, type, path, when, asOf
         continue
       }
       if (phrases.length) {
+        if (!need.every((f) => matched.includes(f))) continue
         const text = await textOf(store, entry)
         if (!phrases.every((p) => hasPhrase(text, p, store.site.words))) continue
       }
@@ -187,6 +189,13 @@ async function candidates (stores, words, phrases, scope, type, path, when, asOf
     }
   }
   return [kept, narrowed]
+}
+
+// The query's terms a hit must hold (searchIds' `matched`) to hold its phrases: each exact
+// phrase term that folds to itself; a hit without one is spared its text (search.py _phrase_terms).
+function phraseTerms (words, phrases) {
+  const exact = new Set(phrases.flat())
+  return [...new Set(words.filter(([e, f]) => e === f && exact.has(e)).map(([, f]) => f))]
 }
 
 // Doc ids stand for refs: within a brain they are in ref (code point) order.

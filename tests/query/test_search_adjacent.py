@@ -64,10 +64,12 @@ PHRASES = ['"pricing page"', '"page pricing"', '"launch checklist"', '"new websi
                                            ("tags/website", {}), ("person:alice", {}), ("memories/chat/7d", {}),
                                            ("2026-11", {"type": "project"}), ("projects", {"path": "projects/new"})])
 def test_phrase_replies_equal_the_text_check_alone(monkeypatch, scope, options):
-    """With the filter a hit that cannot hold the phrase is asked of the scope from the index
-    alone (search._checker), without it from its entry: scope_empty is the same."""
+    """With the filters (adjacent pairs, and the terms a hit must hold: search._phrase_terms) a
+    hit that cannot hold the phrase is asked of the scope from the index alone (search._checker),
+    without them from its entry: scope_empty is the same."""
     with_filter = [search(site(), q, scope=scope, limit=50, **options) for q in PHRASES]
     monkeypatch.setattr(IndexReader, "may_hold", lambda self, docs, phrases: np.ones(len(docs), dtype=bool))
+    monkeypatch.setattr(search_mod, "_phrase_terms", lambda words, phrases: frozenset())
     assert [search(site(), q, scope=scope, limit=50, **options) for q in PHRASES] == with_filter
     assert any(not r["items"] for r in with_filter)
 
@@ -90,3 +92,17 @@ def test_a_phrase_search_reads_fewer_texts(monkeypatch):
     assert search(site(), query)["items"] == [] and search(site(), "want visitors")["total"] > 1
     assert with_filter < without, (with_filter, without)
     assert site_dir()   # the shared build
+
+
+def test_a_hit_without_a_phrase_term_is_spared_its_text(monkeypatch):
+    """search._phrase_terms: with the pair filter off, a hit holding one of the phrase's words but
+    not the other has its text read only without the terms filter; the reply is the same."""
+    def texts(run):
+        return {p for p in opened_files(run) if "/_bf/search/" in p and ("/notes/" in p or "/records/" in p)}
+    query = '"pricing page"'
+    monkeypatch.setattr(IndexReader, "may_hold", lambda self, docs, phrases: np.ones(len(docs), dtype=bool))
+    reply = search(site(), query)
+    with_filter = texts(lambda: search(site(), query))
+    monkeypatch.setattr(search_mod, "_phrase_terms", lambda words, phrases: frozenset())
+    assert search(site(), query) == reply and reply["items"]
+    assert with_filter < texts(lambda: search(site(), query))
