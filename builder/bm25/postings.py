@@ -311,6 +311,12 @@ class Hits(Sequence):
     def __iter__(self):
         return map(self._at, range(len(self.docs)))
 
+    def ordered(self):
+        """The doc ids in order, as a numpy array (int64)."""
+        import numpy as np
+        docs = self.docs
+        return np.asarray(docs.array if isinstance(docs, Listed) else docs, dtype=np.int64)
+
 
 def intersect(posts) -> list[int]:
     """Docs holding every posting's term in their own text, ascending."""

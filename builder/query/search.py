@@ -32,7 +32,6 @@ from ..kernel import refs
 from ..kernel.errors import IndexMissing, InvalidInput
 from ..kernel.periods import parse_period
 from ..bm25 import FormatError, analyze, query_terms
-from ..bm25.heads import Listed
 from ..kernel.text import join_pieces   # the same join the build used
 from ..kernel.times import from_rfc3339, seconds
 from .coverage import coverage_fields
@@ -162,20 +161,13 @@ def _kept(store: BrainStore, hits, keep: set[str] | None) -> tuple[list[int], bo
     order; whether any was dropped)."""
     if keep is None:
         return range(len(hits)), False
-    docs = _doc_ids(hits)
+    docs = hits.ordered()   # numpy, imported lazily: only phrase searches come here (cold start)
     held = docs < 0
     for name, first, count in store.reader.meta["groups"]:
         if name in keep:
             held |= (docs >= first) & (docs < first + count)
     at = held.nonzero()[0]
     return at.tolist(), at.size < len(hits)
-
-
-def _doc_ids(hits):
-    """The doc ids of `hits` in their order, as a numpy array."""
-    import numpy as np   # lazily: only phrase searches come here (cold start)
-    docs = hits.docs
-    return np.asarray(docs.array if isinstance(docs, Listed) else docs, dtype=np.int64)
 
 
 def _may_hold(store: BrainStore, hits, at, phrases, check, scope, narrowed: bool) -> tuple[list[int], bool]:
@@ -185,7 +177,7 @@ def _may_hold(store: BrainStore, hits, at, phrases, check, scope, narrowed: bool
         return [], narrowed
     import numpy as np
     at = np.asarray(at)
-    may = store.reader.may_hold(_doc_ids(hits)[at], phrases)
+    may = store.reader.may_hold(hits.ordered()[at], phrases)
     if check is None:
         return at[may].tolist(), narrowed
     at = at.tolist()

@@ -17,7 +17,7 @@ from ..kernel.refs import escape_segment
 from .site import Site
 
 STORE_FORMAT = "bf-search-4"
-CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.checks)
+CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.verdicts)
 EXCERPTS = 4096   # excerpts a store keeps (BrainStore.excerpt)
 
 
@@ -125,7 +125,7 @@ class BrainStore:
         self._sections: dict[str, dict] = {}
         self._hits: dict[int, Entry | None] = {}   # doc id -> entry: warm searches skip building them
         self._chunk_refs: dict[str, list[str]] = {}   # a record meta chunk's refs, in order
-        self._checks: dict[tuple, dict[int, bool | None]] = {}
+        self._checks: dict[tuple, object] = {}   # filters -> verdicts()' array
         self._owners: _Owners | None = None
         self._groups: list[str] | None = None
         self._spans: dict[tuple, range] = {}
@@ -265,14 +265,16 @@ class BrainStore:
             self._excerpts[key] = make()
         return self._excerpts[key]
 
-    def checks(self, filters: tuple) -> dict[int, bool | None]:
-        """Doc id -> the verdict of these filters (scope, --type, --path) on its item, as far as
-        searches have asked: warm searches in a scope skip checking the hits checked before
-        (a scoped search of a common word at 10k notes checks thousands). A few filters kept."""
+    def verdicts(self, filters: tuple):
+        """Per doc id, the verdict of these filters (scope, --type, --path) on its item, as far as
+        searches have asked (numpy int8: -1 not asked, 0 passes, 1 refused and narrowing, 2
+        refused): warm searches in a scope skip checking the hits checked before (a scoped
+        search of a common word at 10k notes checks thousands). A few filters kept."""
         if filters not in self._checks:
+            import numpy as np
             if len(self._checks) >= CHECKS_MAX:
                 self._checks.pop(next(iter(self._checks)))
-            self._checks[filters] = {}
+            self._checks[filters] = np.full(self.reader.meta["ids"], -1, dtype=np.int8)
         return self._checks[filters]
 
     def span(self, group: str, prefix: str, exact: bool = False) -> range:
@@ -350,14 +352,28 @@ class _Owners:
         """count() of a numpy array of distinct doc ids: a mask of the owners seen, no set."""
         import numpy as np
         inside = docs[docs < self.end]
+        seen = np.zeros(self.end, dtype=bool)
+        seen[self._resident(inside)[inside]] = True
+        return int(docs.size - inside.size + np.count_nonzero(seen))
+
+    def of(self, docs):
+        """The owners of a numpy array of doc ids, as one."""
+        import numpy as np
+        inside = docs < self.end
+        if not inside.any():
+            return docs.copy()
+        return np.where(inside, self._resident(docs[inside])[np.minimum(docs, self.end - 1)], docs)
+
+    def _resident(self, inside):
+        """The owners' array, with the chunks of the doc ids `inside` (a numpy array, all in
+        group "") read."""
+        import numpy as np
         size = self.reader.meta["convChunk"]
         if len(self.filled) < -(-self.end // size):   # a chunk is unread (fill() reads all)
             self._filled([k * size for k in np.unique(inside // size).tolist()])
         if self._array is None:
             self._array = np.array(self.span, dtype=np.int64)
-        seen = np.zeros(self.end, dtype=bool)
-        seen[self._array[inside]] = True
-        return int(docs.size - inside.size + np.count_nonzero(seen))
+        return self._array
 
     def fill(self) -> None:
         """Every chunk's owners now, and the array count() reads (bf mcp's preload)."""

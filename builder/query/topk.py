@@ -31,7 +31,6 @@ from .scopes import NOTE_KINDS, RECORD_KINDS, Scope
 from .store import BrainStore
 
 
-_UNCHECKED = object()
 # Python weighs every hit: its files are on disk, and bounding a frequent word's hits cost more
 # than the weighing it saved (docs/decisions.md#block-bounds-rank-in-the-browser-python-weighs-every-hit).
 # The browser bounds (topk.js): there an l/ file not fetched is bytes not downloaded.
@@ -111,34 +110,51 @@ def _walked(store: BrainStore, words, scope: Scope, type_, path, when, keep, lim
     elif trivial:   # (idx is a range only while it is every hit: then docs are the hits)
         held = map(docs.__getitem__, idx) if not isinstance(idx, range) else docs if hits.ids is None else hits.ids
         total += owners.count(held) if owners else len(idx)
-    groups = store.groups()
-    verdicts = None if trivial else store.checks((scope.kind, scope.value, scope.period, scope.brain, type_, path))
-    seen, fresh = {}, 0
+    if not trivial:
+        filters = (scope.kind, scope.value, scope.period, scope.brain, type_, path)
+        return _checked(store, hits, idx, owners, store.verdicts(filters), check, limit, narrowed)
+    groups, seen, fresh = store.groups(), set(), 0
     for i in idx:
         doc = docs[i]
         owner = owners[doc] if owners else doc
         if owner in seen:
             continue
-        if trivial:
-            why = None
-        else:
-            why = verdicts.get(doc, _UNCHECKED)
-            if why is _UNCHECKED:
-                why = verdicts[doc] = check(store, doc, groups[doc], owner)
-        seen[owner] = why
-        if why is not None:
-            narrowed = narrowed or why
-            continue
-        total += 0 if trivial else 1
-        if fresh < limit:
-            entry = store.candidate(doc, groups[doc])
-            _, score, matched, tier = hits[i]
-            top.append((entry, score, len(matched), tier))
-            if not entry.deprecated:
-                fresh += 1
-        elif trivial:
+        seen.add(owner)
+        if fresh == limit:
             break
+        entry = store.candidate(doc, groups[doc])
+        _, score, matched, tier = hits[i]
+        top.append((entry, score, len(matched), tier))
+        fresh += 0 if entry.deprecated else 1
     return top, total, narrowed
+
+
+def _checked(store: BrainStore, hits, idx, owners, verdicts, check, limit: int, narrowed: bool) -> tuple:
+    """_walked with filters to check, over arrays: the first hit of each owner in hit order
+    decides it; each doc's verdict is asked once (`verdicts`: BrainStore.verdicts); every owner
+    that passes counts, the first ones up to `limit` not deprecated are the items."""
+    import numpy as np
+    at = np.arange(len(hits)) if isinstance(idx, range) else np.asarray(idx, dtype=np.int64)
+    docs = hits.ordered()[at]
+    own = owners.of(docs) if owners else docs
+    first = np.sort(np.unique(own, return_index=True)[1])
+    at, docs, own = at[first], docs[first], own[first]
+    ask = np.flatnonzero(verdicts[docs] < 0)
+    groups = store.groups()
+    for doc, owner in zip(docs[ask].tolist(), own[ask].tolist()):
+        why = check(store, doc, groups[doc], owner)
+        verdicts[doc] = 0 if why is None else 1 if why else 2
+    got = verdicts[docs]
+    passing = at[got == 0].tolist()
+    top, fresh = [], 0
+    for i in passing:
+        if fresh == limit:
+            break
+        doc, score, matched, tier = hits[i]
+        entry = store.candidate(doc, groups[doc])
+        top.append((entry, score, len(matched), tier))
+        fresh += 0 if entry.deprecated else 1
+    return top, len(passing), narrowed or bool((got == 1).any())
 
 
 def _pruned(store: BrainStore, ranking, keep, limit: int) -> tuple:
