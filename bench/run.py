@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from . import CHILD, CHILD_ENV
 from .base import child
+from .childbuild import child_build
 from .gen import NOW, SHAPES, Corpus, generate, queries
 from .mcptimes import mcp_times
 from .mix import mix_report
@@ -72,17 +72,6 @@ def _run(cmd: list[str], env: dict = CHILD_ENV, cwd: Path | None = None) -> tupl
         lines = rss_file.read_text().split() if wrap and rss_file.exists() else []
         rss = int(lines[-1]) / MB if lines and lines[-1].isdigit() else None
         return wall, proc.returncode, proc.stdout.decode("utf-8", "replace"), rss
-
-
-def _child_build(brain: str, out: str, pagefind: bool, now: str) -> None:
-    """Runs in the child: one build, its timings and own/pagefind peak RSS on stdout."""
-    from builder.build import build
-    start = time.perf_counter()
-    report = build([Path(brain)], Path(out), now=now, pagefind=pagefind)
-    json.dump({"seconds": time.perf_counter() - start, "timings": report.timings, "files": report.files,
-               "reused": report.reused, "problems": len(report.problems),
-               "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / MB,
-               "pagefind_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / MB}, sys.stdout)
 
 
 def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW, checkout: Path | None = None) -> dict:
@@ -357,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         watch_rebuilds(*args.child_watch, pagefind=not args.no_pagefind)
         return 0
     if args.child_build:
-        _child_build(*args.child_build, pagefind=not args.no_pagefind, now=args.child_now)
+        child_build(*args.child_build, pagefind=not args.no_pagefind, now=args.child_now)
         return 0
     if args.locomo and not args.quality:
         p.error("--locomo goes with --quality")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import tarfile
 from argparse import Namespace
 
@@ -65,3 +67,23 @@ def test_a_vault_and_the_multilingual_brain_are_built_per_phase(tmp_path, capsys
         assert row["stock_lunr_p50_ms"] is not None and row["base_build_s"] is None
         assert all(isinstance(row[f"build_phase_{p}_s"], float) for p in PHASES if p != "pagefind")
     assert rows[2]["growth_phase_parse_s"] > 0
+
+
+def test_a_base_whose_benchmark_predates_child_builds_builds_through_childbuild(tmp_path):
+    """bench/base.child: a checkout whose benchmark never parses --child-build (62d2828 had
+    builder/bench.py without it) builds through bench/childbuild.py run as a file with that
+    checkout's `builder`; one that parses it runs its own."""
+    from bench import ROOT
+    from bench.base import child
+    old = tmp_path / "old"
+    (old / "builder").mkdir(parents=True)
+    (old / "builder" / "bench.py").write_text("import argparse\n", encoding="utf-8")
+    start, env, cwd = child(old)
+    assert start[1].endswith("bench/childbuild.py") and cwd == old and env["PYTHONPATH"] == str(old)
+    assert child(ROOT)[0][1:] == ["-m", "bench"]   # this checkout's benchmark takes --child-build
+    out = tmp_path / "site"
+    proc = subprocess.run([sys.executable, start[1], "--child-build", str(ROOT / "examples" / "brain"), str(out),
+                           "--child-now", "2026-12-02T12:00:00Z", "--no-pagefind"],
+                          env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, check=True)
+    report = json.loads(proc.stdout)
+    assert report["files"] > 0 and "parse" in report["timings"] and (out / "index.html").is_file()
