@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from itertools import chain, islice
 from pathlib import Path
 
 from .wordpiece import WordPiece
 
 HERE = Path(__file__).resolve().parent
 DOC_TOKENS = 512     # a document's vector reads its first 512 tokens: title, headings, then body
-READ = 768           # characters doc_tokens reads at once
 
 
 @lru_cache(maxsize=1)
@@ -66,21 +66,29 @@ def quantize(vec: np.ndarray) -> np.ndarray:
     return np.rint(vec * (127 / top)).astype(np.int8)
 
 
-def doc_vector(text: str) -> np.ndarray:
-    return quantize(embed(doc_tokens(text)))
+def doc_vector(text: str, memo: "Chunks | None" = None) -> np.ndarray:
+    return quantize(embed(doc_tokens(text, memo)))
 
 
-def doc_tokens(text: str) -> list[int]:
+class Chunks(dict):
+    """Text between two spaces → its token ids, for a caller that embeds many texts (a build's
+    workers): most such pieces recur, so the tokenizer runs once per distinct piece, not per
+    character of every text. wordpiece.words never looks across a space (no step joins or
+    reorders characters around one), so a text's tokens are its pieces' in order. Past MAX
+    pieces it starts over: a bound on memory, never a change of result."""
+    MAX = 500_000
+
+    def __missing__(self, piece: str) -> tuple[int, ...]:
+        if len(self) >= self.MAX:
+            self.clear()
+        ids = self[piece] = tuple(wordpiece().tokens(piece))
+        return ids
+
+
+def doc_tokens(text: str, memo: Chunks | None = None) -> list[int]:
     """The first DOC_TOKENS tokens of `text`'s first DOC_TOKENS * 8 characters (512 tokens rarely
-    need more than 8 characters each: no need to tokenize a long note whole), read in runs of
-    about READ characters until there are enough: a text of few characters a token (an
-    ideograph is one) stops early. Each run ends before a space, which no step of
-    wordpiece.words looks across, so the runs' tokens are the whole's."""
-    text, out, at = text[:DOC_TOKENS * 8], [], 0
-    wp = wordpiece()
-    while at < len(text) and len(out) < DOC_TOKENS:
-        end = text.find(" ", at + READ) if at + READ < len(text) else -1
-        end = len(text) if end < 0 else end
-        out += wp.tokens(text[at:end], DOC_TOKENS - len(out))
-        at = end
-    return out
+    need more than 8 characters each: no need to tokenize a long note whole); its pieces between
+    spaces are tokenized only until there are enough (Chunks: `memo` keeps them for the next)."""
+    pieces = text[:DOC_TOKENS * 8].split(" ")
+    found = map((Chunks() if memo is None else memo).__getitem__, pieces)
+    return list(islice(chain.from_iterable(found), DOC_TOKENS))

@@ -21,8 +21,8 @@ def _text(fields: tuple) -> str:
     return " ".join(f for f in fields if f)
 
 
-def _vector(_, text: str) -> bytes:
-    return vectors.doc_vector(text).tobytes()
+def _vector(memo: vectors.Chunks, text: str) -> bytes:
+    return vectors.doc_vector(text, memo).tobytes()
 
 
 def begin_rows(docs, spread: Spread = SERIAL):
@@ -33,7 +33,7 @@ def begin_rows(docs, spread: Spread = SERIAL):
     if len(texts) <= PARALLEL_DOCS or not spread.forks:
         return nullcontext(None)
     vectors.table()   # loaded (and numpy imported) once, before the fork: the workers share it
-    return spread.begin(_vector, texts, None)
+    return spread.begin(_vector, texts, vectors.Chunks())
 
 
 def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = None, spread: Spread = SERIAL,
@@ -55,7 +55,7 @@ def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = N
     texts = {i: _text(fields[i]) for i in todo}
     fresh = dict(zip(begun.items, begun.get())) if begun is not None else {}
     new = sorted(set(texts.values()).difference(fresh))
-    fresh.update(zip(new, spread.each(_vector, new, None, worth=len(new) > PARALLEL_DOCS)))
+    fresh.update(zip(new, spread.each(_vector, new, vectors.Chunks(), worth=len(new) > PARALLEL_DOCS)))
     rows = [o[1] if o is not None else b"" for o in olds]
     for i in todo:
         rows[i] = fresh[texts[i]]
