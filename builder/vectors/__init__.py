@@ -7,7 +7,7 @@ downloaded at run time.
 
 A text's vector is the sum of its tokens' rows as integers (the SIF weights are baked into the
 rows), so Python and JS compute the same vector exactly; documents are stored as int8 vectors
-scaled to a largest component of ±127 (quantize).
+scaled to a largest component of ±127 (doc_vectors).
 """
 from __future__ import annotations
 
@@ -49,25 +49,24 @@ def wordpiece() -> WordPiece:
     return WordPiece(vocab())
 
 
-def embed(ids: list[int]) -> np.ndarray:
-    """The integer sum of the rows of `ids` (int64; all zero for no ids)."""
+def doc_vectors(texts: list[str], memo: "Chunks | None" = None) -> list[bytes]:
+    """Each text's int8 vector: the integer sum of its doc_tokens' rows, scaled to a largest
+    component of ±127 (a text of no token: all zero). The rows of all the texts' tokens are
+    taken from the table at once, and scaled at once: numpy calls per text are only the sums."""
     import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
-    if not ids:
-        return np.zeros(meta()["dims"], dtype=np.int64)
-    return table()[np.asarray(ids, dtype=np.int64)].sum(axis=0, dtype=np.int64)
-
-
-def quantize(vec: np.ndarray) -> np.ndarray:
-    """int8 with the largest component ±127 (a zero vector stays zero)."""
-    import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
-    top = int(np.abs(vec).max()) if vec.size else 0
-    if top == 0:
-        return np.zeros(vec.shape, dtype=np.int8)
-    return np.rint(vec * (127 / top)).astype(np.int8)
-
-
-def doc_vector(text: str, memo: "Chunks | None" = None) -> np.ndarray:
-    return quantize(embed(doc_tokens(text, memo)))
+    memo = Chunks() if memo is None else memo
+    flat, ends = [], []
+    for text in texts:
+        flat += _first_tokens(text, memo)
+        ends.append(len(flat))
+    rows = table()[np.fromiter(flat, np.intp, len(flat))]
+    sums = np.zeros((len(texts), meta()["dims"]), dtype=np.int64)
+    for i, (start, end) in enumerate(zip([0, *ends], ends)):
+        if end > start:
+            rows[start:end].sum(axis=0, dtype=np.int64, out=sums[i])
+    top = np.abs(sums).max(axis=1, initial=0)
+    scale = 127 / np.where(top > 0, top, 1)   # float64, as 127 / top is; a zero vector stays zero
+    return [row.tobytes() for row in np.rint(sums * scale[:, None]).astype(np.int8)]
 
 
 class Chunks(dict):
@@ -89,6 +88,8 @@ def doc_tokens(text: str, memo: Chunks | None = None) -> list[int]:
     """The first DOC_TOKENS tokens of `text`'s first DOC_TOKENS * 8 characters (512 tokens rarely
     need more than 8 characters each: no need to tokenize a long note whole); its pieces between
     spaces are tokenized only until there are enough (Chunks: `memo` keeps them for the next)."""
-    pieces = text[:DOC_TOKENS * 8].split(" ")
-    found = map((Chunks() if memo is None else memo).__getitem__, pieces)
-    return list(islice(chain.from_iterable(found), DOC_TOKENS))
+    return list(_first_tokens(text, Chunks() if memo is None else memo))
+
+
+def _first_tokens(text: str, memo: Chunks):
+    return islice(chain.from_iterable(map(memo.__getitem__, text[:DOC_TOKENS * 8].split(" "))), DOC_TOKENS)

@@ -1,12 +1,13 @@
 """vectors.doc_tokens takes a text's tokens piece by piece between spaces, each piece's kept in a
 Chunks memo: the same ids as the tokenizer gives the whole text's first DOC_TOKENS * 8
-characters, cut at DOC_TOKENS, in every script and around every kind of separator."""
+characters, cut at DOC_TOKENS, in every script and around every kind of separator; and
+vectors.doc_vectors, many texts at once, gives each its own vector."""
 import random
 import unicodedata
 
 from builder import vectors
 from builder.bm25.pipeline import LATIN, SPACELESS
-from builder.vectors import DOC_TOKENS, Chunks, doc_tokens
+from builder.vectors import DOC_TOKENS, Chunks, doc_tokens, doc_vectors
 
 SCRIPTS = (*SPACELESS, *LATIN, (0x370, 0x3FF), (0x400, 0x52F), (0x590, 0x5FF), (0x600, 0x6FF), (0x900, 0x97F),
            (0x2000, 0x206F), (0x3000, 0x303F), (0xFF00, 0xFFEF), (0x1F300, 0x1F64F))
@@ -39,3 +40,21 @@ def test_pieces_give_the_whole_texts_tokens(monkeypatch):
     small = Chunks()
     assert [doc_tokens(t, small) for t in texts[:20]] == [doc_tokens(t) for t in texts[:20]]
     assert len(small) <= 50
+
+
+def test_vectors_at_once_equal_each_alone():
+    """The sum of a text's token rows as integers, scaled to a largest component of ±127 and
+    rounded half to even; no token (an empty text, [UNK] alone): all zero."""
+    import numpy as np
+    texts = _texts(3, 40) + ["", "   ", "a" * 150, "pricing tiers", "東京"]
+    table = vectors.table()
+
+    def alone(text):
+        total = table[doc_tokens(text)].astype(np.int64).sum(axis=0)
+        top = int(np.abs(total).max())
+        return bytes(len(total)) if top == 0 else np.rint(total * (127 / top)).astype(np.int8).tobytes()
+
+    got = doc_vectors(texts, Chunks())
+    assert got == [alone(t) for t in texts]
+    assert got[-4] == bytes(vectors.meta()["dims"]) and any(got[:40])
+    assert doc_vectors([]) == []
