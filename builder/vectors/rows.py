@@ -36,7 +36,9 @@ def begin_rows(docs, spread: Spread = SERIAL):
     """The vectors of all `docs` (any order), begun in workers beside the caller's next steps when
     there are enough to be worth them: a kernel/parallel.Begun to enter and hand to doc_rows, or
     a nullcontext of None."""
-    texts = sorted({_text(FIELDS(doc)) for doc in docs})
+    # in doc order: a note and its sections, which hold its text's pieces, fall in one batch, so
+    # in one worker's memo (vectors.Chunks)
+    texts = list(dict.fromkeys(_text(FIELDS(doc)) for doc in docs))
     if len(texts) <= PARALLEL_DOCS or not spread.forks:
         return nullcontext(None)
     vectors.table()   # loaded (and numpy imported) once, before the fork: the workers share it
@@ -61,7 +63,7 @@ def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = N
     todo = [i for i, (o, f) in enumerate(zip(olds, fields)) if o is None or o[0] != f]   # in the stretch
     texts = {i: _text(fields[i]) for i in todo}
     fresh = dict(zip(chain.from_iterable(begun.items), chain.from_iterable(begun.get()))) if begun is not None else {}
-    new = sorted(set(texts.values()).difference(fresh))
+    new = [t for t in dict.fromkeys(texts.values()) if t not in fresh]   # in doc order, as begin_rows'
     made = spread.each(_vectors, _batches(new), vectors.Chunks(), worth=len(new) > PARALLEL_DOCS)
     fresh.update(zip(new, chain.from_iterable(made)))
     rows = [o[1] if o is not None else b"" for o in olds]
