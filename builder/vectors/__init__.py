@@ -76,7 +76,7 @@ class Chunks(dict):
     character of every text. wordpiece.words never looks across a space (no step joins or
     reorders characters around one), so a text's tokens are its pieces' in order. Past MAX
     pieces it starts over: a bound on memory, never a change of result."""
-    MAX = 500_000
+    MAX = 200_000   # ~50 MB of pieces and ids
 
     def __missing__(self, piece: str) -> tuple[int, ...]:
         if len(self) >= self.MAX:
