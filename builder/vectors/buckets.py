@@ -134,11 +134,16 @@ def _matrix(rows: list[bytes], dims: int):
 
 
 def _assign(y, centred) -> list[int]:
-    """Each row of y's most similar centre: dot / sqrt(cc), exact integer dots, the first on a tie."""
+    """Each row of y's most similar centre: dot / sqrt(cc), exact integer dots, the first on a tie.
+    The dots are a float32 product: y and the centres are int8 vectors less the mean (±254 at
+    most), so every partial sum is an integer below dims × 254² < 2^24, exact in a float32
+    whatever the order of the sums; the division is in float64."""
     import numpy as np
-    y, c = y.astype(np.float64), centred.astype(np.float64)
+    assert y.shape[1] * 254 * 254 < 1 << 24, "float32 dots are exact only below 2^24"
+    c = centred.astype(np.float64)
     roots = np.sqrt((c * c).sum(axis=1))[None, :]
+    y, c = y.astype(np.float32), centred.astype(np.float32)
     out: list[int] = []
-    for at in range(0, len(y), BLOCK):   # BLOCK × centres float64s at once
-        out += np.argmax((y[at:at + BLOCK] @ c.T) / roots, axis=1).tolist()
+    for at in range(0, len(y), BLOCK):   # BLOCK × centres dots at once
+        out += np.argmax((y[at:at + BLOCK] @ c.T).astype(np.float64) / roots, axis=1).tolist()
     return out
