@@ -20,6 +20,7 @@ a rebuild assigns the docs that changed and keeps every other doc's bucket (buck
 from __future__ import annotations
 
 import zlib
+from itertools import compress
 
 RATE = 128   # docs per bucket, on average: a bucket file is ~10 KB packed at 128 dims
 # k-means runs over 1/SPREAD of the docs (docs/decisions.md#buckets-the-vector-arm-reads-what-it-ranks-not-every-vector)
@@ -35,6 +36,12 @@ def is_centre(ref: str) -> bool:
 def in_sample(ref: str) -> bool:
     """Whether `ref`'s doc is in the sample the centres and the mean are made of (every seed is)."""
     return zlib.crc32(ref.encode("utf-8")) % max(1, RATE // SPREAD) == 0
+
+
+def sampled(refs: list[str], rate: int | None = None) -> list[bool]:
+    """in_sample of each of `refs` (is_centre's with `rate` RATE), hashed in C loops."""
+    rate = max(1, RATE // SPREAD) if rate is None else rate
+    return [h % rate == 0 for h in map(zlib.crc32, map(str.encode, refs))]   # str.encode: UTF-8
 
 
 def sums(rows: list[bytes], dims: int):
@@ -88,7 +95,7 @@ def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int,
             bucket = old_bucket[:head] + moved + old_bucket[len(old_bucket) - tail:]
             kept["last"] = (refs, rows, bucket, mean, centres)
             return centres, bucket
-    centres, bucket = _made(refs, rows, [i for i, ref in enumerate(refs) if in_sample(ref)], mu, dims)
+    centres, bucket = _made(refs, rows, list(compress(range(len(refs)), sampled(refs))), mu, dims)
     kept["last"] = (refs, rows, bucket, mean, centres)
     return centres, bucket
 
@@ -113,7 +120,8 @@ def _made(refs: list[str], rows: list[bytes], sample: list[int], mu, dims: int) 
     import numpy as np
     x = _matrix(rows, dims)
     with_vector = np.flatnonzero((np.abs(x).sum(axis=1) > 0) & (x != mu).any(axis=1)).tolist()
-    seeds = [i for i in with_vector if is_centre(refs[i])] or with_vector[:1]
+    centre = sampled(refs, RATE)
+    seeds = [i for i in with_vector if centre[i]] or with_vector[:1]
     if len(seeds) < 2:
         return [rows[i] for i in seeds], [0] * len(refs)
     xs, c = x[sample], x[seeds]

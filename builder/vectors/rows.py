@@ -6,13 +6,13 @@ mean_of's over the sample). The mean is the sample's so that a doc outside it mo
 from __future__ import annotations
 
 from contextlib import nullcontext
-from itertools import chain
+from itertools import chain, compress
 from operator import itemgetter
 
 from .. import vectors
 from ..kernel.parallel import SERIAL, Spread
 from ..kernel.stretch import differing
-from .buckets import in_sample, rounded_mean, sums
+from .buckets import in_sample, rounded_mean, sampled, sums
 
 FIELDS = itemgetter("title", "aliases", "headings", "body")   # what a doc's vector reads
 PARALLEL_DOCS = 5000  # fewer docs are embedded faster than workers start
@@ -78,7 +78,7 @@ def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = N
         (out, n_out), (came, n_came) = sums(gone, dims), sums(came, dims)
         total, count = total - out + came, count - n_out + n_came
     else:
-        total, count = sums([row for ref, row in zip(mine, rows) if in_sample(ref)], dims)
+        total, count = sums(list(compress(rows, sampled(mine))), dims)
     docs_kept = kept.setdefault("docs", {})
     for ref in went:
         docs_kept.pop(ref, None)
