@@ -7,19 +7,19 @@ downloaded at run time.
 
 A text's vector is the sum of its tokens' rows as integers (the SIF weights are baked into the
 rows), so Python and JS compute the same vector exactly; documents are stored as int8 vectors
-scaled to a largest component of ±127 (quantize).
+scaled to a largest component of ±127 (doc_vectors).
 """
 from __future__ import annotations
 
 import json
 from functools import lru_cache
+from itertools import chain, islice
 from pathlib import Path
 
 from .wordpiece import WordPiece
 
 HERE = Path(__file__).resolve().parent
 DOC_TOKENS = 512     # a document's vector reads its first 512 tokens: title, headings, then body
-READ = 768           # characters doc_tokens reads at once
 
 
 @lru_cache(maxsize=1)
@@ -49,38 +49,48 @@ def wordpiece() -> WordPiece:
     return WordPiece(vocab())
 
 
-def embed(ids: list[int]) -> np.ndarray:
-    """The integer sum of the rows of `ids` (int64; all zero for no ids)."""
+def doc_vectors(texts: list[str], memo: "Chunks | None" = None) -> list[bytes]:
+    """Each text's int8 vector: the integer sum of its doc_tokens' rows, scaled to a largest
+    component of ±127 (a text of no token: all zero). The rows of all the texts' tokens are
+    taken from the table at once, and scaled at once: numpy calls per text are only the sums."""
     import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
-    if not ids:
-        return np.zeros(meta()["dims"], dtype=np.int64)
-    return table()[np.asarray(ids, dtype=np.int64)].sum(axis=0, dtype=np.int64)
+    memo = Chunks() if memo is None else memo
+    flat, ends = [], []
+    for text in texts:
+        flat += _first_tokens(text, memo)
+        ends.append(len(flat))
+    rows = table()[np.fromiter(flat, np.intp, len(flat))]
+    # int32 holds any sum (DOC_TOKENS rows of ±128 at most), and numpy adds int8 into it faster
+    sums = np.zeros((len(texts), meta()["dims"]), dtype=np.int32)
+    for i, (start, end) in enumerate(zip([0, *ends], ends)):
+        if end > start:
+            rows[start:end].sum(axis=0, dtype=np.int32, out=sums[i])
+    top = np.abs(sums).max(axis=1, initial=0)
+    scale = 127 / np.where(top > 0, top, 1)   # float64, as 127 / top is; a zero vector stays zero
+    return [row.tobytes() for row in np.rint(sums * scale[:, None]).astype(np.int8)]
 
 
-def quantize(vec: np.ndarray) -> np.ndarray:
-    """int8 with the largest component ±127 (a zero vector stays zero)."""
-    import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
-    top = int(np.abs(vec).max()) if vec.size else 0
-    if top == 0:
-        return np.zeros(vec.shape, dtype=np.int8)
-    return np.rint(vec * (127 / top)).astype(np.int8)
+class Chunks(dict):
+    """Text between two spaces → its token ids, for a caller that embeds many texts (a build's
+    workers): most such pieces recur, so the tokenizer runs once per distinct piece, not per
+    character of every text. wordpiece.words never looks across a space (no step joins or
+    reorders characters around one), so a text's tokens are its pieces' in order. Past MAX
+    pieces it starts over: a bound on memory, never a change of result."""
+    MAX = 200_000   # ~50 MB of pieces and ids
+
+    def __missing__(self, piece: str) -> tuple[int, ...]:
+        if len(self) >= self.MAX:
+            self.clear()
+        ids = self[piece] = tuple(wordpiece().tokens(piece))
+        return ids
 
 
-def doc_vector(text: str) -> np.ndarray:
-    return quantize(embed(doc_tokens(text)))
-
-
-def doc_tokens(text: str) -> list[int]:
+def doc_tokens(text: str, memo: Chunks | None = None) -> list[int]:
     """The first DOC_TOKENS tokens of `text`'s first DOC_TOKENS * 8 characters (512 tokens rarely
-    need more than 8 characters each: no need to tokenize a long note whole), read in runs of
-    about READ characters until there are enough: a text of few characters a token (an
-    ideograph is one) stops early. Each run ends before a space, which no step of
-    wordpiece.words looks across, so the runs' tokens are the whole's."""
-    text, out, at = text[:DOC_TOKENS * 8], [], 0
-    wp = wordpiece()
-    while at < len(text) and len(out) < DOC_TOKENS:
-        end = text.find(" ", at + READ) if at + READ < len(text) else -1
-        end = len(text) if end < 0 else end
-        out += wp.tokens(text[at:end], DOC_TOKENS - len(out))
-        at = end
-    return out
+    need more than 8 characters each: no need to tokenize a long note whole); its pieces between
+    spaces are tokenized only until there are enough (Chunks: `memo` keeps them for the next)."""
+    return list(_first_tokens(text, Chunks() if memo is None else memo))
+
+
+def _first_tokens(text: str, memo: Chunks):
+    return islice(chain.from_iterable(map(memo.__getitem__, text[:DOC_TOKENS * 8].split(" "))), DOC_TOKENS)

@@ -20,6 +20,7 @@ a rebuild assigns the docs that changed and keeps every other doc's bucket (buck
 from __future__ import annotations
 
 import zlib
+from itertools import compress
 
 RATE = 128   # docs per bucket, on average: a bucket file is ~10 KB packed at 128 dims
 # k-means runs over 1/SPREAD of the docs (docs/decisions.md#buckets-the-vector-arm-reads-what-it-ranks-not-every-vector)
@@ -35,6 +36,12 @@ def is_centre(ref: str) -> bool:
 def in_sample(ref: str) -> bool:
     """Whether `ref`'s doc is in the sample the centres and the mean are made of (every seed is)."""
     return zlib.crc32(ref.encode("utf-8")) % max(1, RATE // SPREAD) == 0
+
+
+def sampled(refs: list[str], rate: int | None = None) -> list[bool]:
+    """in_sample of each of `refs` (is_centre's with `rate` RATE), hashed in C loops."""
+    rate = max(1, RATE // SPREAD) if rate is None else rate
+    return [h % rate == 0 for h in map(zlib.crc32, map(str.encode, refs))]   # str.encode: UTF-8
 
 
 def sums(rows: list[bytes], dims: int):
@@ -88,7 +95,7 @@ def buckets(refs: list[str], rows: list[bytes], mean: list[int], dims: int,
             bucket = old_bucket[:head] + moved + old_bucket[len(old_bucket) - tail:]
             kept["last"] = (refs, rows, bucket, mean, centres)
             return centres, bucket
-    centres, bucket = _made(refs, rows, [i for i, ref in enumerate(refs) if in_sample(ref)], mu, dims)
+    centres, bucket = _made(refs, rows, list(compress(range(len(refs)), sampled(refs))), mu, dims)
     kept["last"] = (refs, rows, bucket, mean, centres)
     return centres, bucket
 
@@ -113,7 +120,8 @@ def _made(refs: list[str], rows: list[bytes], sample: list[int], mu, dims: int) 
     import numpy as np
     x = _matrix(rows, dims)
     with_vector = np.flatnonzero((np.abs(x).sum(axis=1) > 0) & (x != mu).any(axis=1)).tolist()
-    seeds = [i for i in with_vector if is_centre(refs[i])] or with_vector[:1]
+    centre = sampled(refs, RATE)
+    seeds = [i for i in with_vector if centre[i]] or with_vector[:1]
     if len(seeds) < 2:
         return [rows[i] for i in seeds], [0] * len(refs)
     xs, c = x[sample], x[seeds]
@@ -134,11 +142,16 @@ def _matrix(rows: list[bytes], dims: int):
 
 
 def _assign(y, centred) -> list[int]:
-    """Each row of y's most similar centre: dot / sqrt(cc), exact integer dots, the first on a tie."""
+    """Each row of y's most similar centre: dot / sqrt(cc), exact integer dots, the first on a tie.
+    The dots are a float32 product: y and the centres are int8 vectors less the mean (±254 at
+    most), so every partial sum is an integer below dims × 254² < 2^24, exact in a float32
+    whatever the order of the sums; the division is in float64."""
     import numpy as np
-    y, c = y.astype(np.float64), centred.astype(np.float64)
+    assert y.shape[1] * 254 * 254 < 1 << 24, "float32 dots are exact only below 2^24"
+    c = centred.astype(np.float64)
     roots = np.sqrt((c * c).sum(axis=1))[None, :]
+    y, c = y.astype(np.float32), centred.astype(np.float32)
     out: list[int] = []
-    for at in range(0, len(y), BLOCK):   # BLOCK × centres float64s at once
-        out += np.argmax((y[at:at + BLOCK] @ c.T) / roots, axis=1).tolist()
+    for at in range(0, len(y), BLOCK):   # BLOCK × centres dots at once
+        out += np.argmax((y[at:at + BLOCK] @ c.T).astype(np.float64) / roots, axis=1).tolist()
     return out

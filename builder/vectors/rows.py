@@ -6,34 +6,43 @@ mean_of's over the sample). The mean is the sample's so that a doc outside it mo
 from __future__ import annotations
 
 from contextlib import nullcontext
+from itertools import chain, compress
 from operator import itemgetter
 
 from .. import vectors
 from ..kernel.parallel import SERIAL, Spread
 from ..kernel.stretch import differing
-from .buckets import in_sample, rounded_mean, sums
+from .buckets import in_sample, rounded_mean, sampled, sums
 
 FIELDS = itemgetter("title", "aliases", "headings", "body")   # what a doc's vector reads
 PARALLEL_DOCS = 5000  # fewer docs are embedded faster than workers start
+BATCH = 256           # texts embedded at once: their token rows, ~8 MB at most
 
 
 def _text(fields: tuple) -> str:
     return " ".join(f for f in fields if f)
 
 
-def _vector(_, text: str) -> bytes:
-    return vectors.doc_vector(text).tobytes()
+def _vectors(memo: vectors.Chunks, texts: list[str]) -> list[bytes]:
+    return vectors.doc_vectors(texts, memo)
+
+
+def _batches(texts: list[str]) -> list[list[str]]:
+    """`texts` in runs of BATCH, each embedded by one call (vectors.doc_vectors)."""
+    return [texts[at:at + BATCH] for at in range(0, len(texts), BATCH)]
 
 
 def begin_rows(docs, spread: Spread = SERIAL):
     """The vectors of all `docs` (any order), begun in workers beside the caller's next steps when
     there are enough to be worth them: a kernel/parallel.Begun to enter and hand to doc_rows, or
     a nullcontext of None."""
-    texts = sorted({_text(FIELDS(doc)) for doc in docs})
+    # in doc order: a note and its sections, which hold its text's pieces, fall in one batch, so
+    # in one worker's memo (vectors.Chunks)
+    texts = list(dict.fromkeys(_text(FIELDS(doc)) for doc in docs))
     if len(texts) <= PARALLEL_DOCS or not spread.forks:
         return nullcontext(None)
     vectors.table()   # loaded (and numpy imported) once, before the fork: the workers share it
-    return spread.begin(_vector, texts, None)
+    return spread.begin(_vectors, _batches(texts), vectors.Chunks())
 
 
 def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = None, spread: Spread = SERIAL,
@@ -53,9 +62,10 @@ def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = N
     olds = list(map(old.get, mine))
     todo = [i for i, (o, f) in enumerate(zip(olds, fields)) if o is None or o[0] != f]   # in the stretch
     texts = {i: _text(fields[i]) for i in todo}
-    fresh = dict(zip(begun.items, begun.get())) if begun is not None else {}
-    new = sorted(set(texts.values()).difference(fresh))
-    fresh.update(zip(new, spread.each(_vector, new, None, worth=len(new) > PARALLEL_DOCS)))
+    fresh = dict(zip(chain.from_iterable(begun.items), chain.from_iterable(begun.get()))) if begun is not None else {}
+    new = [t for t in dict.fromkeys(texts.values()) if t not in fresh]   # in doc order, as begin_rows'
+    made = spread.each(_vectors, _batches(new), vectors.Chunks(), worth=len(new) > PARALLEL_DOCS)
+    fresh.update(zip(new, chain.from_iterable(made)))
     rows = [o[1] if o is not None else b"" for o in olds]
     for i in todo:
         rows[i] = fresh[texts[i]]
@@ -68,7 +78,7 @@ def doc_rows(docs: list[dict], refs: list[str], dims: int, kept: dict | None = N
         (out, n_out), (came, n_came) = sums(gone, dims), sums(came, dims)
         total, count = total - out + came, count - n_out + n_came
     else:
-        total, count = sums([row for ref, row in zip(mine, rows) if in_sample(ref)], dims)
+        total, count = sums(list(compress(rows, sampled(mine))), dims)
     docs_kept = kept.setdefault("docs", {})
     for ref in went:
         docs_kept.pop(ref, None)

@@ -87,7 +87,7 @@ def _classes() -> tuple[re.Pattern, ...]:
     return (re.compile(f"[{_bmp(drop)}]"),
             re.compile(f"[{_bmp([sp and ch != ' ' for ch, sp in zip(bmp, space)])}]"),
             re.compile(f"[{_bmp([cat == 'Mn' for cat in cats])}]"), re.compile(f"[^ {punct}]+|[{punct}]"),
-            re.compile(f"[{punct}]"))
+            re.compile(f"([{punct}])"))
 
 
 def _astral(text: str, step) -> str:
@@ -120,7 +120,9 @@ def unicode_words(text: str) -> list[str]:
     text = _astral(normalize(text), _spaced_punct)
     if "\u2028" in text or "\u2029" in text:   # the only whitespace but " " step 1 leaves: str.split splits at it
         return _classes()[3].findall(text)
-    return _classes()[4].sub(" \\g<0> ", text).split()   # = the findall, faster: punctuation is sparse
+    # = the findall, faster: punctuation is sparse. The split keeps each mark (its group), and
+    # joining by spaces spaces it: a sub(" \\g<0> ") would expand its template in Python per mark.
+    return " ".join(_classes()[4].split(text)).split()
 
 
 def shard_of(token: str) -> int:

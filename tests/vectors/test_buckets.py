@@ -10,7 +10,7 @@ import random
 import numpy as np
 
 from builder.vectors import buckets as mod
-from builder.vectors.buckets import RATE, buckets, in_sample, is_centre, mean_of
+from builder.vectors.buckets import RATE, buckets, in_sample, is_centre, mean_of, sampled
 
 DIMS = 8
 
@@ -25,6 +25,14 @@ def _refs(n: int) -> list[str]:
 
 def _matrix(rows: list[bytes]) -> np.ndarray:
     return np.frombuffer(b"".join(rows), dtype=np.int8).reshape(-1, DIMS).astype(np.float64)
+
+
+def test_sampled_is_in_sample_and_is_centre_of_each_ref(monkeypatch):
+    refs = _refs(3000) + ["notes/été.md", "notes/東京.md#タワー", "r/src/1"]
+    assert sampled(refs) == list(map(in_sample, refs)) and any(sampled(refs))
+    assert sampled(refs, RATE) == list(map(is_centre, refs)) and any(sampled(refs, RATE))
+    monkeypatch.setattr(mod, "RATE", 2)   # read at call time, as in_sample reads it
+    assert sampled(refs) == list(map(in_sample, refs)) == [True] * len(refs)
 
 
 def test_the_mean_is_rounded_over_docs_with_a_vector():
