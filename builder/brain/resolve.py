@@ -76,25 +76,34 @@ def nearest(source: str, candidates) -> tuple[str, str | None]:
 
 class PathIndex:
     """Files by Obsidian's path rule: a unique case-insensitive match of the path suffix
-    (`Folder/Name`, `Name`), else the match nearest the linking item."""
+    (`Folder/Name`, `Name`), else the match nearest the linking item. A target named from one
+    folder finds the same file each time: remembered by (folder, target) for this index's life."""
 
     def __init__(self, paths):
-        self.by_name: dict[str, list[str]] = {}
+        self.by_name: dict[str, list[tuple[str, str]]] = {}
+        self.found: dict[tuple[str, str], tuple[str, str | None] | None] = {}
         for path in sorted(paths):
-            self.by_name.setdefault(posixpath.basename(path_key(path)), []).append(path)
+            key = path_key(path)
+            self.by_name.setdefault(posixpath.basename(key), []).append((path, key))
 
     def find(self, source: str, target: str) -> tuple[str, str | None] | None:
         want = path_key(target.strip().lstrip("/"))
         if not want:
             return None
-        found = [p for p in self.by_name.get(posixpath.basename(want), ())
-                 if path_key(p) == want or path_key(p).endswith("/" + want)]
+        at = (posixpath.dirname(source), want)   # all nearest() reads of the source
+        if at not in self.found:
+            self.found[at] = self._find(source, want)
+        return self.found[at]
+
+    def _find(self, source: str, want: str) -> tuple[str, str | None] | None:
+        found = [(p, key) for p, key in self.by_name.get(posixpath.basename(want), ())
+                 if key == want or key.endswith("/" + want)]
         if not found:
             return None
-        exact = [p for p in found if path_key(p) == want]   # the whole path, in another case
+        exact = [p for p, key in found if key == want]   # the whole path, in another case
         if len(exact) == 1:
             return "resolved", exact[0]
-        return ("resolved", found[0]) if len(found) == 1 else nearest(source, found)
+        return ("resolved", found[0][0]) if len(found) == 1 else nearest(source, [p for p, _ in found])
 
 
 class Resolver:
