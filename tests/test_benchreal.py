@@ -70,14 +70,14 @@ def test_a_vault_and_the_multilingual_brain_are_built_per_phase(tmp_path, capsys
 
 
 def test_a_base_whose_benchmark_predates_child_builds_builds_through_childbuild(tmp_path):
-    """bench/base.child: a checkout whose benchmark never parses --child-build (62d2828 had
-    builder/bench.py without it) builds through bench/childbuild.py run as a file with that
-    checkout's `builder`; one that parses it runs its own."""
+    """bench/base.child: a checkout whose benchmark's child build takes no --child-now (62d2828's
+    builder/bench.py took --child-build alone) builds through bench/childbuild.py run as a file
+    with that checkout's `builder`; one that takes it runs its own."""
     from bench import ROOT
     from bench.base import child
     old = tmp_path / "old"
     (old / "builder").mkdir(parents=True)
-    (old / "builder" / "bench.py").write_text("import argparse\n", encoding="utf-8")
+    (old / "builder" / "bench.py").write_text('p.add_argument("--child-build", nargs=2)\n', encoding="utf-8")
     start, env, cwd = child(old)
     assert start[1].endswith("bench/childbuild.py") and cwd == old and env["PYTHONPATH"] == str(old)
     assert child(ROOT)[0][1:] == ["-m", "bench"]   # this checkout's benchmark takes --child-build
