@@ -161,12 +161,8 @@ def _kept(store: BrainStore, hits, keep: set[str] | None) -> tuple[list[int], bo
     order; whether any was dropped)."""
     if keep is None:
         return range(len(hits)), False
-    docs = hits.ordered()   # numpy, imported lazily: only phrase searches come here (cold start)
-    held = docs < 0
-    for name, first, count in store.reader.meta["groups"]:
-        if name in keep:
-            held |= (docs >= first) & (docs < first + count)
-    at = held.nonzero()[0]
+    import numpy as np   # lazily: only phrase searches come here (cold start)
+    at = np.frombuffer(store.in_groups(keep), dtype=bool)[hits.ordered()].nonzero()[0]
     return at.tolist(), at.size < len(hits)
 
 

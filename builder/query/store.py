@@ -288,6 +288,14 @@ class BrainStore:
             self._spans[key] = ids
         return self._spans[key]
 
+    def in_groups(self, keep: set[str]) -> bytes:
+        """1 at the doc ids of the index groups `keep`, else 0 (meta.json `groups` spans)."""
+        mask = bytearray(self.reader.meta["ids"])
+        for name, first, count in self.reader.meta["groups"]:
+            if name in keep:
+                mask[first:first + count] = b"\1" * count
+        return bytes(mask)
+
     def groups(self) -> list[str]:
         """Doc id -> its index group (a record's source, "" for notes and sections)."""
         if self._groups is None:

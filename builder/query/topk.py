@@ -59,15 +59,6 @@ def keep_groups(scope: Scope, store: BrainStore, type_, path) -> set[str] | None
     return None
 
 
-def _mask(store: BrainStore, keep: set[str]) -> bytes:
-    """1 at the doc ids of the kept groups, else 0."""
-    mask = bytearray(store.reader.meta["ids"])
-    for name, first, count in store.reader.meta["groups"]:
-        if name in keep:
-            mask[first:first + count] = b"\1" * count
-    return bytes(mask)
-
-
 def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, type_, path, when: dict,
                limit: int, check, order) -> tuple[list[tuple], int, bool]:
     """(the first `limit` ranked (entry, score, count), how many in all, whether the scope
@@ -91,11 +82,11 @@ def ranked_top(stores: dict[str, BrainStore], words: list[str], scope: Scope, ty
 
 def _walked(store: BrainStore, words, scope: Scope, type_, path, when, keep, limit: int, check, trivial: bool) -> tuple:
     """ranked_top of one brain over every hit: (its items, its total, whether the scope dropped a hit)."""
-    top, total, narrowed = [], 0, False
+    total, narrowed = 0, False
     hits = store.reader.search_ids(words, False, when=when)
     docs, idx, kept = hits.docs, range(len(hits)), None
     if keep is not None:
-        mask, n = _mask(store, keep), len(idx)
+        mask, n = store.in_groups(keep), len(idx)
         if trivial and hits.ids is not None:   # the kept hits counted over arrays, walked as far as needed
             kept = hits.ids[sys.modules["numpy"].frombuffer(mask, dtype=bool)[hits.ids]]
             idx, narrowed = (i for i in range(n) if mask[docs[i]]), kept.size < n
@@ -113,20 +104,32 @@ def _walked(store: BrainStore, words, scope: Scope, type_, path, when, keep, lim
     if not trivial:
         filters = (scope.kind, scope.value, scope.period, scope.brain, type_, path)
         return _checked(store, hits, idx, owners, store.verdicts(filters), check, limit, narrowed)
-    groups, seen, fresh = store.groups(), set(), 0
+    return _items(store, hits, _firsts(idx, docs, owners), limit), total, narrowed
+
+
+def _firsts(idx, docs, owners):
+    """The positions of `idx` whose hit is its owner's first, lazily: a walk stops early."""
+    seen = set()
     for i in idx:
         doc = docs[i]
         owner = owners[doc] if owners else doc
-        if owner in seen:
-            continue
-        seen.add(owner)
+        if owner not in seen:
+            seen.add(owner)
+            yield i
+
+
+def _items(store: BrainStore, hits, positions, limit: int) -> list[tuple]:
+    """(entry, score, count) of the hits at `positions`, in order, until `limit` of them are
+    not deprecated."""
+    top, fresh, groups = [], 0, store.groups()
+    for i in positions:
         if fresh == limit:
             break
+        doc, score, matched, tier = hits[i]
         entry = store.candidate(doc, groups[doc])
-        _, score, matched, tier = hits[i]
         top.append((entry, score, len(matched), tier))
         fresh += 0 if entry.deprecated else 1
-    return top, total, narrowed
+    return top
 
 
 def _checked(store: BrainStore, hits, idx, owners, verdicts, check, limit: int, narrowed: bool) -> tuple:
@@ -146,15 +149,7 @@ def _checked(store: BrainStore, hits, idx, owners, verdicts, check, limit: int, 
         verdicts[doc] = 0 if why is None else 1 if why else 2
     got = verdicts[docs]
     passing = at[got == 0].tolist()
-    top, fresh = [], 0
-    for i in passing:
-        if fresh == limit:
-            break
-        doc, score, matched, tier = hits[i]
-        entry = store.candidate(doc, groups[doc])
-        top.append((entry, score, len(matched), tier))
-        fresh += 0 if entry.deprecated else 1
-    return top, len(passing), narrowed or bool((got == 1).any())
+    return _items(store, hits, passing, limit), len(passing), narrowed or bool((got == 1).any())
 
 
 def _pruned(store: BrainStore, ranking, keep, limit: int) -> tuple:
@@ -162,7 +157,7 @@ def _pruned(store: BrainStore, ranking, keep, limit: int) -> tuple:
     whether the scope dropped a hit from every hit's id; the items from the hits of the chunks
     read, reading more until no unread hit may rank at or before the last item taken."""
     np = ranking.np
-    kept = None if keep is None else np.frombuffer(_mask(store, keep), dtype=np.uint8).astype(bool)
+    kept = None if keep is None else np.frombuffer(store.in_groups(keep), dtype=np.uint8).astype(bool)
     every = ranking.every
     held = every if kept is None else every[kept[every]]
     owners = store.owners() if keep is None or "" in keep else None
