@@ -155,14 +155,18 @@ class Runner:
         of a long multilingual brain ends last, a small vault's first)."""
         save = Once(save) if save is not None and self.beside else save
         run = partial(self.index_side, brain=brain, save=save, spread=self.spread)
+        site = None
         if self.beside and brain is self.build.brains[-1]:
-            run = partial(_then_site, run)
+            site = Once(_alone_site)
+            run = partial(_then_site, run, site)
         side = Forked(_in_child, (run, self.phases, self.build)) if self.beside else None
         with side or nullcontext():
             yield
             if side is not None:
                 if save is not None:
                     self.phases.run("parse", save)
+                if site is not None:
+                    site(self.phases, self.build)
                 self.merge(*side.get())
             elif self.remote is None:
                 run(self.phases, self.build, state=self.state)
@@ -212,13 +216,19 @@ class Runner:
             self.content.__exit__(type(exc), exc, None)
 
 
-def _then_site(index_side, phases: Phases, build: Build) -> None:
-    """The last brain's index side, then the site's stages that need no other stage's files, in
-    its child: they need only the parsed brains, and that child is done before the views side on
-    a small brain, whose critical path the views side is (on a long one the index side is, and
-    these stages are a fraction of a second there). The others (the feeds: they list every page)
-    run in the build's process once the pages are written (Runner.stages)."""
+def _then_site(index_side, site: Once, phases: Phases, build: Build) -> None:
+    """The last brain's index side, then `site` (_alone_site, once): in whichever of its child
+    and the build's process is done first. That is the child on a small brain, whose critical
+    path the views side is, and the build's process on a long one, whose critical path the
+    index side is."""
     index_side(phases, build)
+    site(phases, build)
+
+
+def _alone_site(phases: Phases, build: Build) -> None:
+    """The site's stages that need no other stage's files: they need only the parsed brains. The
+    others (the feeds: they list every page) run in the build's process once the pages are
+    written (Runner.stages)."""
     run_stages(phases, "site", scoped("site", build), None, select=_alone)
 
 

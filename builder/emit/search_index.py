@@ -46,27 +46,25 @@ def search_dir(brain: str) -> str:
     return f"_bf/search/{escape_segment(brain)}"
 
 
-def _pack(writer: Writer, path: str, entries: dict, owner: str, memos: Memos) -> None:
-    """Write `entries` as a pack; its JSON is made again only when an entry object changed
-    (views/documents.store keeps an unchanged item's entries)."""
-    writer.write_pack(path, memos["json"](path, tuple(entries.items()), lambda: canonical_json(entries)), owner)
-
-
-def _chunked(writer: Writer, folder: str, meta: dict, text: dict, owner: str, memos: Memos) -> dict:
-    """Write the notes' text in chunks; returns {ref: (its meta, the number `t` of its chunk)}."""
+def _chunked(packs: list, folder: str, meta: dict, text: dict, memos: Memos) -> dict:
+    """The notes' text in chunks, added to `packs` as (path, JSON bytes); returns {ref: (its
+    meta, the number `t` of its chunk)}. A chunk's JSON is made again only when an entry object
+    changed (views/documents.store keeps an unchanged item's entries)."""
     ordered = sorted(meta)
     numbered = {}
     for k, at in enumerate(range(0, len(ordered), NOTE_CHUNK)):   # a chunk at a time: 10k notes in C loops
         part = ordered[at:at + NOTE_CHUNK]
         numbered.update(zip(part, zip(map(meta.__getitem__, part), repeat(k))))
-        _pack(writer, f"{folder}/{k}.json", dict(zip(part, map(text.__getitem__, part))), owner, memos)
+        entries = dict(zip(part, map(text.__getitem__, part)))
+        path = f"{folder}/{k}.json"
+        packs.append((path, memos["json"](path, tuple(entries.items()), lambda: canonical_json(entries))))
     return numbered
 
 
-def _meta_chunks(writer: Writer, folder: str, entries: dict, size: int, owner: str, memos: Memos,
+def _meta_chunks(packs: list, folder: str, entries: dict, size: int, memos: Memos,
                  serialize=lambda entry: entry) -> list[str]:
-    """Write `entries` (ref → meta) in chunks of `size` refs, in ref order, as FOLDER/m/K.json;
-    return the first ref of each chunk. `serialize`: an entry's JSON value."""
+    """`entries` (ref → meta) in chunks of `size` refs, in ref order, as FOLDER/m/K.json, added
+    to `packs`; returns the first ref of each chunk. `serialize`: an entry's JSON value."""
     ordered = sorted(entries)
     heads = []
     for k, i in enumerate(range(0, len(ordered), size)):
@@ -74,8 +72,7 @@ def _meta_chunks(writer: Writer, folder: str, entries: dict, size: int, owner: s
         part = tuple(zip(refs, map(entries.__getitem__, refs)))
         heads.append(part[0][0])
         path = f"{folder}/m/{k}.json"
-        writer.write_pack(path, memos["json"](path, part, lambda: canonical_json({r: serialize(e) for r, e in part})),
-                          owner)
+        packs.append((path, memos["json"](path, part, lambda: canonical_json({r: serialize(e) for r, e in part}))))
     return heads
 
 
@@ -94,13 +91,15 @@ def emit_store(writer: Writer, brain: Brain, as_of: str, pieces: dict, kept: dic
     base, owner = search_dir(brain.name), f"search:{brain.name}"
     memos = Memos(kept, (brain.name, frozenset(brain.identities)))
     data = store(brain, as_of, pieces, memos, changes)
-    numbered = _chunked(writer, f"{base}/notes", data["notes"], data["note_text"], owner, memos)
-    note_heads = _meta_chunks(writer, f"{base}/notes", numbered, NOTE_CHUNK, owner, memos,
+    packs: list[tuple[str, bytes]] = []   # compressed together, in threads: the index side's tail
+    numbered = _chunked(packs, f"{base}/notes", data["notes"], data["note_text"], memos)
+    note_heads = _meta_chunks(packs, f"{base}/notes", numbered, NOTE_CHUNK, memos,
                               lambda entry: entry[0] | {"t": entry[1]})
     heads = {}
     for source, meta in sorted(data["records"].items()):
         folder = f"{base}/records/{escape_segment(source)}"
-        heads[source] = _meta_chunks(writer, folder, meta, TEXT_CHUNK, owner, memos)
+        heads[source] = _meta_chunks(packs, folder, meta, TEXT_CHUNK, memos)
+    writer.write_packs(packs, owner)
     memos.done()
     writer.write_json(f"{base}/meta.json", {
         "format": STORE_FORMAT, "brain": brain.name, "notes": len(data["notes"]), "note_chunks": note_heads,

@@ -94,14 +94,16 @@ def _write_files(writer: Writer, files: list[tuple[str, bytes]], owner: str, dig
     """write_pack each (path, bytes) of `files`; one whose bytes are those it had in the last
     build (`digests`: path → (bytes, packed digest), left holding this build's) is kept from
     the previous site (Writer.keep) without packing or hashing it again: a watch rebuild has
-    thousands of unchanged vector files. Returns the packed paths."""
-    paths = []
+    thousands of unchanged vector files. The others are compressed together, in threads.
+    Returns the packed paths."""
+    paths, todo = [], []
     for path, data in files:
         packed, old = packed_name(path), digests.get(path)
         if old is None or (old[0] is not data and old[0] != data) or not writer.keep(packed, old[1], owner):
-            writer.write_pack(path, data, owner)
-            digests[path] = (data, writer.digests[packed])
+            todo.append((path, data))
         paths.append(packed)
+    for (path, data), packed in zip(todo, writer.write_packs(todo, owner)):
+        digests[path] = (data, writer.digests[packed])
     return paths
 
 

@@ -169,19 +169,20 @@ def _slice(job) -> list:
 
 
 class Once:
-    """fn() for whichever of a process and the children it forks after this comes to it first;
-    the other skips it (a flag in shared memory, taken under its lock)."""
+    """fn(*args) for whichever of a process and the children it forks after this comes to it
+    first, with that one's arguments; the other skips it (a flag in shared memory, taken under
+    its lock)."""
 
     def __init__(self, fn):
         self._fn = fn
         self._taken = multiprocessing.get_context("fork").Value("b", 0)
 
-    def __call__(self) -> None:
+    def __call__(self, *args) -> None:
         with self._taken.get_lock():
             if self._taken.value:
                 return
             self._taken.value = 1
-        self._fn()
+        self._fn(*args)
 
 
 _SERVED = None   # set only while a served child forks: the process object here never holds it
