@@ -31,7 +31,7 @@ UNSAFE = re.compile(r"^\.|[^a-z0-9.\-]+")   # a leading dot, and runs of other c
 
 
 def _bytes(m: re.Match) -> str:
-    return "".join(f"~{b:02x}" for b in m[0].encode("utf-8"))
+    return "~" + m[0].encode("utf-8").hex("~")   # "~xx" per byte, in C (a CJK heading has dozens)
 
 
 @lru_cache(maxsize=65536)
