@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import orjson
 import pytest
 
 from builder import parsecache
@@ -18,7 +19,7 @@ from hostile_brain import write_hostile_brain   # tests/support (on sys.path: te
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "brain"
 
 VALUES = [
-    None, True, 0, -7, 2**70, 1.5, -0.0, float("inf"), "text \udcff \x00 é", [1, [2]], (1, (2, "x")),
+    None, True, 0, -7, 2**63 - 1, 1.5, -0.0, float("inf"), "text \x00 é \U0001f600", [1, [2]], (1, (2, "x")),
     {"b": 1, "a": 2, 3: "int key", None: "none key", True: "bool", date(2026, 1, 2): "date key"},
     {"$": "tuple", "v": [1]},                                   # looks like a tag: still a dict
     date(2026, 12, 2), datetime(2026, 12, 2, 12, 0),
@@ -31,7 +32,7 @@ VALUES = [
 
 @pytest.mark.parametrize("value", VALUES, ids=range(len(VALUES)))
 def test_values_round_trip_with_their_types(value):
-    back = parsecache.decode(json.loads(json.dumps(parsecache.encode(value))))
+    back = parsecache.decode(orjson.loads(orjson.dumps(parsecache.encode(value))))
     assert back == value and type(back) is type(value)
     if isinstance(value, dict):
         assert [(k, type(k)) for k in back] == [(k, type(k)) for k in value]
@@ -42,6 +43,15 @@ def test_values_round_trip_with_their_types(value):
 def test_other_types_are_refused():
     with pytest.raises(parsecache.Unencodable):
         parsecache.encode(object())
+
+
+@pytest.mark.parametrize("odd", [2**70, "a lone surrogate \udcff"])
+def test_a_note_the_file_cannot_hold_is_left_out_and_the_others_kept(tmp_path, odd):
+    path = tmp_path / "cache.jsonl"
+    cache = parsecache.Cache()
+    cache.notes["root"] = {("a.md",): ("a", 1), ("odd.md",): ("odd", odd)}
+    parsecache.save(path, cache)
+    assert parsecache.load(path).notes == {"root": {("a.md",): ("a", 1)}}
 
 
 @pytest.mark.parametrize("which", ["example", "hostile"])
