@@ -1,6 +1,6 @@
-"""The parse cache: Notes of the last build, kept as JSON lines (UTF-8, written and read by
-orjson: a long multilingual note's text escaped to ASCII by the json module took three times
-the bytes and most of the save) beside --out so a rebuild re-parses only changed files.
+"""The parse cache: Notes of the last build, kept as JSON lines beside --out so a rebuild
+re-parses only changed files. UTF-8, written and read by orjson: a long multilingual note's
+text escaped to ASCII by the json module took three times the bytes and most of the save.
 
 Nothing here can run code: the file is JSON, and decoding builds only the model's own
 dataclasses (Note, Section, RawLink, Task) field by field. It is versioned: a file written by
