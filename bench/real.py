@@ -93,18 +93,26 @@ class RealBench:
             res.ratio("speedup_vs_base", "base_build_s", "build_s")
             res.ratio("cpu_ratio_base_to_this", "base_build_cpu_s", "build_cpu_s")
 
-    def vault(self, tarball: Path):
+    def vault(self, tarball: Path, copies: int = 1):
+        """The vault in `tarball` (its `en/` folder, or its one top folder), or that folder copied
+        `copies` times into c1..cN of one brain: a real vault's text at the size of a large one,
+        whose note names N files share, as a grown vault's do (a link then resolves to the nearest)."""
         res = self.bench.Result()
-        res.update(brain="vault", vault=tarball.name, **self.ref)
+        res.update(brain="vault", vault=tarball.name, copies=copies, **self.ref)
         root = self.work / "vault"
         shutil.rmtree(root, ignore_errors=True)
         with tarfile.open(tarball) as tar:
-            tar.extractall(root, filter="data")
-        brain = root / "en" if (root / "en").is_dir() else next(p for p in root.iterdir() if p.is_dir())
+            tar.extractall(root / "x", filter="data")
+        brain = root / "x" / "en" if (root / "x" / "en").is_dir() else next(p for p in (root / "x").iterdir() if p.is_dir())
+        if copies > 1:
+            for k in range(1, copies + 1):
+                shutil.copytree(brain, root / "copies" / f"c{k}")
+            brain = root / "copies"
         notes = list(brain.rglob("*.md"))
         res.update(notes=len(notes), raw_note_bytes=sum(p.stat().st_size for p in notes))
-        self.bench._log(f"vault {tarball.name}: {len(notes)} notes; building")
+        self.bench._log(f"vault {tarball.name} x{copies}: {len(notes)} notes; building")
         self._builds(res, brain)
+        shutil.rmtree(root, ignore_errors=True)
         return res
 
     def lang(self, sizes: list[int]) -> list:
@@ -136,6 +144,6 @@ def bench_extra(args, work: Path, bench) -> None:
     real = RealBench(bench, work, not args.no_pagefind, args.base, args.reps)
     results = real.lang(args.lang or [])
     if args.vault:
-        results.append(real.vault(args.vault))
+        results += [real.vault(args.vault, copies) for copies in [1, *args.vault_copies]]
     for res in results:
         print(json.dumps(res, sort_keys=True), flush=True)

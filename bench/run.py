@@ -331,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-pagefind", action="store_true")
     p.add_argument("--workdir", help="keep brains and sites here (default: a temporary folder, removed)")
     p.add_argument("--vault", type=Path, help="also build this real vault (a .tar.gz) per phase (bench/real.py)")
+    p.add_argument("--vault-copies", type=int, action="append", metavar="N", default=[],
+                   help="with --vault: also build the vault copied N times into folders c1..cN, "
+                        "a real vault of N times the notes whose names N files share (repeatable)")
     p.add_argument("--lang", type=int, action="append", metavar="NOTES",
                    help="also build a long multilingual brain of NOTES notes per phase (repeatable; bench/lang.py)")
     p.add_argument("--base", type=Path, help="also build (and, for --notes, rebuild) by the checkout in this folder (its .venv), "
@@ -350,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.locomo and not args.quality:
         p.error("--locomo goes with --quality")
+    if args.vault_copies and not args.vault:
+        p.error("--vault-copies goes with --vault")
     if args.quality:
         from .quality import report
         print(json.dumps(report(locomo=args.locomo), sort_keys=True), flush=True)

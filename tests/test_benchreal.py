@@ -59,10 +59,13 @@ def test_a_vault_and_the_multilingual_brain_are_built_per_phase(tmp_path, capsys
     tarball = tmp_path / "vault.tar.gz"
     with tarfile.open(tarball, "w:gz") as tar:
         tar.add(vault, arcname="en")
-    bench_extra(Namespace(reps=1, no_pagefind=True, lang=[6, 12], vault=tarball, base=None), tmp_path / "work", run)
+    bench_extra(Namespace(reps=1, no_pagefind=True, lang=[6, 12], vault=tarball, vault_copies=[3], base=None),
+                tmp_path / "work", run)
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [r["brain"] for r in rows] == ["lang", "lang", "lang-growth", "vault"]
-    assert rows[-1]["notes"] == 2 and rows[-1]["build_problems"] == 1
+    assert [r["brain"] for r in rows] == ["lang", "lang", "lang-growth", "vault", "vault"]
+    assert rows[3]["notes"] == 2 and rows[3]["build_problems"] == 1 and rows[3]["copies"] == 1
+    # three copies, each note's links resolved within its own copy: still the one missing note per copy
+    assert rows[4]["notes"] == 6 and rows[4]["build_problems"] == 3 and rows[4]["copies"] == 3
     for row in rows[:2] + rows[3:]:
         assert row["stock_lunr_p50_ms"] is not None and row["base_build_s"] is None
         assert all(isinstance(row[f"build_phase_{p}_s"], float) for p in PHASES if p != "pagefind")
