@@ -149,7 +149,8 @@ def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread) -> 
     misses = [(rel, data) for rel, (key, data) in read.items() if key not in cache]
     used = {}
     worth = len(misses) >= 200
-    with spread.mapped(_parse_chunk, chunks(misses, spread.workers(worth) * 4), cfg, worth=worth) as parsed_notes:
+    # sixteen small chunks a worker, taken as each is done: the workers end nearly together
+    with spread.mapped(_parse_chunk, chunks(misses, spread.workers(worth) * 16), cfg, worth=worth) as parsed_notes:
         # the records are read and parsed here while the workers parse the notes
         records = _records(found.records, digest, cache, used, problems, cfg.name)
         parsed = {rel: note for part in parsed_notes() for rel, note in part.items()}
