@@ -8,8 +8,8 @@ another bf, by other parser code, or for other model fields is ignored (a full p
 value JSON cannot hold exactly is tagged ({"$": kind, "v": ...}): tuples, dicts (as pairs, so
 keys keep their type and order), dates, datetimes with their zone, bytes, sets. A note holding
 anything else, or what orjson refuses (an integer past 64 bits, a lone surrogate), is simply
-not cached. A file that is not ours (another owner, writable by
-group or others) is not read either.
+not cached. A file that is not ours (another owner, writable by group or others) is not read
+either.
 """
 from __future__ import annotations
 
