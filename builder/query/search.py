@@ -123,7 +123,7 @@ def _candidates(stores, words, phrases, scope, type_, path, when, as_of) -> tupl
         bounds = window(scope, (store.site.brain(name) or {}).get("timezone", "UTC"), as_of)
         reader, keep = store.reader, topk.keep_groups(scope, store, type_, path)
         hits = reader.search_ids(words, False, when=when.get(name))
-        at, dropped = _kept(store, hits, keep)
+        at, dropped = store.kept(hits, keep)
         narrowed = narrowed or dropped
         if phrases:
             at, narrowed = _may_hold(store, hits, at, phrases, check, scope, narrowed)
@@ -154,16 +154,6 @@ def _phrase_terms(words, phrases) -> frozenset:
     without one is spared its text."""
     exact = {t for p in phrases for t in p}
     return frozenset(f for e, f in words if e == f and e in exact)
-
-
-def _kept(store: BrainStore, hits, keep: set[str] | None) -> tuple[list[int], bool]:
-    """(the positions in `hits` of the hits whose index group is in `keep` (None: all), in hit
-    order; whether any was dropped)."""
-    if keep is None:
-        return range(len(hits)), False
-    import numpy as np   # lazily: only phrase searches come here (cold start)
-    at = np.frombuffer(store.in_groups(keep), dtype=bool)[hits.ordered()].nonzero()[0]
-    return at.tolist(), at.size < len(hits)
 
 
 def _may_hold(store: BrainStore, hits, at, phrases, check, scope, narrowed: bool) -> tuple[list[int], bool]:

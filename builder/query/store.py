@@ -296,6 +296,15 @@ class BrainStore:
                 mask[first:first + count] = b"\1" * count
         return bytes(mask)
 
+    def kept(self, hits, keep: set[str] | None) -> tuple:
+        """(the positions in `hits` (postings.Hits) of the hits whose index group is in `keep`
+        (None: all), in hit order; whether any was dropped)."""
+        if keep is None:
+            return range(len(hits)), False
+        import numpy as np
+        at = np.frombuffer(self.in_groups(keep), dtype=bool)[hits.ordered()].nonzero()[0]
+        return at.tolist(), at.size < len(hits)
+
     def groups(self) -> list[str]:
         """Doc id -> its index group (a record's source, "" for notes and sections)."""
         if self._groups is None:

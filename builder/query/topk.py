@@ -24,7 +24,6 @@ Why it is the same:
 from __future__ import annotations
 
 import sys
-from itertools import compress
 
 from ..bm25.blocks import blocked
 from .scopes import NOTE_KINDS, RECORD_KINDS, Scope
@@ -86,14 +85,12 @@ def _walked(store: BrainStore, words, scope: Scope, type_, path, when, keep, lim
     hits = store.reader.search_ids(words, False, when=when)
     docs, idx, kept = hits.docs, range(len(hits)), None
     if keep is not None:
-        mask, n = store.in_groups(keep), len(idx)
         if trivial and hits.ids is not None:   # the kept hits counted over arrays, walked as far as needed
+            mask, n = store.in_groups(keep), len(idx)
             kept = hits.ids[sys.modules["numpy"].frombuffer(mask, dtype=bool)[hits.ids]]
             idx, narrowed = (i for i in range(n) if mask[docs[i]]), kept.size < n
         else:
-            flags = map(mask.__getitem__, docs) if isinstance(idx, range) else (mask[docs[i]] for i in idx)
-            idx = list(compress(idx, flags))
-            narrowed = len(idx) < n
+            idx, narrowed = store.kept(hits, keep)
     # Owners: a section ranks as its note; a record as itself (record scopes skip the refs).
     owners = store.owners() if keep is None or "" in keep else None
     if trivial and kept is not None:
