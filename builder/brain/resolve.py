@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import is_not
 
+from ..kernel.mdlinks import joined
 from ..kernel.model import Link, Note, Problem, RawLink, Record
 from .markdown import split_wikilink
 
@@ -126,7 +127,7 @@ class Resolver:
     def attachment(self, source: str, target: str) -> str | None:
         """A linked or embedded file: path relative to the note, brain-relative path, else by
         Obsidian's path rule (file name anywhere in the brain; the nearest of several)."""
-        for path in (posixpath.normpath(posixpath.join(posixpath.dirname(source), target)), target):
+        for path in (joined(posixpath.dirname(source), target), target):
             if path in self.attachments:
                 return path
         found = self.attachment_paths.find(source, target)

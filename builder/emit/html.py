@@ -17,7 +17,7 @@ from ..kernel.embeds import embeddable, fragment_key, page_assets
 from ..kernel.model import SLOT, Brain, Link
 from .days import due_badge
 from .look import environment as look_environment, guarded
-from ..kernel.mdlinks import md_target
+from ..kernel.mdlinks import SCHEME, joined, md_target
 from .urls import absolute, attachment_path, page_path, record_url, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
@@ -173,14 +173,14 @@ class NoteRenderer:
     @staticmethod
     def _target_path(source: str, href: str) -> str:
         """The brain-relative path a relative href in note `source` points at."""
-        return posixpath.normpath(posixpath.join(posixpath.dirname(source), unquote(href.partition("#")[0])))
+        return joined(posixpath.dirname(source), unquote(href.partition("#")[0]))
 
     def _note_target(self, source: str, href: str) -> str | None:
         target = self._target_path(source, href)
         return target if target in self.brain.notes else None
 
     def _href(self, source: str, page: str, href: str) -> str:
-        if not href or re.match(r"^[a-zA-Z][\w+.-]*:", href) or href.startswith(("#", "/", "//")):
+        if not href or SCHEME.match(href) or href.startswith(("#", "/", "//")):
             if re.match(r"^\s*(javascript|vbscript|data):", href, re.I):
                 return "#"
             return href

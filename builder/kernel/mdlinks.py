@@ -16,6 +16,12 @@ from urllib.parse import unquote
 SCHEME = re.compile(r"^[a-zA-Z][\w+.-]*:")
 
 
+def joined(base: str, path: str) -> str:
+    """The brain-relative path of `path` (unquoted, no `#…`) as written in a note of folder
+    `base`; it starts with `..` when it climbs above the brain's root."""
+    return posixpath.normpath(posixpath.join(base, path))
+
+
 def md_target(base: str, href: str) -> tuple[str, str, bool] | None:
     """(target, heading, by_name) of a relative note link in a note of folder `base`: the
     brain-relative path of a `.md` link (by_name False), or the target to resolve as a wikilink
@@ -25,13 +31,13 @@ def md_target(base: str, href: str) -> tuple[str, str, bool] | None:
     path, _, frag = href.partition("#")
     path = unquote(path).split("?")[0]
     if path.endswith(".md"):
-        joined = posixpath.normpath(posixpath.join(base, path))
-        return None if joined.startswith("..") else (joined, frag, False)
+        at = joined(base, path)
+        return None if at.startswith("..") else (at, frag, False)
     name = posixpath.basename(path)
     if not name or "." in name:
         return None
     if path.startswith(("./", "../")):
-        path = posixpath.normpath(posixpath.join(base, path))
+        path = joined(base, path)
         if path.startswith(".."):
             return None
     return path, frag, True
