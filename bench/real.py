@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import tarfile
-import tempfile
+from functools import partial
 from pathlib import Path
 
-from .base import child
 from .gen import NOW, generate, queries
 from .lang import generate_lang
 
@@ -45,28 +43,14 @@ class RealBench:
         shutil.rmtree(self.work / "reference-brain", ignore_errors=True)
         return {"stock_lunr_p50_ms": res["stock_lunr_p50_ms"], "bf_index_p50_ms": res["bf_index_p50_ms"]}
 
-    def _child_build(self, checkout: Path | None, brain: Path, out: Path) -> dict:
-        """One build by this checkout, or by the one at `checkout` (its .venv's python and its own
-        modules: run from there), with the CPU seconds it and its children took (`cpu_s`): on a
-        host others load too, the work done is steadier than the time it took."""
-        start, env, cwd = child(checkout)
-        cmd = start + ["--child-build", str(brain), str(out), "--child-now", NOW]
-        with tempfile.TemporaryDirectory() as tmp:
-            cpu = Path(tmp) / "cpu"
-            timed = [self.bench.TIME, "-f", "%U %S", "-o", str(cpu), *cmd] + ([] if self.pagefind else ["--no-pagefind"])
-            proc = subprocess.run(timed, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-            if proc.returncode != 0:
-                raise RuntimeError(f"benchmark build failed (exit {proc.returncode}): {' '.join(cmd)}")
-            return dict(json.loads(proc.stdout), cpu_s=sum(map(float, cpu.read_text().split()[-2:])))
-
     def _builds(self, res, brain: Path) -> None:
         """This checkout's build of `brain` (keys build_*), then the base's (base_build_*) and the
         ratio. A short build (under SHORT seconds) is made REPEATS times by each, alternating, and
         each side's median run is the one recorded (all times in `*_runs_s`): such a build swings
         by a quarter between identical runs on a host whose file creation slows after deletions."""
         out = self.work / "site-real"
-        runs = (("build", lambda: self._child_build(None, brain, out)),
-                ("base_build", lambda: self._child_build(self.base, brain, out) if self.base else None))
+        build = partial(self.bench._build, brain, out, self.pagefind, NOW)
+        runs = (("build", build), ("base_build", lambda: build(self.base) if self.base else None))
         made: dict[str, list] = {tag: [] for tag, _ in runs}
         for _ in range(REPEATS):
             for tag, run in runs:
@@ -87,7 +71,10 @@ class RealBench:
             self.bench._record_build(res, tag, child)
             res[f"{tag}_problems"] = child["problems"]
             res[f"{tag}_peak_rss_mb"] = round(child["rss_mb"], 1)
-            res[f"{tag}_cpu_s"] = round(child["cpu_s"], 1)
+            if child["cpu_s"] is None:
+                res.null(f"{tag}_cpu_s", f"no {self.bench.TIME} to count CPU seconds")
+            else:
+                res[f"{tag}_cpu_s"] = round(child["cpu_s"], 1)
         shutil.rmtree(out, ignore_errors=True)
         if self.base:
             res.ratio("speedup_vs_base", "base_build_s", "build_s")

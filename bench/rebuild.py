@@ -94,10 +94,10 @@ _EDIT = {"body_edit_cold": _body_edit, "body_edit": _body_edit, "title_edit": _t
 def _watch(run, corpus_file: Path, out: Path, pagefind: bool) -> list[dict]:
     """watch_rebuilds in a child process (started by `run`: bench._run): its reports."""
     cmd = CHILD + ["--child-watch", str(corpus_file), str(out)]
-    _, code, stdout, _ = run(cmd + ([] if pagefind else ["--no-pagefind"]))
-    if code != 0:
-        raise RuntimeError(f"benchmark rebuilds failed (exit {code}): {' '.join(cmd)}")
-    return json.loads(stdout)
+    ran = run(cmd + ([] if pagefind else ["--no-pagefind"]))
+    if ran.code != 0:
+        raise RuntimeError(f"benchmark rebuilds failed (exit {ran.code}): {' '.join(cmd)}")
+    return json.loads(ran.stdout)
 
 
 def bench_rebuilds(res, corpus: Corpus, out: Path, pagefind: bool, run) -> dict:

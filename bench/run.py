@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import NamedTuple
 from pathlib import Path
 
 from . import CHILD, CHILD_ENV
@@ -57,31 +58,40 @@ class Result(dict):
             self[key] = round(a / b, 3)
 
 
-def _run(cmd: list[str], env: dict = CHILD_ENV, cwd: Path | None = None) -> tuple[float, int, str, float]:
-    """(wall seconds, exit code, stdout, peak RSS in MB of the command).
+class Ran(NamedTuple):
+    wall: float            # seconds, with the extra exec of /usr/bin/time (~1 ms)
+    code: int
+    stdout: str
+    rss_mb: float | None   # the command's own peak
+    cpu_s: float | None    # user + system seconds of the command and its children
 
-    Linux starts a forked child's max RSS at its parent's RSS, and this process holds a
-    whole corpus: the command is started by /usr/bin/time (a small parent), which reports
-    the command's own peak (%M, KiB). The wall time includes that extra exec (~1 ms)."""
+
+def _run(cmd: list[str], env: dict = CHILD_ENV, cwd: Path | None = None) -> Ran:
+    """The command run to its end, started by /usr/bin/time (a small parent) where there is one:
+    Linux starts a forked child's max RSS at its parent's RSS, and this process holds a whole
+    corpus, so time reports the command's own peak (%M, KiB) and its CPU (%U %S): on a host
+    others load too, the work done is steadier than the time it took."""
     with tempfile.TemporaryDirectory() as tmp:
-        rss_file = Path(tmp) / "rss"
-        wrap = [TIME, "-f", "%M", "-o", str(rss_file)] if os.access(TIME, os.X_OK) else []
+        used = Path(tmp) / "used"
+        wrap = [TIME, "-f", "%U %S %M", "-o", str(used)] if os.access(TIME, os.X_OK) else []
         start = time.perf_counter()
         proc = subprocess.run(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
         wall = time.perf_counter() - start
-        lines = rss_file.read_text().split() if wrap and rss_file.exists() else []
-        rss = int(lines[-1]) / MB if lines and lines[-1].isdigit() else None
-        return wall, proc.returncode, proc.stdout.decode("utf-8", "replace"), rss
+        last = used.read_text().splitlines()[-1].split() if wrap and used.exists() and used.read_text().strip() else []
+        fits = len(last) == 3 and all(v.replace(".", "", 1).isdigit() for v in last)
+        return Ran(wall, proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                   int(last[2]) / MB if fits else None, float(last[0]) + float(last[1]) if fits else None)
 
 
 def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW, checkout: Path | None = None) -> dict:
-    """One build in a child process: by this checkout, or by the one at `checkout` (bench/base.py)."""
+    """One build in a child process: by this checkout, or by the one at `checkout` (bench/base.py),
+    with the CPU seconds it and its children took (`cpu_s`)."""
     start, env, cwd = child(checkout)
     cmd = start + ["--child-build", str(brain), str(out), "--child-now", now]
-    wall, code, stdout, _ = _run(cmd + ([] if pagefind else ["--no-pagefind"]), env, cwd)
-    if code != 0:
-        raise RuntimeError(f"benchmark build failed (exit {code}): {' '.join(cmd)}")
-    return json.loads(stdout)
+    ran = _run(cmd + ([] if pagefind else ["--no-pagefind"]), env, cwd)
+    if ran.code != 0:
+        raise RuntimeError(f"benchmark build failed (exit {ran.code}): {' '.join(cmd)}")
+    return dict(json.loads(ran.stdout), cpu_s=ran.cpu_s)
 
 
 def _record_build(res: Result, tag: str, child: dict) -> None:
@@ -199,23 +209,23 @@ def _search(res: Result, site: Path, qs, reps: int, read_ref: str) -> None:
     walls, rss, why = [], [], None
     for _, q, scope in qs[::5]:
         cmd = [sys.executable, "-m", "builder", "search", q, "--site", str(site)] + (["--scope", scope] if scope else [])
-        wall, code, _, mb = _run(cmd)
-        if code != 0:
-            why = f"`bf search` exited {code} (command not there yet, or failing)"
+        ran = _run(cmd)
+        if ran.code != 0:
+            why = f"`bf search` exited {ran.code} (command not there yet, or failing)"
             break
-        walls.append(wall)
-        rss.append(mb)
+        walls.append(ran.wall)
+        rss.append(ran.rss_mb)
     if why:
         res.null("search_cold_process_s", why)
         res.null("query_peak_rss_mb", why)
     else:
         res["search_cold_process_s"] = round(statistics.median(walls), 3)
         _rss(res, "query_peak_rss_mb", max(rss, key=lambda v: v or 0))
-    wall, code, _, mb = _run([sys.executable, "-m", "builder", "read", read_ref, "--site", str(site)])
-    if code != 0:
-        raise RuntimeError(f"bf read {read_ref} exited {code}")
-    res["read_cold_process_s"] = round(wall, 3)
-    _rss(res, "read_peak_rss_mb", mb)
+    ran = _run([sys.executable, "-m", "builder", "read", read_ref, "--site", str(site)])
+    if ran.code != 0:
+        raise RuntimeError(f"bf read {read_ref} exited {ran.code}")
+    res["read_cold_process_s"] = round(ran.wall, 3)
+    _rss(res, "read_peak_rss_mb", ran.rss_mb)
 
 
 PROBE_FILES = 1000
