@@ -15,14 +15,15 @@ MB = 1024  # ru_maxrss is in KiB on Linux
 
 
 def child_build(brain: str, out: str, pagefind: bool, now: str) -> None:
-    """One build, its timings and own/pagefind peak RSS on stdout."""
+    """One build, its timings, its own peak RSS and the largest of its children's (the index side,
+    the compact data, the workers, pagefind) on stdout."""
     from builder.build import build
     start = time.perf_counter()
     report = build([Path(brain)], Path(out), now=now, pagefind=pagefind)
     json.dump({"seconds": time.perf_counter() - start, "timings": report.timings, "files": report.files,
                "reused": report.reused, "problems": len(report.problems),
                "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / MB,
-               "pagefind_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / MB}, sys.stdout)
+               "children_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / MB}, sys.stdout)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import shutil
 import tarfile
-from functools import partial
 from pathlib import Path
 
 from .gen import NOW, generate, queries
@@ -33,29 +32,39 @@ class RealBench:
 
     def __init__(self, bench, work: Path, pagefind: bool, base: Path | None, reps: int):
         self.bench, self.work, self.pagefind, self.base = bench, work, pagefind, base
+        self.made = 0   # builds so far: each writes a folder of its own (_builds)
+        self.clean()    # a kept --workdir's last run
         self.ref = self.reference(reps)
+
+    def spent(self) -> Path:
+        """Where the brains and sites of this run are left until its end (clean())."""
+        return self.work / "real"
+
+    def clean(self) -> None:
+        shutil.rmtree(self.spent(), ignore_errors=True)
 
     def reference(self, reps: int) -> dict:
         """Stock lunr.py's search p50 (and bf's index p50) over the 1k-note `rich` brain."""
         res = self.bench.Result()
-        corpus = generate(self.work / "reference-brain", 1000, 0)
+        corpus = generate(self.spent() / "reference-brain", 1000, 0)
         self.bench._compare_indexes(res, corpus, queries(corpus), reps, self.work)
-        shutil.rmtree(self.work / "reference-brain", ignore_errors=True)
         return {"stock_lunr_p50_ms": res["stock_lunr_p50_ms"], "bf_index_p50_ms": res["bf_index_p50_ms"]}
 
     def _builds(self, res, brain: Path) -> None:
         """This checkout's build of `brain` (keys build_*), then the base's (base_build_*) and the
         ratio. A short build (under SHORT seconds) is made REPEATS times by each, alternating, and
         each side's median run is the one recorded (all times in `*_runs_s`): such a build swings
-        by a quarter between identical runs on a host whose file creation slows after deletions."""
-        out = self.work / "site-real"
-        build = partial(self.bench._build, brain, out, self.pagefind, NOW)
-        runs = (("build", build), ("base_build", lambda: build(self.base) if self.base else None))
+        by a quarter between identical runs on a host whose file creation slows after deletions.
+        Each build writes a site (and parse cache) of its own, deleted only at the run's end: on
+        such a host a build just after another's site was deleted pays for that deletion."""
+        def build(checkout: Path | None) -> dict:
+            self.made += 1
+            out = self.spent() / f"build-{self.made}" / "site"
+            return self.bench._build(brain, out, self.pagefind, NOW, checkout)
+        runs = (("build", lambda: build(None)), ("base_build", lambda: build(self.base) if self.base else None))
         made: dict[str, list] = {tag: [] for tag, _ in runs}
         for _ in range(REPEATS):
             for tag, run in runs:
-                shutil.rmtree(out, ignore_errors=True)
-                shutil.rmtree(self.work / ".bf-cache", ignore_errors=True)
                 child = run()
                 if child is not None:
                     made[tag].append(child)
@@ -71,11 +80,14 @@ class RealBench:
             self.bench._record_build(res, tag, child)
             res[f"{tag}_problems"] = child["problems"]
             res[f"{tag}_peak_rss_mb"] = round(child["rss_mb"], 1)
+            if "children_rss_mb" in child:
+                res[f"{tag}_children_peak_rss_mb"] = round(child["children_rss_mb"], 1)
+            else:
+                res.null(f"{tag}_children_peak_rss_mb", "that checkout's benchmark reports no children's peak")
             if child["cpu_s"] is None:
                 res.null(f"{tag}_cpu_s", f"no {self.bench.TIME} to count CPU seconds")
             else:
                 res[f"{tag}_cpu_s"] = round(child["cpu_s"], 1)
-        shutil.rmtree(out, ignore_errors=True)
         if self.base:
             res.ratio("speedup_vs_base", "base_build_s", "build_s")
             res.ratio("cpu_ratio_base_to_this", "base_build_cpu_s", "build_cpu_s")
@@ -86,8 +98,7 @@ class RealBench:
         whose note names N files share, as a grown vault's do (a link then resolves to the nearest)."""
         res = self.bench.Result()
         res.update(brain="vault", vault=tarball.name, copies=copies, **self.ref)
-        root = self.work / "vault"
-        shutil.rmtree(root, ignore_errors=True)
+        root = self.spent() / f"vault-{copies}"
         with tarfile.open(tarball) as tar:
             tar.extractall(root / "x", filter="data")
         brain = root / "x" / "en" if (root / "x" / "en").is_dir() else next(p for p in (root / "x").iterdir() if p.is_dir())
@@ -99,7 +110,6 @@ class RealBench:
         res.update(notes=len(notes), raw_note_bytes=sum(p.stat().st_size for p in notes))
         self.bench._log(f"vault {tarball.name} x{copies}: {len(notes)} notes; building")
         self._builds(res, brain)
-        shutil.rmtree(root, ignore_errors=True)
         return res
 
     def lang(self, sizes: list[int]) -> list:
@@ -108,12 +118,10 @@ class RealBench:
         out = []
         for n in sorted(sizes):
             res = self.bench.Result()
-            brain = self.work / f"lang-{n}"
-            shutil.rmtree(brain, ignore_errors=True)
+            brain = self.spent() / f"lang-{n}"
             res.update(brain="lang", **self.ref, **generate_lang(brain, n))
             self.bench._log(f"multilingual brain, {n} notes: building")
             self._builds(res, brain)
-            shutil.rmtree(brain, ignore_errors=True)
             out.append(res)
         if len(out) > 1:
             small, large = out[0], out[-1]
@@ -129,8 +137,11 @@ class RealBench:
 def bench_extra(args, work: Path, bench) -> None:
     """bench/run.py's --lang and --vault (`bench`: that module): print one JSON object per build."""
     real = RealBench(bench, work, not args.no_pagefind, args.base, args.reps)
-    results = real.lang(args.lang or [])
-    if args.vault:
-        results += [real.vault(args.vault, copies) for copies in [1, *args.vault_copies]]
+    try:
+        results = real.lang(args.lang or [])
+        if args.vault:
+            results += [real.vault(args.vault, copies) for copies in [1, *args.vault_copies]]
+    finally:
+        real.clean()
     for res in results:
         print(json.dumps(res, sort_keys=True), flush=True)

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIELDS = [
     "notes", "records", "cpus", "load_avg_1m", "create_file_us", "generate_s", "raw_note_bytes", "raw_record_text_bytes",
     "raw_text_bytes", "build_s", "build_notes_per_s", "build_files_written", "build_problems",
-    "build_peak_rss_mb", "pagefind_peak_rss_mb", "site_bytes", "site_bytes_per_note", "pagefind_bytes",
+    "build_peak_rss_mb", "build_children_peak_rss_mb", "site_bytes", "site_bytes_per_note", "pagefind_bytes",
     "search_data_bytes", "search_data_to_raw_ratio", "rebuild_s", "rebuild_without_pagefind_s",
     "rebuild_files_written", "queries", "stock_lunr_build_s", "stock_lunr_bytes", "stock_lunr_p50_ms",
     "stock_lunr_p95_ms", "stock_lunr_empty_replies", "stock_lunr_bytes_to_raw_note_ratio",

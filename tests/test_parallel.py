@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import builder.build as build_module
+import builder.emit.data as data_module
 import builder.kernel.parallel as parallel_module
 import builder.runner as runner_module
 from bench.gen import generate
@@ -32,6 +33,14 @@ def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
         pages_forked.append(parallel)
         return fork_map(fn, args, state, parallel=parallel)
     monkeypatch.setattr(parallel_module, "fork_map", spy)
+    data_pids, part = tmp_path / "data-pids", data_module._data_part
+
+    def data_spy(ctx):   # the compact data computed aside: in a child of the build's process
+        with open(data_pids, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return part(ctx)
+    monkeypatch.setattr(data_module, "_data_part", data_spy)
+    monkeypatch.setattr(data_module, "ASIDE_VIEWS", 0)
     forked = build_site(brain, tmp_path / "parallel")   # the search side forked beside: pages in this process
     build_site(brain, tmp_path / "kept", state=BuildState())   # its search worker beside: likewise
     with monkeypatch.context() as no_worker:   # as after a lost search worker: no child beside
@@ -39,6 +48,8 @@ def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
         no_worker.setattr(build_module, "_build", lambda req, state, forks: build(req, state, False))
         build_site(brain, tmp_path / "alone", state=BuildState())   # nothing beside: pages in workers
     assert pages_forked == [False, False, True]
+    pids = data_pids.read_text().split()   # only the build that forks its search side beside, and keeps nothing
+    assert len(pids) == 1 and int(pids[0]) != os.getpid()
     for module in (parallel_module, runner_module):
         monkeypatch.setattr(module, "cores", lambda: 1)
     alone = build_site(brain, tmp_path / "serial")
@@ -95,6 +106,17 @@ def test_begun_computes_every_share_in_children_beside_this_process(monkeypatch)
     assert [x for _, x in got] == list(range(10)) and os.getpid() not in {pid for pid, _ in got}
     assert len({pid for pid, _ in got}) == 3
     assert parallel_module.Begun(_pid, [1, 2], None, parallel=False).get() == [(os.getpid(), 1), (os.getpid(), 2)]
+
+
+def _niceness(_):
+    return os.getpid(), os.nice(0)
+
+
+def test_aside_computes_in_one_child_at_a_lower_priority_or_here_when_not_parallel():
+    with parallel_module.Aside(_niceness, None, parallel=True) as aside:
+        pid, nice = aside.get()
+    assert pid != os.getpid() and nice == min(os.nice(0) + parallel_module.NICE, 19)
+    assert parallel_module.Aside(_niceness, None, parallel=False).get() == (os.getpid(), os.nice(0))
 
 
 ORPHAN = """

@@ -19,6 +19,7 @@ from the previous site."""
 from __future__ import annotations
 
 import zlib
+from contextlib import nullcontext
 from collections.abc import Sequence
 from itertools import chain, compress, count, repeat
 from operator import is_
@@ -307,7 +308,30 @@ def _prune(memo: DataMemo) -> None:
 
 @paths
 def _stage(ctx: ViewsContext) -> None:
-    emit_data(ctx.writer, ctx.brain.name, ctx.views, ctx.memo, ctx.came_went)
+    if ctx.started is not None:
+        ctx.writer.merge(*ctx.started.get())
+    else:
+        emit_data(ctx.writer, ctx.brain.name, ctx.views, ctx.memo, ctx.came_went)
 
 
-DATA = Stage("data", "views", "render", _stage, memo=DataMemo)
+ASIDE_VIEWS = 5000   # fewer views' data are computed faster than a child is forked and merged
+
+
+def _aside(ctx: ViewsContext):
+    """A build that keeps nothing and computes its index side beside (bf build on two cores or
+    more) computes the compact data in a child of its own, begun with the pages: the index side
+    busies the other core until it is done, then the data have it, instead of the build's
+    process running the two stages one after the other while that core idles (on a brain whose
+    pages take longer than its index: docs/code.md)."""
+    if ctx.memo is not None or not ctx.beside:
+        return nullcontext(None)
+    return ctx.spread.aside(_data_part, ctx, worth=len(ctx.views) > ASIDE_VIEWS)
+
+
+def _data_part(ctx: ViewsContext) -> tuple:
+    part = ctx.writer.part()
+    emit_data(part, ctx.brain.name, ctx.views, None, ctx.came_went)
+    return part.record()
+
+
+DATA = Stage("data", "views", "render", _stage, memo=DataMemo, start=_aside)

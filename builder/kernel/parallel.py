@@ -168,6 +168,46 @@ def _slice(job) -> list:
     return [fn(state, item) for item in items]
 
 
+class Aside:
+    """fn(state) begun now in one forked child beside this process's own work, at a lower
+    priority (`NICE`): it takes what the busy cores leave, and a whole core once one is free;
+    get() waits for its result. Not parallel: computed by get(). Leaving the `with` block ends a
+    child still running."""
+
+    def __init__(self, fn, state, parallel: bool):
+        self._job, self._child = (fn, state), None
+        if parallel and can_fork():
+            frozen = gc.get_freeze_count()   # a build freezes its parsed brains until its end
+            gc.freeze()   # the child's collector then skips the inherited heap (mapped())
+            try:
+                self._child = Forked(_niced, self._job)
+            finally:
+                if not frozen:
+                    gc.unfreeze()
+
+    def get(self):
+        if self._child is None:
+            fn, state = self._job
+            return fn(state)
+        return self._child.get()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._child is not None:
+            self._child.__exit__(*exc)
+
+
+NICE = 10   # CFS gives a nice-10 process about a tenth of a nice-0 one's share of a busy core
+
+
+def _niced(job):
+    os.nice(NICE)
+    fn, state = job
+    return fn(state)
+
+
 class Once:
     """fn(*args) for whichever of a process and the children it forks after this comes to it
     first, with that one's arguments; the other skips it (a flag in shared memory, taken under
@@ -242,6 +282,11 @@ class Spread:
     def begin(self, fn, items: list, state, *, worth: bool = True) -> Begun:
         """Begun (workers run beside this process until its get()), when allowed and worth it."""
         return Begun(fn, items, state, self.forks and worth)
+
+    def aside(self, fn, state, *, worth: bool = True) -> Aside:
+        """Aside (one child at a lower priority, beside this process until its get()), when
+        allowed and worth it."""
+        return Aside(fn, state, self.forks and worth)
 
 
 SERIAL = Spread(False)
