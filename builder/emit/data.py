@@ -19,8 +19,8 @@ from the previous site."""
 from __future__ import annotations
 
 import zlib
-from contextlib import nullcontext
 from collections.abc import Sequence
+from contextlib import nullcontext
 from itertools import chain, compress, count, repeat
 from operator import is_
 from dataclasses import dataclass, field
