@@ -46,16 +46,27 @@ def mapped(fn, args: list, state=None, *, parallel: bool = True):
         yield lambda: [fn(state, arg) for arg in args]
         return
     _STATE = state
-    # Frozen objects are skipped by the workers' collector, which would otherwise
-    # write to (and so copy) every page of the inherited heap.
-    gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent) as pool:
+        with _frozen(), multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent) as pool:
             pending = pool.map_async(_call, [(fn, arg) for arg in args], chunksize=1)
             yield pending.get
     finally:
-        gc.unfreeze()
         _STATE = None
+
+
+@contextmanager
+def _frozen():
+    """The heap frozen while children are forked: frozen objects are skipped by a child's
+    collector, which would otherwise write to (and so copy) every page of the inherited heap.
+    Unfrozen after, unless something was frozen before (a build freezes its parsed brains until
+    its end)."""
+    before = gc.get_freeze_count()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        if not before:
+            gc.unfreeze()
 
 
 def die_with_parent() -> None:
@@ -177,13 +188,8 @@ class Aside:
     def __init__(self, fn, state, parallel: bool):
         self._job, self._child = (fn, state), None
         if parallel and can_fork():
-            frozen = gc.get_freeze_count()   # a build freezes its parsed brains until its end
-            gc.freeze()   # the child's collector then skips the inherited heap (mapped())
-            try:
+            with _frozen():
                 self._child = Forked(_niced, self._job)
-            finally:
-                if not frozen:
-                    gc.unfreeze()
 
     def get(self):
         if self._child is None:
