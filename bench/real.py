@@ -32,7 +32,7 @@ class RealBench:
 
     def __init__(self, bench, work: Path, pagefind: bool, base: Path | None, reps: int):
         self.bench, self.work, self.pagefind, self.base = bench, work, pagefind, base
-        self.made = 0   # builds so far: each writes a folder of its own (_builds)
+        self.built = 0   # builds so far: each writes a folder of its own (_builds)
         self.clean()    # a kept --workdir's last run
         self.ref = self.reference(reps)
 
@@ -58,8 +58,8 @@ class RealBench:
         Each build writes a site (and parse cache) of its own, deleted only at the run's end: on
         such a host a build just after another's site was deleted pays for that deletion."""
         def build(checkout: Path | None) -> dict:
-            self.made += 1
-            out = self.spent() / f"build-{self.made}" / "site"
+            self.built += 1
+            out = self.spent() / f"build-{self.built}" / "site"
             return self.bench._build(brain, out, self.pagefind, NOW, checkout)
         runs = (("build", lambda: build(None)), ("base_build", lambda: build(self.base) if self.base else None))
         made: dict[str, list] = {tag: [] for tag, _ in runs}
@@ -98,14 +98,15 @@ class RealBench:
         whose note names N files share, as a grown vault's do (a link then resolves to the nearest)."""
         res = self.bench.Result()
         res.update(brain="vault", vault=tarball.name, copies=copies, **self.ref)
-        root = self.spent() / f"vault-{copies}"
-        with tarfile.open(tarball) as tar:
-            tar.extractall(root / "x", filter="data")
-        brain = root / "x" / "en" if (root / "x" / "en").is_dir() else next(p for p in (root / "x").iterdir() if p.is_dir())
+        root = self.spent() / "vault"
+        if not root.is_dir():   # extracted once a run, whatever the copies
+            with tarfile.open(tarball) as tar:
+                tar.extractall(root, filter="data")
+        brain = root / "en" if (root / "en").is_dir() else next(p for p in root.iterdir() if p.is_dir())
         if copies > 1:
             for k in range(1, copies + 1):
-                shutil.copytree(brain, root / "copies" / f"c{k}")
-            brain = root / "copies"
+                shutil.copytree(brain, self.spent() / f"vault-x{copies}" / f"c{k}")
+            brain = self.spent() / f"vault-x{copies}"
         notes = list(brain.rglob("*.md"))
         res.update(notes=len(notes), raw_note_bytes=sum(p.stat().st_size for p in notes))
         self.bench._log(f"vault {tarball.name} x{copies}: {len(notes)} notes; building")

@@ -77,7 +77,8 @@ def _run(cmd: list[str], env: dict = CHILD_ENV, cwd: Path | None = None) -> Ran:
         start = time.perf_counter()
         proc = subprocess.run(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
         wall = time.perf_counter() - start
-        last = used.read_text().splitlines()[-1].split() if wrap and used.exists() and used.read_text().strip() else []
+        lines = used.read_text().splitlines() if wrap and used.exists() else []
+        last = lines[-1].split() if lines else []
         fits = len(last) == 3 and all(v.replace(".", "", 1).isdigit() for v in last)
         return Ran(wall, proc.returncode, proc.stdout.decode("utf-8", "replace"),
                    int(last[2]) / MB if fits else None, float(last[0]) + float(last[1]) if fits else None)
