@@ -19,7 +19,7 @@ from .scoring import fnv1a
 
 BUCKETS = 1 << 13          # ~2.5% of hits holding a note's words pass without its phrase (10k notes)
 MIX = 0x01000193
-SHARD_TARGET = 128 * 1024  # aimed bytes per a/N.json as shards() counts them: few files (only
+SHARD_TARGET = 256 * 1024  # aimed bytes per a/N.json as shards() counts them: few files (only
                            # phrases read them), and a new record rewrites only the shards of its pairs
 
 

@@ -19,7 +19,7 @@ from .pipeline import WordMemo, name_key
 from .postings import gaps, pack_big
 from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
-REF_CHUNK = 250           # refs per r/N.json: ~3 KB packed, a search reads those of what it shows
+REF_CHUNK = 500           # refs per r/N.json: ~6 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
 LENGTH_CHUNK = 1000       # docs' field lengths per l/N.json: ~1.8 KB packed; a ranking reads those of the hits that may rank first (blocks.py; 500 read fewer bytes but cost the linked shape its file budget: docs/decisions.md#exact-top-k-by-block-bounds-the-l-files-a-ranking-reads-bf-lunr-11)
 SHARD_TARGET = 128 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~20-30 KB as a gzip pack, which a

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 # shift, so removing a ref moved several times more other cards than at these ratios; the ids
 # take a digit more, the listings ~1% more bytes. A run of ~SEGMENT cards keeps the chunk files
 # few (docs/decisions.md, "What a site costs per note").
-SEGMENT = 512     # a segment holds ~SEGMENT cards
-RUN = 640         # at most this many cards in a run (a chunk file)
-STRIDE = 2048     # indices per run: a run's cards are at most RUN / STRIDE of them
+SEGMENT = 1024    # a segment holds ~SEGMENT cards
+RUN = 1280        # at most this many cards in a run (a chunk file)
+STRIDE = 4096     # indices per run: a run's cards are at most RUN / STRIDE of them
 SPREAD = 4        # slots per run in the table of runs
 
 

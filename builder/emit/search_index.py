@@ -38,7 +38,7 @@ from .stage import IndexContext, Stage, paths
 from .writer import Writer
 
 STORE_FORMAT = "bf-search-4"   # 4: notes' meta in chunks (notes/m/K.json), no notes.json
-TEXT_CHUNK = 100   # records a meta chunk holds
+TEXT_CHUNK = 200   # records a meta chunk holds
 NOTE_CHUNK = 25    # notes a meta chunk and a text chunk hold: a search reads those of its hits
 
 

@@ -61,7 +61,8 @@ from .stage import IndexContext, SiteContext, Stage, paths
 from .writer import Writer
 
 SHARD = 128  # rows per table file: a query reads one per token, ~12 KB packed
-PAGE = 64    # docs per page: a lexical candidate's vector costs a read of ~6 KB
+# fewer, larger pages keep the site within its file budget (docs/performance.md#targets)
+PAGE = 128   # docs per page: a lexical candidate's vector costs a read of ~12 KB
 
 
 def table_dir() -> str:

@@ -47,7 +47,7 @@ K = 60
 DEPTH = 50
 EXTEND = 20
 # The arm's own candidates come from the PROBE buckets whose centres are nearest the query
-# (vectors/buckets.py, ~64 docs each): a first download of ~0.1 MB instead of every vector.
+# (vectors/buckets.py, ~256 docs each): a first download of ~0.3 MB instead of every vector.
 PROBE = 16
 # An addition needs this similarity: a word found nowhere ("zeppelin") should not bring back
 # arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import zlib
 from itertools import compress
 
-RATE = 128   # docs per bucket, on average: a bucket file is ~10 KB packed at 128 dims
+RATE = 256   # docs per bucket, on average: a bucket file is ~20 KB packed at 128 dims; few files (docs/performance.md#targets)
 # k-means runs over 1/SPREAD of the docs (docs/decisions.md#buckets-the-vector-arm-reads-what-it-ranks-not-every-vector)
 SPREAD = 8   # sample docs per seed
 BLOCK = 4096
