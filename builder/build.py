@@ -28,6 +28,7 @@ from .emit.state import BuildState
 from .emit.spare import recover
 from .emit.writer import Writer
 from .kernel.errors import InvalidInput
+from .kernel.fingerprint import CACHE_DIR
 from .kernel.parallel import SERIAL, Spread
 from .runner import BuildReport, Phases, Runner, run_stages, without_full_collections
 from .searchworker import SearchLost, read_digest
@@ -80,7 +81,7 @@ def parse_now(now: str | None) -> str:
 
 def cache_path(out: Path) -> Path:
     """The parse cache (builder/parsecache.py: versioned JSON lines, never code) beside --out."""
-    return out.parent / ".bf-cache" / f"{out.name}.parse.jsonl"
+    return out.parent / CACHE_DIR / f"{out.name}.parse.jsonl"
 
 
 @without_full_collections
@@ -135,6 +136,8 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
                 with runner.index_of(brain, save if runner.beside and brain is brains[0] else None):
                     views_side(phases, runner, build, brain, beside)
                 report.problems.extend(p.to_json() for p in brain.problems)
+                for rule, n in brain.withheld.items():
+                    report.withheld[rule] = report.withheld.get(rule, 0) + n
             runner.stages("site", scoped("site", build))
             runner.join(digests)   # the index side's worker, the content stages
             manifest = _manifest(brains, report, writer, base_url)

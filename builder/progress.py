@@ -20,6 +20,9 @@ class Progress:
     def done(self, report) -> None:
         for notice in report.notices:
             self.stream.write(f"bf build: {notice}\n")
+        if report.withheld:
+            said = ", ".join(f"{n} {rule}" for rule, n in sorted(report.withheld.items()))
+            self.stream.write(f"bf build: kept out of the site: {said}\n")
         elapsed = time.perf_counter() - self.start
         self.stream.write(f"bf build: {report.files} files ({report.reused} unchanged) in {elapsed:.2f} s"
                           f" → {report.out}; {len(report.problems)} problem(s)\n")

@@ -47,6 +47,7 @@ class BuildReport:
     files: int = 0
     reused: int = 0
     notices: list[str] = field(default_factory=list)   # said once on stderr by the CLI (progress.py)
+    withheld: dict[str, int] = field(default_factory=dict)   # rule → items it kept out (brain/publish.py)
 
 
 class Phases:

@@ -17,6 +17,7 @@ from .rediscover import rediscover
 from .gittimes import commit_times
 from .pagenames import settle
 from .notes import MAX_NOTE_BYTES, NoteError, parse_note
+from . import publish
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
 from .reach import reaches
 from .resolve import Resolved, Resolver, build_names, known_identities, resolve_links
@@ -62,9 +63,13 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     problems = [Problem(cfg.name, path, kind, msg) for path, kind, msg in found.skipped]
     cache = {} if cache is None else cache
     digest = _Digests(root, found.stats, memo.stats if memo else None, problems, cfg.name)
-    notes, records = _parsed(found, digest, cache, cfg, problems, spread)
+    withheld: dict[str, int] = {}
+    notes, private, records = _parsed(found, digest, cache, cfg, problems, spread, withheld)
     digest.remember()
     sources = _sources(root, cfg, found, problems)
+    records = _published_records(records, sources, cfg, withheld)
+    sources = {name: src for name, src in sources.items()
+               if publish.source_published(cfg.sources.get(name), cfg.site.publish)}
     identities = known_identities(cfg.identities, notes, records, sources, memo.identities if memo else None)
     names = build_names(notes, identities, memo.names if memo else None)
     if memo:
@@ -82,6 +87,12 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     if memo:
         memo.resolved = (inputs, known)
     problems.extend(link_problems)
+    if private:
+        used = {link.ref for link in links if link.status == "resolved"} | set(cfg.site.files())
+        hidden = publish.private_attachments(private, attachments, resolver, used)
+        if hidden:
+            attachments = [rel for rel in attachments if rel not in hidden]
+            withheld[publish.ATTACHMENT] = len(hidden)
 
     files = listing(root, found.stats, found.others, found.unread, memo.listing if memo else None)
     if memo:
@@ -94,7 +105,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
         root=str(root.resolve()), config=cfg, notes=notes, modified=modified, records=records,
         sources=sources, links=tuple(links), names=names, identities=identities,
         attachments=tuple(attachments), problems=tuple(sorted(problems, key=lambda p: (p.path, p.kind, p.message))),
-        listing=files, moved=moved, note_links=sum(map(len, map(known.links.__getitem__, notes))),   # resolve_links: notes first
+        listing=files, moved=moved, withheld=withheld, note_links=sum(map(len, map(known.links.__getitem__, notes))),   # resolve_links: notes first
     )
 
 
@@ -137,9 +148,10 @@ def _safe_attachments(paths: list[str], cfg, problems: list) -> list[str]:
     return keep
 
 
-def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread) -> tuple[dict, dict]:
-    """The brain's notes (but drafts) and records, each from `cache` while its bytes are those
-    it was parsed from; `cache` is left holding what this brain still holds."""
+def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread, withheld: dict) -> tuple[dict, dict, dict]:
+    """The brain's published notes, the notes kept out (brain/publish.py; counted by rule in
+    `withheld`) and the records, each from `cache` while its bytes are those it was parsed from;
+    `cache` is left holding what this brain still holds."""
     cfg_key = (cfg.timezone, cfg.fields, cfg.allow_html)
     read = {}
     for rel in found.notes:
@@ -155,19 +167,32 @@ def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread) -> 
         records = _records(found.records, digest, cache, used, problems, cfg.name)
         parsed = {rel: note for part in parsed_notes() for rel, note in part.items()}
 
-    notes = {}
+    notes, private = {}, {}
     for rel, (key, _) in read.items():
         note = cache.get(key) or parsed[rel]
         if isinstance(note, NoteError):
             problems.append(Problem(cfg.name, rel, note.kind, str(note)))
             continue
         used[key] = note
-        if note.frontmatter.get("draft") is True:
-            continue
-        notes[rel] = note
+        rule = publish.note_rule(note.frontmatter, cfg.site.publish)
+        if rule is None:
+            notes[rel] = note
+        else:
+            private[rel] = note
+            withheld[rule] = withheld.get(rule, 0) + 1
     cache.clear()           # keep only what this brain still holds
     cache.update(used)
-    return notes, records
+    return notes, private, records
+
+
+def _published_records(records: dict, sources: dict, cfg, withheld: dict) -> dict:
+    """`records` but those of sources that are not published (brain/publish.py)."""
+    hidden = {name for name in sources if not publish.source_published(cfg.sources.get(name), cfg.site.publish)}
+    if not hidden:
+        return records
+    kept = {ref: rec for ref, rec in records.items() if rec.source not in hidden}
+    withheld[publish.SOURCE] = len(records) - len(kept)
+    return kept
 
 
 def _records(rels: list[str], digest: "_Digests", cache: dict, used: dict, problems: list, brain: str) -> dict:

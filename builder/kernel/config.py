@@ -15,9 +15,12 @@ RESERVED_NAMES = frozenset({"schemas", "pagefind", "search", "_bf", "assets"})
 DURATION = re.compile(r"^(\d+)([dwmy])$")
 TOP_KEYS = frozenset({"name", "title", "language", "timezone", "base_url", "site_url", "fields", "sources", "identities",
             "allow_html", "site", "theme"})
-SITE_KEYS = frozenset({"logo", "favicon", "accent", "accent_dark", "nav", "footer", "extra_css", "extra_js"})
+SITE_KEYS = frozenset({"logo", "favicon", "accent", "accent_dark", "nav", "footer", "extra_css", "extra_js", "publish"})
+#: [site] publish: "all" publishes every note but those kept out (`draft: true`, `publish: false`);
+#: "explicit" only notes with `publish: true` (docs/brain.md#publishing).
+PUBLISH_MODES = ("all", "explicit")
 COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-SOURCE_KEYS = frozenset({"title", "cadence", "priority"})
+SOURCE_KEYS = frozenset({"title", "cadence", "priority", "publish"})
 #: A BCP 47 language tag as pages declare it (`<html lang>`): a 2–3 letter language, then subtags
 #: (script, region, variant) of letters and digits: `en`, `zh-Hans`, `pt-BR`, `de-CH-1996`.
 LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*")
@@ -29,6 +32,7 @@ class SourceConfig:
     title: str
     cadence_days: float | None
     priority: str
+    publish: bool | None = None   # None: as [site] publish says (docs/brain.md#publishing)
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,7 @@ class SiteConfig:
     extra_css: tuple[str, ...] = ()
     extra_js: tuple[str, ...] = ()
     theme: str | None = None                 # a folder: brain-relative, or absolute from --theme
+    publish: str = "all"                     # PUBLISH_MODES
     digest: str = ""                         # of every file above and the theme's (emit/look.py)
 
     def files(self) -> tuple[str, ...]:
@@ -184,7 +189,9 @@ def _sources(table) -> dict[str, SourceConfig]:
         _expect(priority in ("low", "normal"), f"sources.{name}.priority", "'low' or 'normal'", priority)
         title = spec.get("title", name)
         _expect(isinstance(title, str), f"sources.{name}.title", "a string", title)
-        out[name] = SourceConfig(name=name, title=title, cadence_days=days, priority=priority)
+        publish = spec.get("publish")
+        _expect(publish is None or isinstance(publish, bool), f"sources.{name}.publish", "true or false", publish)
+        out[name] = SourceConfig(name=name, title=title, cadence_days=days, priority=priority, publish=publish)
     return out
 
 
@@ -250,9 +257,11 @@ def _site(root: Path, table, theme) -> SiteConfig:
     one = {k: local_file(root, table[k], f"site.{k}") if k in table else None for k in ("logo", "favicon")}
     footer = table.get("footer", "")
     _expect(isinstance(footer, str), "site.footer", "a Markdown string", footer)
+    publish = table.get("publish", "all")
+    _expect(publish in PUBLISH_MODES, "site.publish", " or ".join(map(repr, PUBLISH_MODES)), publish)
     return SiteConfig(
         **one, accent=_colour(table, "accent"), accent_dark=_colour(table, "accent_dark"),
         nav=_nav(table.get("nav", [])), footer=footer,
         extra_css=_files(root, table.get("extra_css", []), "site.extra_css"),
         extra_js=_files(root, table.get("extra_js", []), "site.extra_js"),
-        theme=local_file(root, theme, "theme", folder=True) if theme is not None else None)
+        theme=local_file(root, theme, "theme", folder=True) if theme is not None else None, publish=publish)

@@ -8,12 +8,16 @@ folder, whether it holds a subfolder). A query stats every authored file and `me
 a source folder only when its signature changed, it changed in the last `RECENT_NS`, or it holds a
 subfolder: collectors rename records into place, which always changes their folder's mtime.
 What this cannot see until the next build is written in docs/site.md#staleness.
+Only published files are listed by name (docs/site.md#staleness): every other file of a folder
+(drafts, private notes, `.bfignore`d paths, unpublished sources) is only counted, and folded
+into a digest of their stat signatures without their paths (`private_sign`).
 The files of each folder ("" for those outside the source folders) are kept in SHARDS files by
 a hash of their path, so an edit or a new record rewrites one of them, not a chat folder's
 whole list of 50,000 records.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import time
@@ -23,9 +27,10 @@ from pathlib import Path
 from .canon import canonical_json
 from .refs import escape_segment
 
-FORMAT = 3
+FORMAT = 4
 SHARDS = 8
 MEMORIES = "memories"
+CACHE_DIR = ".bf-cache"   # the build's cache folder, beside --out (build.cache_path)
 RECENT_NS = 5_000_000_000   # a folder changed this recently may still change within its mtime tick
 
 
@@ -78,7 +83,7 @@ def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozen
 
 
 def _unlisted(name: str, rel_dir: str) -> bool:
-    return name.startswith(".") or (not rel_dir and name in ("_site", ".bf-cache"))
+    return name.startswith(".") or (not rel_dir and name in ("_site", CACHE_DIR))
 
 
 def _file(size: int, mtime_ns: int) -> str:
@@ -240,18 +245,38 @@ def listing(root: Path, stats: dict[str, tuple], others: dict[str, tuple], unrea
     return done
 
 
+def private_sign(files: dict[str, str]) -> list:
+    """[how many, digest of their stat signatures]: files not listed by name. Their paths are
+    left out of the digest, so it cannot be tested against a guessed name."""
+    digest = hashlib.sha256("\n".join(sorted(files.values())).encode())
+    return [len(files), digest.hexdigest()]
+
+
+def _private_changed(before: list | None, now: dict[str, str]) -> int:
+    """How many unlisted files changed, as far as their count and digest tell: the count's
+    difference, else 1 when the digest differs."""
+    count, digest = before if isinstance(before, list) and len(before) == 2 else (0, "")
+    if len(now) != count:
+        return abs(len(now) - count)
+    return int(bool(now) and private_sign(now)[1] != digest)
+
+
 def changed_since(root: Path, before: dict, files_of) -> int:
     """How many files were added, removed or modified since the build recorded `before`;
-    `files_of(folder)` gives the build's files of a source folder (read only when listed), or
-    of all others for ""."""
+    `files_of(folder)` gives the build's published files of a source folder (read only when
+    listed), or of all others for "". Files it does not list are compared with their folder's
+    private digest (private_sign)."""
     root = Path(root)
     files: dict[str, str] = {}
     dirs: dict[str, str] = {}
     skip = frozenset(before.get("skip", ()))
     _walk(root, "", files, dirs, skip)
-    n = changed(files_of("") or {}, files)
+    private = before.get("private", {})
+    private = private if isinstance(private, dict) else {}
     old_dirs = before.get("dirs", {})
     now = time.time_ns()
+    rest: dict[str, str] = {}   # the files no source folder of the build holds
+    n = 0
     for folder in sorted(old_dirs.keys() | dirs.keys()):
         sign = dirs.get(folder)
         if sign == old_dirs.get(folder) and not sign.endswith(":sub") and now - int(sign.split(":")[0]) > RECENT_NS:
@@ -259,13 +284,54 @@ def changed_since(root: Path, before: dict, files_of) -> int:
         inside: dict[str, str] = {}
         if sign is not None:
             _walk(root, folder, inside, None, skip)
-        n += changed((files_of(folder) or {}) if folder in old_dirs else {}, inside)
-    return n
+        if folder not in old_dirs:   # a new source folder, or one the build did not publish
+            rest.update(inside)
+            continue
+        n += _compared(files_of(folder) or {}, inside, private.get(folder))
+    files.update(rest)
+    return n + _compared(files_of("") or {}, files, private.get(""))
+
+
+def _compared(listed: dict[str, str], now: dict[str, str], private: list | None) -> int:
+    """Changes of a folder's listed files, and of the rest against its private digest."""
+    mine = {rel: sign for rel, sign in now.items() if rel in listed}
+    others = {rel: sign for rel, sign in now.items() if rel not in listed}
+    return changed(listed, mine) + _private_changed(private, others)
 
 
 def changed(before: dict[str, str], now: dict[str, str]) -> int:
     """How many files were added, removed or modified."""
     return sum(1 for k in before.keys() | now.keys() if before.get(k) != now.get(k))
+
+
+def published_files(brain) -> set[str]:
+    """The brain's files the site names anyway: its published notes, records and attachments,
+    the files its look copies, brain.toml and the published sources' status files."""
+    out = set(brain.notes) | set(brain.attachments) | set(brain.config.site.files()) | {"brain.toml"}
+    out.update(rec.path for rec in brain.records.values())
+    out.update(f"{MEMORIES}/{name}/_source.json" for name in brain.sources)
+    return out
+
+
+def published_only(main: dict, folders: dict[str, "Files"], published: set[str], sources: set[str]) -> tuple[dict, dict]:
+    """The fingerprint's main part and folders with only `published` files by name: each
+    folder's others folded into main["private"][folder] (private_sign), and the folders of
+    sources not among `sources` (none of their files is published) folded into ""."""
+    dirs = {folder: sign for folder, sign in main["dirs"].items() if folder.split("/", 1)[1] in sources}
+    rest = {rel: sign for folder, files in folders.items() if folder and folder not in dirs
+            for rel, sign in files.files.items()}
+    out, private = {}, {}
+    for folder, files in folders.items():
+        if folder and folder not in dirs:
+            continue
+        mine = files.files
+        hidden = {rel: sign for rel, sign in mine.items() if rel not in published}
+        out[folder] = files if not hidden else Files({rel: sign for rel, sign in mine.items() if rel in published})
+        private[folder] = hidden
+    private[""] = {**private.get("", {}), **rest}
+    out.setdefault("", Files())
+    main = {**main, "dirs": dirs, "private": {folder: private_sign(hidden) for folder, hidden in private.items() if hidden}}
+    return main, out
 
 
 def write_fingerprint(writer, brain) -> None:
@@ -285,6 +351,7 @@ def write_fingerprint(writer, brain) -> None:
         records = {folder: Files(files) for folder, files in records.items()}
     else:
         main, records = brain.listing.main(), brain.listing.folders
+    main, records = published_only(main, records, published_files(brain), set(brain.sources))
     writer.write_json(fingerprint_main(brain.name), main, brain.name, packed=True)
     for folder, files in records.items():
         for k in range(SHARDS):

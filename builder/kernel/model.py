@@ -164,6 +164,7 @@ class Brain:
     listing: object = field(default=None, compare=False, repr=False)   # kernel/fingerprint.Listing of its files
     note_links: int = 0                     # links[:note_links] are the notes' links
     moved: dict = field(default_factory=dict, compare=False, repr=False)   # ref → page path, refs that lost theirs (brain/pagenames.py)
+    withheld: dict = field(default_factory=dict, compare=False, repr=False)   # rule → how many items it kept out (brain/publish.py)
 
     @property
     def name(self) -> str:
