@@ -77,7 +77,7 @@ class Editor:
                  self.delete_note, self.rename_note, self.new_note, self.new_record, self.delete_record,
                  self.attachment, self.source_status, self.config, self.move_now, self.stamp, self.touch,
                  self.diagram, self.link_record, self.facets, self.look, self.theme_file, self.collide]
-        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 1, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2, 3, 3, 3, 3]
+        weights = [8, 5, 3, 3, 4, 7, 4, 3, 4, 3, 3, 2, 2, 2, 3, 3, 4, 2, 2, 1, 4, 4, 2, 2, 3, 2, 3, 3, 3, 3]
         return self.rng.choices(kinds, weights)[0]()
 
     def _edit(self, fn, what: str) -> str:
@@ -182,8 +182,9 @@ class Editor:
         return self._edit(lambda t: t + f"\n{line}\n", f"task {line!r}")
 
     def draft(self) -> str:
-        value = self.rng.choice(["true", None])
-        return self._edit(lambda t: set_fm(t, "draft", value), f"draft → {value}")
+        """A note kept out of the site or let back in: `draft` or `publish` (docs/brain.md#publishing)."""
+        key, value = self.rng.choice([("draft", "true"), ("draft", None), ("publish", "false"), ("publish", None)])
+        return self._edit(lambda t: set_fm(t, key, value), f"{key} → {value}")
 
     def delete_note(self) -> str:
         notes = self.notes()
