@@ -22,6 +22,10 @@ from .urls import absolute, attachment_path, page_path, record_url, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
 MAX_EMBED_DEPTH = 4   # ![[A]] in ![[B]] in …: deeper embeds show as a link (as would a cycle)
+# languages written right to left (primary subtags), and the scripts that are: a tag's script
+# subtag decides when it has one (az-Arab is, ar-Latn is not)
+RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "nqo", "ps", "sd", "syr", "ug", "ur", "yi"})
+RTL_SCRIPTS = frozenset({"adlm", "arab", "hebr", "nkoo", "rohg", "syrc", "thaa"})
 
 
 @lru_cache(maxsize=4)
@@ -31,7 +35,15 @@ def environment(theme: str | None = None, digest: str = ""):
     env.filters["pagefind_filter"] = pagefind_filter
     env.filters["page_assets"] = page_assets
     env.filters["absolute_url"] = lambda path, site_url: absolute(site_url, path)
+    env.filters["direction"] = direction
     return env
+
+
+def direction(lang: str | None) -> str:
+    """'rtl' for a language tag written right to left (ar, he-IL, fa, ku-Arab…), else 'ltr'."""
+    head, *rest = (lang or "").lower().split("-")
+    script = next((part for part in rest if len(part) == 4 and part.isalpha()), None)
+    return "rtl" if (script in RTL_SCRIPTS if script else head in RTL_LANGUAGES) else "ltr"
 
 
 def compile_templates(theme: str | None = None) -> None:

@@ -60,6 +60,7 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button).
     `description` (meta description; og:description too with a site URL) is the reply's excerpt
     (cut to OG_DESCRIPTION), else what a listing lists and how many (description());
+    `lang` is the page's language (a note's own), `site_lang` the chrome's (its direction: base.html);
     `look` is the site's SiteConfig (emit/look.py), `footer` its footer as HTML;
     `site_url` and `feeds` (emit/feeds.py) are set only when the build has a site URL."""
     tz = brain.config.timezone
@@ -67,6 +68,7 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     title = reply.get("title") or ref
     return {
         "site_title": brain.config.title, "brain": brain.name, "ref": ref, "title": title, "lang": brain.config.language,
+        "site_lang": brain.config.language,
         "description": description(reply, title) or f"{title} · {brain.config.title}",   # an empty note's too
         "look": brain.config.site, "footer": footer_html(brain.config.site.footer),
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
