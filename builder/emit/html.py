@@ -39,6 +39,13 @@ def environment(theme: str | None = None, digest: str = ""):
     return env
 
 
+def _named(brain: Brain, ref: str, label: str) -> str:
+    """A link's title attribute naming the note it leads to, when its text does not ("first-project",
+    an alias, a Markdown link's words): a tooltip, and the page graph's node label (site/graph.js)."""
+    note = brain.notes.get(ref)
+    return f' title="{html.escape(note.title)}"' if note is not None and note.title != label else ""
+
+
 def direction(lang: str | None) -> str:
     """'rtl' for a language tag written right to left (ar, he-IL, fa, ku-Arab…), else 'ltr'."""
     head, *rest = (lang or "").lower().split("-")
@@ -127,7 +134,7 @@ class NoteRenderer:
                 target = self._note_target(ref, href)
                 if target is None:
                     return f'<span class="link-broken" title="broken: no note at {html.escape(href)}">'
-                extra = f' title="{html.escape(title)}"' if title else ""
+                extra = f' title="{html.escape(title)}"' if title else _named(self.brain, target, "")
                 return f'<a class="internal" href="{html.escape(self._href(ref, page, href))}"{extra}>'
             if kind == "note_link_close":
                 return "</a>" if self._note_target(ref, value) else "</span>"
@@ -163,7 +170,7 @@ class NoteRenderer:
                 return f'<img src="{url}" alt="{html.escape(meta["label"] or posixpath.basename(link.ref))}" loading="lazy">'
             if link.ref in self.brain.notes:
                 return self._embed(link, url, page, today, stack)
-        return f'<a class="internal" href="{url}">{text}</a>'
+        return f'<a class="internal" href="{url}"{_named(self.brain, link.ref, label)}>{text}</a>'
 
     def _embed(self, link, url: str, page: str, today: date, stack: tuple) -> str:
         """`![[Note]]`, `![[Note#Heading]]`, `![[Note#^block]]`: the note, section or block shown

@@ -1,6 +1,8 @@
 """Pages that look finished (issue 64), measured in Chromium on one small Obsidian-style brain
 built once: the activity chart is drawn in both schemes with an axis and a name; listed summaries
-are kept when their first sentence starts with the note's title."""
+are kept when their first sentence starts with the note's title; a note page's breadcrumbs start
+where its title does, its fields name people, its backlinks list a note once, and its graph is
+as tall as its nodes need, each named by its note's title."""
 from __future__ import annotations
 
 import pytest
@@ -13,7 +15,10 @@ pytestmark = pytest.mark.browser
 NOW = "2026-12-02T12:00:00Z"
 DAY = NOW[:10]
 NOTES = {
-    "brain.toml": 'title = "My brain"\n',
+    "brain.toml": 'title = "My brain"\n[identities]\n"person:me" = ["Me"]\n',
+    "notes/hub.md": "---\nowner: person:me\nstatus: active\n---\n# Hub\n\n## One\n\nSee [[first-steps]] and [[first-steps]] again.\n\n"
+                    "## Two\n\nMore.\n",
+    "notes/first-steps.md": "# First steps\n\nBack to [[Hub]].\n\nAnd [[Hub]] once more.\n",
     "notes/diagram.md": f"---\nmodified: {DAY}T09:00:00Z\ntags: [demo]\n---\n# Diagram\n\n"
                         "Diagram is a note with a chart. It shows the flow.\n",
     "notes/plan.md": f"---\ntitle: Plan\nmodified: {DAY}T10:00:00Z\n---\n# Plan\n\nWe start on Monday.\n",
@@ -70,5 +75,29 @@ def test_a_summary_that_starts_with_the_title_is_listed(chromium, base):
             assert got["Diagram"] == "Diagram is a note with a chart. It shows the flow.", ref
             if "Plan" in got:      # the H1 repeating `title:` is not the summary's first words
                 assert got["Plan"] == "We start on Monday.", ref
+    finally:
+        page.close()
+
+
+def test_the_note_page_reads_as_words_on_one_grid(chromium, base):
+    page = chromium.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        opened(page, base + page_file("brain", "notes/hub.md"))
+        crumb, title = (page.locator(s).first.bounding_box()["x"] for s in (".crumbs a", "main h1"))
+        assert abs(crumb - title) < 1, (crumb, title)
+        fields = page.evaluate("""() => [...document.querySelectorAll('dl.fields dt')].map((dt) =>
+            [dt.textContent, dt.nextElementSibling.textContent,
+             dt.nextElementSibling.getBoundingClientRect().left - dt.getBoundingClientRect().right])""")
+        assert [f[:2] for f in fields] == [["owner", "Me"], ["status", "active"]]
+        assert all(gap < 12 for *_, gap in fields), fields             # each value beside its name
+        assert page.locator("dl.fields a").get_attribute("href").endswith("person/me.html")
+        page.locator("aside.side").scroll_into_view_if_needed()
+        page.locator("section.graph svg.graph-svg").wait_for()
+        nodes = page.evaluate("""() => [...document.querySelectorAll('.graph-svg a.hop-1')].map((a) =>
+            [a.getAttribute('aria-label'), a.querySelector('text').textContent])""")
+        assert nodes == [["First steps", "First steps"]]          # the note's title, not "first-steps"
+        assert page.locator("section.graph svg.graph-svg").bounding_box()["height"] < 300
+        opened(page, base + page_file("brain", "notes/first-steps.md"))
+        assert page.locator("section.backlinks").inner_text().split() == ["Backlinks", "Linked", "from", "1", "Hub"]
     finally:
         page.close()
