@@ -2,7 +2,7 @@
 built once: the activity chart is drawn in both schemes with an axis and a name; listed summaries
 are kept when their first sentence starts with the note's title; a note page's breadcrumbs start
 where its title does, its fields name people, its backlinks list a note once, and its graph is
-as tall as its nodes need, each named by its note's title."""
+as tall as its nodes need, each named by its note's title; home has one title and no empty sections."""
 from __future__ import annotations
 
 import pytest
@@ -99,5 +99,16 @@ def test_the_note_page_reads_as_words_on_one_grid(chromium, base):
         assert page.locator("section.graph svg.graph-svg").bounding_box()["height"] < 300
         opened(page, base + page_file("brain", "notes/first-steps.md"))
         assert page.locator("section.backlinks").inner_text().split() == ["Backlinks", "Linked", "from", "1", "Hub"]
+    finally:
+        page.close()
+
+
+def test_home_has_one_title_and_no_empty_sections(chromium, base):
+    page = chromium.new_page()
+    try:
+        opened(page, base + page_file("brain", "home"))
+        assert page.title() == "My brain"
+        assert page.locator(".home .empty").count() == 0
+        assert "actions" not in page.evaluate("[...document.querySelectorAll('.home h2')].map((h) => h.id)")
     finally:
         page.close()
