@@ -59,7 +59,6 @@ Welcome to your brain. Notes are Markdown files; link them with wikilinks such a
 
 PROJECT_MD = '''\
 ---
-title: First project
 status: active
 owner: person:me
 tags: [getting-started]

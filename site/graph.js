@@ -67,6 +67,15 @@ export function rings (chosen) {
   return at
 }
 
+// The drawing's box around its nodes, with room for a label above each (LABEL characters of 11 px
+// text, centred) and a dot below: a 1-step graph fills its panel instead of the middle of a square.
+function fitted (points) {
+  const xs = points.map((p) => Number(p[0]))
+  const ys = points.map((p) => Number(p[1]))
+  const [left, top] = [Math.min(...xs) - LABEL * 3.2, Math.min(...ys) - 24]
+  return [left, top, Math.max(...xs) + LABEL * 3.2 - left, Math.max(...ys) + 12 - top].map((v) => v.toFixed(0)).join(' ')
+}
+
 const short = (text) => text.length > LABEL ? text.slice(0, LABEL - 1) + '…' : text
 
 function legend (relations, used) {
@@ -105,7 +114,7 @@ function picture (nodes, chosen, edges, relations, center, steps) {
       svg('circle', { cx: x, cy: y, r: hop === 0 ? 7 : 5 }), label))
   }
   const label = `Links of ${nodes.get(center).title}, ${steps === 1 ? '1 step' : 'up to 2 steps'} away`
-  return [svg('svg', { viewBox: '0 0 500 500', class: 'graph-svg', role: 'group', 'aria-label': label }, lines, dots),
+  return [svg('svg', { viewBox: fitted([...at.values()].map(scale)), class: 'graph-svg', role: 'group', 'aria-label': label }, lines, dots),
     legend(relations, used)]
 }
 
@@ -120,7 +129,8 @@ function byUse (edges, relations) {
 
 // The 1-step graph of this page's note from the page itself: its plain links from the text
 // (a.internal outside embedded notes; the page lists only typed relations), its typed relations
-// and its backlinks by relation. Nothing to download, so it costs the first view nothing. Null
+// and its backlinks by relation, each node named by its note's title (a link's title attribute
+// when its text is something else: emit/html.py _named). Nothing to download, so it costs the first view nothing. Null
 // when the note has no links.
 export function pageGraph (title) {
   const nodes = new Map([[0, { title, href: location.href.split('#')[0] }]])
@@ -128,7 +138,7 @@ export function pageGraph (title) {
   const relations = []
   const edges = []
   const add = (a, relation, outgoing) => {
-    if (!ids.has(a.href)) { ids.set(a.href, nodes.size); nodes.set(nodes.size, { title: a.textContent, href: a.href }) }
+    if (!ids.has(a.href)) { ids.set(a.href, nodes.size); nodes.set(nodes.size, { title: a.title || a.textContent, href: a.href }) }
     if (!relations.includes(relation)) relations.push(relation)
     const ends = [0, ids.get(a.href)]
     if (!outgoing) ends.reverse()
@@ -140,14 +150,14 @@ export function pageGraph (title) {
     if (!url.hash.includes('~')) url.hash = '' // a section is its note's node; a record's anchor always holds "~"
     if (a.closest('.embed-body') || !url.pathname.endsWith('.html') || seen.has(url.href)) continue
     seen.add(url.href)
-    add({ href: url.href, textContent: a.textContent }, 'links', true)
+    add({ href: url.href, title: a.title, textContent: a.textContent }, 'links', true)
   }
   for (const li of document.querySelectorAll('section.links li')) {
     const a = li.querySelector(':scope > a')
     if (a) add(a, li.querySelector(':scope > .badge').textContent, true)
   }
   for (const h3 of document.querySelectorAll('section.backlinks h3')) {
-    for (const a of h3.nextElementSibling.querySelectorAll(':scope > li > a')) add(a, h3.firstChild.textContent.trim(), false)
+    for (const a of h3.nextElementSibling.querySelectorAll(':scope > li > a')) add(a, h3.dataset.rel || h3.firstChild.textContent.trim(), false)
   }
   const chosen = new Map([...nodes.keys()].slice(0, CAP).map((n) => [n, n === 0 ? [0, 0] : [1, 0]]))
   if (chosen.size < 2) return null

@@ -43,9 +43,19 @@ export function itemNode (site, root, it) {
     li.append(' ', el('span', { class: 'fields' }, ...fields.map(([k, v]) => el('span', { class: 'field' }, `${k}: ${v}`))))
   }
   const text = it.source ? '' : it.excerpt || '' // a record: its title, source and time
-  const lead = it.title.replace(/…$/, '')
-  if (text && !(lead && text.startsWith(lead))) li.append(el('p', { class: 'excerpt' }, cut(text, LISTED_EXCERPT)))
+  const shown = listedExcerpt(text, it.title)
+  if (shown) li.append(el('p', { class: 'excerpt' }, cut(shown, LISTED_EXCERPT)))
   return li
+}
+
+// listing_pages.py _listed_excerpt: none when the excerpt says no more than the title, the rest
+// when it opens with the title as a heading would (a space, a capital), else all of it
+function listedExcerpt (text, title) {
+  const lead = title.replace(/…$/, '')
+  if (!lead || !text.startsWith(lead)) return text
+  const rest = text.slice(lead.length)
+  if (lead !== title || !rest.replace(/[ .!?:;]/g, '')) return ''
+  return /^ \p{Lu}/u.test(rest) ? rest.slice(1) : text
 }
 
 async function showMore (bf, button) {

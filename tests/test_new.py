@@ -21,6 +21,10 @@ def test_new_brain_builds_with_no_problems(tmp_path, bf):
     assert json.loads(out)["items"][0]["ref"] == "projects/first-project.md"
     code, out, err = bf("read", "memories/journal", "--site", site)
     assert code == 0 and len(json.loads(out)["items"]) == 2
+    page = (site / "my-brain" / "projects" / "first-project.html").read_text(encoding="utf-8")
+    assert page.count(">First project</h") == 1          # one title: no `title:` repeating the note's H1
+    code, out, err = bf("read", "projects/first-project.md", "--site", site)
+    assert [s["title"] for s in json.loads(out)["outline"]] == ["Next steps"]   # no section repeating the title
 
 
 def test_new_brain_toml_names_every_key(tmp_path, bf):

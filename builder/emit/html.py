@@ -22,6 +22,10 @@ from .urls import absolute, attachment_path, page_path, record_url, relative
 
 IMAGE = re.compile(r"\.(png|jpe?g|gif|svg|webp|avif)$", re.I)
 MAX_EMBED_DEPTH = 4   # ![[A]] in ![[B]] in …: deeper embeds show as a link (as would a cycle)
+# languages written right to left (primary subtags), and the scripts that are: a tag's script
+# subtag decides when it has one (az-Arab is, ar-Latn is not)
+RTL_LANGUAGES = frozenset({"ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "nqo", "ps", "sd", "syr", "ug", "ur", "yi"})
+RTL_SCRIPTS = frozenset({"adlm", "arab", "hebr", "nkoo", "rohg", "syrc", "thaa"})
 
 
 @lru_cache(maxsize=4)
@@ -31,7 +35,22 @@ def environment(theme: str | None = None, digest: str = ""):
     env.filters["pagefind_filter"] = pagefind_filter
     env.filters["page_assets"] = page_assets
     env.filters["absolute_url"] = lambda path, site_url: absolute(site_url, path)
+    env.filters["direction"] = direction
     return env
+
+
+def _named(brain: Brain, ref: str, label: str) -> str:
+    """A link's title attribute naming the note it leads to, when its text does not ("first-project",
+    an alias, a Markdown link's words): a tooltip, and the page graph's node label (site/graph.js)."""
+    note = brain.notes.get(ref)
+    return f' title="{html.escape(note.title)}"' if note is not None and note.title != label else ""
+
+
+def direction(lang: str | None) -> str:
+    """'rtl' for a language tag written right to left (ar, he-IL, fa, ku-Arab…), else 'ltr'."""
+    head, *rest = (lang or "").lower().split("-")
+    script = next((part for part in rest if len(part) == 4 and part.isalpha()), None)
+    return "rtl" if (script in RTL_SCRIPTS if script else head in RTL_LANGUAGES) else "ltr"
 
 
 def compile_templates(theme: str | None = None) -> None:
@@ -115,7 +134,7 @@ class NoteRenderer:
                 target = self._note_target(ref, href)
                 if target is None:
                     return f'<span class="link-broken" title="broken: no note at {html.escape(href)}">'
-                extra = f' title="{html.escape(title)}"' if title else ""
+                extra = f' title="{html.escape(title)}"' if title else _named(self.brain, target, "")
                 return f'<a class="internal" href="{html.escape(self._href(ref, page, href))}"{extra}>'
             if kind == "note_link_close":
                 return "</a>" if self._note_target(ref, value) else "</span>"
@@ -151,7 +170,7 @@ class NoteRenderer:
                 return f'<img src="{url}" alt="{html.escape(meta["label"] or posixpath.basename(link.ref))}" loading="lazy">'
             if link.ref in self.brain.notes:
                 return self._embed(link, url, page, today, stack)
-        return f'<a class="internal" href="{url}">{text}</a>'
+        return f'<a class="internal" href="{url}"{_named(self.brain, link.ref, label)}>{text}</a>'
 
     def _embed(self, link, url: str, page: str, today: date, stack: tuple) -> str:
         """`![[Note]]`, `![[Note#Heading]]`, `![[Note#^block]]`: the note, section or block shown

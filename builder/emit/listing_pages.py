@@ -31,22 +31,33 @@ STAMPED = ("home", "memories", "source")   # pages that print the build instant 
 
 
 def chart_svg(buckets: list[tuple[str, int]], link=None) -> Markup:
-    """A bar per bucket, scaled to the largest; each bar's <title> names its bucket and count.
-    `link(label)` gives a URL for a bucket (a day or month page) or None; bars with items link there."""
+    """A bar per bucket, scaled to the largest, over a baseline; each bar's <title> names its
+    bucket and count. The axis is HTML beside the stretched SVG (text inside it would stretch
+    too): the largest count at the top, zero at the baseline, the first and last bucket under it.
+    The chart's name says what it shows in words. `link(label)` gives a URL for a bucket (a day or
+    month page) or None; bars with items link there."""
     if not buckets:
         return Markup("")
-    top = max(count for _, count in buckets) or 1
+    top = max(count for _, count in buckets)
     width, height = 10 * len(buckets), 40
     bars = []
     for i, (label, count) in enumerate(buckets):
-        h = max(count * height / top, 1 if count else 0)
+        h = max(count * height / (top or 1), 1 if count else 0)
         bar = (f'<rect x="{i * 10 + 1}" y="{height - h:.1f}" width="8" height="{h:.1f}">'
                f'<title>{escape(label)}: {count}</title></rect>')
         url = link(label) if link and count else None
         bars.append(f'<a href="{escape(url)}">{bar}</a>' if url else bar)
     total = sum(count for _, count in buckets)
-    return Markup(f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="group" '
-                  f'aria-label="activity: {total} item(s) over {len(buckets)} bucket(s)">{"".join(bars)}</svg>')
+    first, last = escape(buckets[0][0]), escape(buckets[-1][0])
+    busiest = next(label for label, count in buckets if count == top)
+    name = (f"{total} item{'' if total == 1 else 's'} from {first} to {last}"
+            + (f", most ({top}) in {escape(busiest)}" if top else ""))
+    return Markup(f'<div class="chart-plot"><span class="chart-top" aria-hidden="true">{top}</span>'
+                  f'<svg class="chart" viewBox="0 0 {width} {height}" preserveAspectRatio="none" role="group" '
+                  f'aria-label="Activity: {name}">{"".join(bars)}'
+                  f'<line class="chart-base" x1="0" y1="{height}" x2="{width}" y2="{height}"/></svg>'
+                  f'<span class="chart-zero" aria-hidden="true">0</span></div>'
+                  f'<p class="chart-axis" aria-hidden="true"><span>{first}</span><span>{last}</span></p>')
 
 
 def _containing(ref: str) -> list[str]:
@@ -60,7 +71,8 @@ def _containing(ref: str) -> list[str]:
 
 # Listing pages show a note's opening words, shorter than the JSON item's excerpt (up to 320
 # characters): the same item appears on ~7 listings, and its page and reply hold the rest; none when
-# the title is their start. A record is listed by its title (its first words when it has none),
+# they say no more than the title (_listed_excerpt); a summary whose first sentence starts with its
+# title ("Diagram is a note that…") is kept whole. A record is listed by its title (its first words when it has none),
 # source and time, as Quartz lists pages by title and date: its whole text is one click away on its
 # day page (docs/decisions.md). Its JSON item keeps its excerpt.
 LISTED_EXCERPT = 160
@@ -78,8 +90,8 @@ def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
         meta += (' <span class="fields">' + "".join(f'<span class="field">{escape(k)}: {escape(v)}</span>'
                                                    for k, v in sorted(it["fields"].items())) + "</span>")
     text = "" if it.get("source") else it.get("excerpt") or ""
-    lead = it["title"].removesuffix("…")
-    if text and not (lead and text.startswith(lead)):
+    text = _listed_excerpt(text, it["title"])
+    if text:
         meta += f'<p class="excerpt">{escape(cut(text, LISTED_EXCERPT))}</p>'
     # a record's kind goes without saying (its source line names it), as does a note's (most listed
     # items are one or the other): a note's badge is its type, when it has one
@@ -87,6 +99,20 @@ def _item_fragment(it: dict, tz: str) -> tuple[str, str]:
     badge = f' <span class="badge">{kind}</span>' if kind and not it.get("source") else ""
     review = ' <span class="badge review" title="asks for review">review</span>' if it.get("review") else ""
     return ('<li><a href="', f'">{escape(it["title"])}</a>{badge}{review}{meta}</li>\n')
+
+
+def _listed_excerpt(text: str, title: str) -> str:
+    """What a listing shows of an item's excerpt: nothing when it says no more than its title (the
+    title was cut from it, '…', or is all of it); the rest when it opens with the title as a heading
+    would (the title, a space, a capital: "Plan We start…"); else all of it, as when its first
+    sentence starts with the title ("Diagram is a note…")."""
+    lead = title.removesuffix("…")
+    if not lead or not text.startswith(lead):
+        return text
+    rest = text[len(lead):]
+    if lead != title or not rest.strip(" .!?:;"):
+        return ""
+    return rest[1:] if rest[0] == " " and rest[1:2].isupper() else text
 
 
 class ItemLists:

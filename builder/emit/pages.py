@@ -43,10 +43,11 @@ def emit_replies(writer: Writer, views: Sequence[View], skip: Container[str] = (
 
 
 def grouped(backlinks: list[dict]) -> list[tuple[str, list[dict]]]:
-    groups: dict[str, list[dict]] = {}
+    """Backlinks by relation, each linking note or record once (the reply has one per linking line)."""
+    groups: dict[str, dict[str, dict]] = {}
     for b in backlinks:
-        groups.setdefault(b["relation"], []).append(b)
-    return sorted(groups.items())
+        groups.setdefault(b["relation"], {}).setdefault(b["ref"], b)
+    return sorted((relation, list(links.values())) for relation, links in groups.items())
 
 
 def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json: bool = False,
@@ -60,6 +61,7 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     offers its reply through bf.js (`reply_uri`: base.html's "JSON reply" button).
     `description` (meta description; og:description too with a site URL) is the reply's excerpt
     (cut to OG_DESCRIPTION), else what a listing lists and how many (description());
+    `lang` is the page's language (a note's own), `site_lang` the chrome's (its direction: base.html);
     `look` is the site's SiteConfig (emit/look.py), `footer` its footer as HTML;
     `site_url` and `feeds` (emit/feeds.py) are set only when the build has a site URL."""
     tz = brain.config.timezone
@@ -67,6 +69,7 @@ def common(brain: Brain, ref: str, reply: dict, as_of: str, *variant: str, json:
     title = reply.get("title") or ref
     return {
         "site_title": brain.config.title, "brain": brain.name, "ref": ref, "title": title, "lang": brain.config.language,
+        "site_lang": brain.config.language,
         "description": description(reply, title) or f"{title} · {brain.config.title}",   # an empty note's too
         "look": brain.config.site, "footer": footer_html(brain.config.site.footer),
         "site_url": brain.config.site_url, "feeds": page_feeds(brain, ref),
@@ -99,6 +102,8 @@ def emit_item_pages(writer: Writer, brain: Brain, g: Graph, views: Sequence[View
     """Note pages. Records have no page of their own: emit/listing_pages.py shows each on its day page.
     Pages at the paths in `skip` were kept from the previous site (emit/reuse.py)."""
     renderer = NoteRenderer(brain, g.outgoing)
+    # a field naming an identity shows its name (its first alias), linked to its page: "owner: Me", not "person:me"
+    people = {ident: aliases[0] for ident, aliases in brain.identities.items() if aliases}
     for view in views:
         if view.template != "note.html":
             continue
@@ -111,7 +116,7 @@ def emit_item_pages(writer: Writer, brain: Brain, g: Graph, views: Sequence[View
         note = brain.notes[view.ref]
         ctx |= {"body": renderer.body(view.ref, ctx["today"]), "folder": posixpath.dirname(view.ref) or "/",
                 "description": cut(note.excerpt, OG_DESCRIPTION) if note.excerpt else ctx["description"],
-                "lang": language_tag(note.frontmatter.get("lang")) or ctx["lang"]}
+                "lang": language_tag(note.frontmatter.get("lang")) or ctx["lang"], "people": people}
         writer.write(page, render(view.template, page, **ctx), view.ref)
 
 
