@@ -35,12 +35,15 @@ title = "{title}"             # shown on the home page (default: the name)
 # footer = "Made with bf"     # Markdown
 # extra_css = ["assets/site.css"]
 # extra_js = ["assets/site.js"]
+# publish = "explicit"        # publish only notes marked publish: true (default "all": every note
+#                             # but those with draft: true or publish: false; docs/brain.md, Publishing)
 
 # One table per source of records (a folder memories/SOURCE/ also makes a source).
 [sources.journal]
 title = "Journal"
 # cadence = "1d"              # how often a collector should deliver: "overdue" when a run is late
 # priority = "low"            # low: records leave period items, "changed" and home "upcoming"
+# publish = false             # keep this source's records off the site (explicit mode: true to publish)
 
 # Explicit aliases of identities (type:name); identities are case-sensitive.
 [identities]
