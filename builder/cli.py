@@ -140,14 +140,18 @@ def parser() -> Parser:
 def cmd_build(args) -> int:
     from .build import build
     from .progress import Progress
+    roots = brain_paths(args.brains)
     progress = None if args.quiet else Progress()
     try:
-        report = build(brain_paths(args.brains), user_path(args.out), now=args.now, base_url=args.base_url,
+        report = build(roots, user_path(args.out), now=args.now, base_url=args.base_url,
                        site_url=args.site_url, pagefind=not args.no_pagefind, embeddings=not args.no_embeddings,
                        progress=progress, theme=None if args.theme is None else str(user_path(args.theme)))
     except OSError as exc:      # disk full, permissions: build() already dropped its staging folder
         where = f": {exc.filename}" if exc.filename else ""
         raise BuildError(f"build failed, previous site kept: {exc.strerror or exc}{where}") from None
+    finally:
+        if progress:
+            progress.close()   # the live display gone before an error is said
     if progress:
         progress.done(report)
     return 0
