@@ -105,14 +105,19 @@ class Stream:
         self.resp.close()
 
 
-def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_site, tmp_path, served):
+def _open_page(make_brain, build_site, tmp_path, served):
+    """Two notes built and served, and the event stream of note a's open page."""
     brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n", "notes/b.md": "# B\n\nOther.\n"})
     out = tmp_path / "site"
     build_site(brain, out)
     origin, server = served(out)
     path = "/brain/notes/a.html"
     _, _, body = get(origin + path)
-    stream = Stream(origin, path, sha_of(body))
+    return brain, out, origin, server, path, body, Stream(origin, path, sha_of(body))
+
+
+def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_site, tmp_path, served):
+    brain, out, origin, server, path, body, stream = _open_page(make_brain, build_site, tmp_path, served)
     first = stream.next()
     assert first == {"build": json.loads((out / MANIFEST).read_text())["build_id"], "error": None, "left_out": [], "reload": False}
 
@@ -142,13 +147,7 @@ def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_s
 
 
 def test_a_note_a_save_breaks_is_named_on_the_open_page_which_stays(make_brain, build_site, tmp_path, served):
-    brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n", "notes/b.md": "# B\n\nOther.\n"})
-    out = tmp_path / "site"
-    build_site(brain, out)
-    origin, server = served(out)
-    path = "/brain/notes/a.html"
-    _, _, body = get(origin + path)
-    stream = Stream(origin, path, sha_of(body))
+    brain, out, origin, server, path, body, stream = _open_page(make_brain, build_site, tmp_path, served)
     assert stream.next()["left_out"] == []
     good = (brain / "notes/a.md").read_text()
     (brain / "notes/a.md").write_text("---\ntitle: [\n---\n# A\n")
