@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -183,3 +184,12 @@ def test_a_pagefind_failure_is_a_failed_build_that_keeps_the_previous_site(tmp_p
     assert code == 1
     assert json.loads(err)["code"] == "build_failed" and "pagefind failed" in json.loads(err)["error"]
     assert (out / "index.html").read_bytes() == before
+
+
+def test_the_example_brain_has_the_problems_its_docs_promise(bf):
+    promised = re.search(r"\*\*(\d+) problems?\*\*", (ROOT / "examples/BRAIN-FEATURES.md").read_text(encoding="utf-8"))
+    code, out, _ = bf("check", ROOT / "examples/brain")
+    reply = json.loads(out)
+    assert code == 1 and reply["count"] == int(promised.group(1)) == 2
+    assert {(p["kind"], p["path"]) for p in reply["problems"]} == {
+        ("broken_link", "projects/new-website.md"), ("page_collision", "actions/launch-checklist.md")}
