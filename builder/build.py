@@ -39,8 +39,7 @@ from .views.memo import Changes
 
 __all__ = ["BuildReport", "build", "cache_path", "parse_now"]
 
-NO_SITE_URL = ("feeds and sitemap skipped: they need the site's absolute URL; "
-               "pass --site-url https://… or set site_url in the first brain's brain.toml")
+NO_SITE_URL = "feeds and sitemap skipped: need site URL (--site-url https://…, or site_url in brain.toml)"
 
 
 @dataclass(frozen=True)
@@ -118,6 +117,7 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
     runner = Runner(phases, state, forks, partial(_load, cache=cache), index_side)
     with runner.session(asked):
         brains, digests, (site_url, base_url) = phases.run("parse", runner.load, asked, digest=runner.remote is not None)
+        phases.count(f"parse: {sum(len(b.notes) for b in brains):,} notes, {sum(len(b.records) for b in brains):,} records")
         if site_url is None:
             report.notices.append(NO_SITE_URL)
         writer = Writer(req.out, cache_file.parent, state.spare if state is not None else None)
@@ -136,8 +136,7 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
                 with runner.index_of(brain, save if runner.beside and brain is brains[0] else None):
                     views_side(phases, runner, build, brain, beside)
                 report.problems.extend(p.to_json() for p in brain.problems)
-                for rule, n in brain.withheld.items():
-                    report.withheld[rule] = report.withheld.get(rule, 0) + n
+                report.withheld[brain.name] = dict(brain.withheld)
             runner.stages("site", scoped("site", build))
             runner.join(digests)   # the index side's worker, the content stages
             manifest = _manifest(brains, report, writer, base_url)

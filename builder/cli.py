@@ -10,7 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from . import MODES
-from .kernel.errors import BfError, BuildError, InvalidInput
+from .kernel.errors import BfError, BuildError, InvalidInput, NotFound
 from .scrub import scrub
 
 
@@ -41,6 +41,21 @@ def user_path(text: str) -> Path:
     return Path(os.path.abspath(os.path.expanduser(text)))
 
 
+def typed_paths(given: list[str]) -> dict[str, str]:
+    """Each brain folder's absolute and resolved path → the path as the user typed it: a
+    message about a brain names it as given (docs/replies.md#errors-and-exit-codes)."""
+    return {str(p): typed for typed in given for p in (user_path(typed), user_path(typed).resolve())}
+
+
+def given_paths(args) -> list[str]:
+    """The folders a build, check, new or serve was given: their messages name them as typed.
+    A query's --site is not among them: its replies hide paths as documented."""
+    if args.command not in ("build", "check", "new", "serve"):
+        return []
+    return [*(getattr(args, "brains", None) or []), *(getattr(args, "watch", None) or []),
+            *[getattr(args, name) for name in ("out", "dir") if getattr(args, name, None)]]
+
+
 def site_path(args) -> Path:
     """--site, else $BF_SITE, else ./_site (query/site.py find_site) — absolute."""
     from .query.site import find_site
@@ -69,27 +84,27 @@ def parser() -> Parser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser)
     b = sub.add_parser("build", help="build the site")
     b.add_argument("brains", nargs="*", metavar="BRAIN", help="brain folder(s); default: . when it holds a brain.toml")
-    b.add_argument("--out", default="_site")
-    b.add_argument("--base-url")
+    b.add_argument("--out", default="_site", metavar="DIR", help="the site folder, replaced whole (default: _site)")
+    b.add_argument("--base-url", metavar="/x/", help="the path the site is served under; overrides brain.toml's base_url")
     b.add_argument("--site-url", help="the site's absolute URL, e.g. https://me.github.io/repo/: feeds, sitemap, og:url")
     b.add_argument("--theme", metavar="DIR", help="a theme folder: its templates override bf's, its static/ is copied")
     b.add_argument("--now", help="pin the build instant (RFC 3339)")
-    b.add_argument("--no-pagefind", action="store_true")
+    b.add_argument("--no-pagefind", action="store_true", help="skip the full-text (pagefind) index: faster, no page search")
     b.add_argument("--no-embeddings", action="store_true", help="skip the vector arm's files (search is lexical only)")
-    b.add_argument("--quiet", action="store_true")
+    b.add_argument("-q", "--quiet", action="store_true", help="print nothing but errors (no progress, no summary)")
     sv = sub.add_parser("serve", help="preview the built site on localhost; --watch rebuilds on change and updates open pages")
-    sv.add_argument("--out", default="_site")
+    sv.add_argument("--out", default="_site", metavar="DIR", help="the site folder to serve (default: _site)")
     sv.add_argument("--watch", action="append", metavar="BRAIN", help="rebuild when this brain changes (repeatable)")
-    sv.add_argument("--port", type=int, default=8000)
-    sv.add_argument("--base-url")
+    sv.add_argument("--port", type=int, default=8000, help="the local port (default: 8000)")
+    sv.add_argument("--base-url", metavar="/x/", help="with --watch: the path the site is served under, as for bf build")
     c = sub.add_parser("check", help="report problems as JSON; exit 1 if any")
     c.add_argument("brains", nargs="*", metavar="BRAIN", help="brain folder(s); default: . when it holds a brain.toml")
     n = sub.add_parser("new", help="scaffold a brain that builds with no problems")
-    n.add_argument("dir", metavar="DIR")
+    n.add_argument("dir", metavar="DIR", help="a folder that does not exist yet, or an empty one")
     r = sub.add_parser("read", help="read a ref")
-    r.add_argument("ref")
-    r.add_argument("--rel")
-    r.add_argument("--offset", type=int, default=0)
+    r.add_argument("ref", metavar="REF", help="a note's path (concepts/x.md), folder, tag, SOURCE:ID, period or bf:// address; \"\" is home")
+    r.add_argument("--rel", metavar="RELATION", help="the items linking to REF through this relation (links, author, a relations: name)")
+    r.add_argument("--offset", type=int, default=0, help="where a long reply's page starts: 0 or a next_offset")
     _add_query_flags(r)
     s = sub.add_parser("search", help="search the built site (prose; \"quoted\" spans are phrases)")
     s.add_argument("query", metavar="QUERY", help="prose, up to 4096 characters; use -- before a query starting with -")
@@ -115,7 +130,8 @@ def parser() -> Parser:
     rc.add_argument("--mode", choices=MODES, help="as for bf search")
     _add_query_flags(rc)
     sc = sub.add_parser("schema", help="print a reply's JSON Schema")
-    sc.add_argument("--kind", required=True, choices=["search-reply", "read-reply", "recall-reply", "error"])
+    sc.add_argument("--kind", required=True, choices=["search-reply", "read-reply", "recall-reply", "error"],
+                    help="which reply's schema")
     m = sub.add_parser("mcp", help="serve search, read and recall over MCP (stdio)")
     m.add_argument("--site", help="built site folder (default: $BF_SITE, else ./_site)")
     return p
@@ -124,14 +140,18 @@ def parser() -> Parser:
 def cmd_build(args) -> int:
     from .build import build
     from .progress import Progress
+    roots = brain_paths(args.brains)
     progress = None if args.quiet else Progress()
     try:
-        report = build(brain_paths(args.brains), user_path(args.out), now=args.now, base_url=args.base_url,
+        report = build(roots, user_path(args.out), now=args.now, base_url=args.base_url,
                        site_url=args.site_url, pagefind=not args.no_pagefind, embeddings=not args.no_embeddings,
                        progress=progress, theme=None if args.theme is None else str(user_path(args.theme)))
     except OSError as exc:      # disk full, permissions: build() already dropped its staging folder
         where = f": {exc.filename}" if exc.filename else ""
         raise BuildError(f"build failed, previous site kept: {exc.strerror or exc}{where}") from None
+    finally:
+        if progress:
+            progress.close()   # the live display gone before an error is said
     if progress:
         progress.done(report)
     return 0
@@ -162,7 +182,45 @@ def _filters(args) -> dict:
 
 def cmd_read(args) -> int:
     from .query.read import read
-    return _reply(args, read, args.ref, rel=args.rel, offset=args.offset)
+    try:
+        return _reply(args, read, args.ref, rel=args.rel, offset=args.offset)
+    except NotFound as exc:
+        hint = _ref_hint(args, args.ref)
+        if hint is None:
+            raise
+        exc.message += hint
+        raise
+
+
+CLOSE = 0.8   # difflib's ratio from which a title or file name reads as what the user meant
+
+
+def _ref_hint(args, text: str) -> str | None:
+    """What to say of a ref no page has: the ref of a note among the search's best whose title or
+    file name (the best one's aliases too) is close to it; else, for what is not a path, that a
+    note's ref is its path. None for a record's ref, a bf:// address, the empty ref."""
+    from difflib import SequenceMatcher
+    from .query.read import read
+    from .query.search import search
+    from .query.site import open_site
+    if not text.strip() or ":" in text:
+        return None
+    try:
+        site = open_site(site_path(args))
+        items = [i for i in search(site, text.strip(), limit=5, brains=args.brain, mode="lexical")["items"]
+                 if i.get("kind") == "note"]
+        aliases = read(site, f"bf://{items[0]['brain']}/{items[0]['ref']}").get("aliases") or [] if items else []
+    except BfError:
+        return None
+    wanted = Path(text.strip().casefold()).name.removesuffix(".md")
+    for n, item in enumerate(items):
+        names = (item.get("title") or "", Path(item["ref"]).stem, *(aliases if n == 0 else ()))
+        if any(SequenceMatcher(None, wanted, name.casefold()).ratio() >= CLOSE for name in names):
+            return (f" (a note's ref is its path: did you mean {item['ref']}? "
+                    f"bf search finds notes by title, alias or words)")
+    if "/" in text or text.endswith(".md"):   # a path already, of no note
+        return None
+    return " (a note's ref is its path, like concepts/x.md; bf search finds notes by title, alias or words)"
 
 
 def cmd_search(args) -> int:
@@ -198,7 +256,11 @@ def cmd_mcp(args) -> int:
 
 def cmd_serve(args) -> int:
     from .serve import serve
-    serve(user_path(args.out), args.port, [user_path(w) for w in args.watch or []], args.base_url)
+    watched = [user_path(w) for w in args.watch or []]
+    for typed, folder in zip(args.watch or [], watched):
+        if not folder.is_dir():   # said before serving, not as the first build's failure
+            raise InvalidInput("--watch", f"not a folder: {typed}")
+    serve(user_path(args.out), args.port, watched, args.base_url)
     return 0
 
 
@@ -234,11 +296,15 @@ def _prose_last(p: Parser, argv: list[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    roots: list[str] = []
+    roots: dict[str, str] = {}
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
         p = parser()
-        args = p.parse_args(_prose_last(p, list(sys.argv[1:] if argv is None else argv)))
-        roots = [str(user_path(b).resolve()) for b in getattr(args, "brains", None) or []]
+        if not argv:   # no command: what the commands are (--help prints the same, exit 0)
+            p.print_help(sys.stderr)
+            return 2
+        args = p.parse_args(_prose_last(p, argv))
+        roots = typed_paths(given_paths(args))
         code = COMMANDS[args.command](args)
     except BfError as exc:
         err = exc.to_json()

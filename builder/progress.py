@@ -1,28 +1,109 @@
-"""Build progress on stderr: silent for quick builds, one line per phase once a build passes ~2 s."""
+"""bf build's words on stderr (docs/replies.md#bf-build): each step as it runs, then one summary.
+
+On a terminal, a live display (rich): the step running, its count once known, and a bar of the
+build's steps. Elsewhere (a pipe, a CI log), a plain line per step once the build passes ~2 s.
+Either way one summary follows: each phase's time and files, files written and reused, notes kept
+out by rule, problems by kind with their first paths, and what a local build skipped (said here
+once, not as a warning line). `--quiet` makes none of it.
+"""
 from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
+from types import MappingProxyType
+
+from .emit.emitters import EMITTERS
+
+# The build's steps as a person reads them, in order. What the build tells (runner.Phases.tell) is
+# a phase of the checklist or a stage's name; a stage belongs to the step of its scope.
+STEPS = ("parse", "views", "pages", "search index", "site files", "full-text index", "swap")
+OF_SCOPE = MappingProxyType({"views": "pages", "index": "search index", "site": "site files",
+                             "content": "full-text index"})
+STEP_OF = MappingProxyType({"parse": "parse", "views": "views", "lunr": "search index", "content": "full-text index",
+                            "swap": "swap", **{s.name: OF_SCOPE[s.scope] for s in EMITTERS}})
+FIRST_PATHS = 3   # paths named per kind of problem; bf check lists them all
 
 
 class Progress:
-    def __init__(self, stream=None, after: float = 2.0):
+    """A build's `progress` (build.build): called with each timing bucket or step as it starts,
+    `count(text)` with what the step running did. `live`: the terminal display (None: whether
+    `stream` is a terminal); `after`: seconds before plain lines start."""
+
+    def __init__(self, stream=None, after: float = 2.0, live: bool | None = None):
         self.stream, self.after = stream or sys.stderr, after   # looked up now: a caller may have replaced it
         self.start = time.perf_counter()
-        self.last = None
+        self.step = None
+        self.display = self.bar = None
+        if live if live is not None else _is_terminal(self.stream):
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Display, SpinnerColumn, \
+                TextColumn, TimeElapsedColumn
+            self.display = Display(SpinnerColumn(), TextColumn("bf build: {task.description}"), BarColumn(),
+                                   MofNCompleteColumn(), TextColumn("steps"), TimeElapsedColumn(),
+                                   console=Console(file=self.stream, force_terminal=True), transient=True)
+            self.display.start()
+            self.bar = self.display.add_task("parse", total=len(STEPS))
 
     def __call__(self, phase: str) -> None:
+        step = STEP_OF.get(phase, phase)
+        if step == self.step:
+            return
+        self.step = step
+        if self.display is not None:
+            done = STEPS.index(step) if step in STEPS else self.display.tasks[0].completed
+            self.display.update(self.bar, description=step, completed=max(done, self.display.tasks[0].completed))
+            return
         elapsed = time.perf_counter() - self.start
-        if phase != self.last and elapsed >= self.after:
-            self.stream.write(f"bf build: {phase}… ({elapsed:.1f} s)\n")
-        self.last = phase
+        if elapsed >= self.after:
+            self.stream.write(f"bf build: {step}… ({elapsed:.1f} s)\n")
+
+    def count(self, text: str) -> None:
+        """What the step running did (`parse: 1,204 notes, 310 records`): a line above the bar on
+        a terminal, a plain line elsewhere once the build passes `after`."""
+        if self.display is not None:
+            self.display.console.print(f"bf build: {text}", highlight=False)
+        elif time.perf_counter() - self.start >= self.after:
+            self.stream.write(f"bf build: {text}\n")
+
+    def close(self) -> None:
+        """The live display ended (a build's end, or its failure): the terminal is the shell's again."""
+        if self.display is not None:
+            self.display.stop()
+            self.display = None
 
     def done(self, report) -> None:
-        for notice in report.notices:
-            self.stream.write(f"bf build: {notice}\n")
-        if report.withheld:
-            said = ", ".join(f"{n} {rule}" for rule, n in sorted(report.withheld.items()))
-            self.stream.write(f"bf build: kept out of the site: {said}\n")
-        elapsed = time.perf_counter() - self.start
-        self.stream.write(f"bf build: {report.files} files ({report.reused} unchanged) in {elapsed:.2f} s"
-                          f" → {report.out}; {len(report.problems)} problem(s)\n")
+        self.close()
+        self.stream.write("".join(line + "\n" for line in summary(report, time.perf_counter() - self.start)))
+        self.stream.flush()
+
+
+def summary(report, elapsed: float) -> list[str]:
+    """The lines that end a build: what it wrote, how long each phase took, what it kept out and why."""
+    lines = [f"bf build: {report.files:,} files ({report.files - report.reused:,} written, {report.reused:,} reused)"
+             f" in {elapsed:.2f} s → {report.out}"]
+    files = Counter()
+    for stage in EMITTERS:
+        files[stage.phase] += report.emitted.get(stage.name, 0)
+    # time spent in each phase, wherever it ran: phases run beside one another add up past the wall time
+    lines += [f"  {phase:<12}{seconds:7.2f} s" + (f"  {files[phase]:,} files" if files[phase] else "")
+              for phase, seconds in report.timings.items()]
+    for brain, kept in report.withheld.items():
+        if kept:
+            lines.append(f"  kept out of {brain}: " + ", ".join(f"{n:,} {rule}" for rule, n in sorted(kept.items())))
+    kinds = Counter(p["kind"] for p in report.problems)
+    if kinds:
+        lines.append(f"  {len(report.problems):,} problem(s); bf check lists them all:")
+    for kind, n in sorted(kinds.items()):
+        paths = [p["path"] for p in report.problems if p["kind"] == kind]
+        more = f", … {n - FIRST_PATHS:,} more" if n > FIRST_PATHS else ""
+        lines.append(f"    {kind} ({n:,}): {', '.join(paths[:FIRST_PATHS])}{more}")
+    lines += [f"  {notice}" for notice in report.notices]
+    return lines
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

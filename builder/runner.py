@@ -47,7 +47,7 @@ class BuildReport:
     files: int = 0
     reused: int = 0
     notices: list[str] = field(default_factory=list)   # said once on stderr by the CLI (progress.py)
-    withheld: dict[str, int] = field(default_factory=dict)   # rule → items it kept out (brain/publish.py)
+    withheld: dict[str, dict] = field(default_factory=dict)   # brain → rule → items it kept out (brain/publish.py)
 
 
 class Phases:
@@ -57,12 +57,25 @@ class Phases:
         self.report, self.progress = report, progress
 
     def run(self, name: str, fn, *args, **kwargs):
-        if self.progress:
-            self.progress(name)
+        return self.run_as(name, name, fn, *args, **kwargs)
+
+    def run_as(self, name: str, step: str, fn, *args, **kwargs):
+        """fn(*args, **kwargs) timed as phase `name`, told as `step`."""
+        self.tell(step)
         start = time.perf_counter()
         result = fn(*args, **kwargs)
         self.report.timings[name] = self.report.timings.get(name, 0.0) + time.perf_counter() - start
         return result
+
+    def tell(self, step: str) -> None:
+        """`progress` hears that `step` runs now (a phase, or a wait for one run beside)."""
+        if self.progress:
+            self.progress(step)
+
+    def count(self, text: str) -> None:
+        """`progress` hears what the step running did, when it listens (progress.Progress.count)."""
+        if self.progress and hasattr(self.progress, "count"):
+            self.progress.count(text)
 
 
 NO_FULL_COLLECTION = 1_000_000   # young collections between full ones: none in a build
@@ -96,7 +109,8 @@ def run_stages(phases: Phases, scope: str, ctx: Build, state: BuildState | None,
             if ctx.stop is not None and ctx.stop.is_set():
                 raise BuildError("build stopped: a newer build replaces it")
             if stage.name in own:
-                paths = phases.run(stage.phase, stage.emit, replace(own[stage.name], started=started.get(stage.name)))
+                paths = phases.run_as(stage.phase, stage.name, stage.emit, replace(own[stage.name], started=started.get(stage.name)))
+                phases.count(f"{stage.name}: {len(paths):,} files")
                 phases.report.emitted[stage.name] = phases.report.emitted.get(stage.name, 0) + len(paths)
             if done is not None:
                 done(stage)
@@ -165,9 +179,10 @@ class Runner:
             yield
             if side is not None:
                 if save is not None:
-                    self.phases.run("parse", save)
+                    self.phases.run_as("parse", "saving the parse cache", save)
                 if site is not None:
                     site(self.phases, self.build)
+                self.phases.tell("lunr")   # waits for the index side beside (a long brain's last seconds)
                 self.merge(*side.get())
             elif self.remote is None:
                 run(self.phases, self.build, state=self.state)
@@ -192,10 +207,12 @@ class Runner:
         here when no child ran them. The report counts each stage's files in EMITTERS' order,
         wherever it ran."""
         if self.remote is not None:
+            self.phases.tell("lunr")
             self.merge(*self.remote.result(digests))
         if self.content is None:
             run_stages(self.phases, "content", scoped("content", self.build), self.state)
         else:
+            self.phases.tell("content")
             with self.content:
                 self.merge(*self.content.get())
         emitted = self.phases.report.emitted

@@ -6,11 +6,13 @@ import os
 import unicodedata
 
 
-def scrub(text: str, roots: list[str] = ()) -> str:
-    """Escape control/format characters and hide local paths (<brain>, ~)."""
-    for root in sorted(roots, key=len, reverse=True):
+def scrub(text: str, roots=()) -> str:
+    """Escape control/format characters and hide local paths (<brain>, ~). `roots`: brain
+    folders, or a mapping of each to what shows instead (the CLI: the path as the user typed it)."""
+    shown = roots if isinstance(roots, dict) else dict.fromkeys(roots, "<brain>")
+    for root in sorted(shown, key=len, reverse=True):
         if root:
-            text = text.replace(root, "<brain>")
+            text = text.replace(root, shown[root])
     home = os.path.expanduser("~")
     if home and home != "/":
         text = text.replace(home, "~")

@@ -3,8 +3,9 @@
 The site is served under its base_url (as GitHub Pages would) and a missing file answers with
 404.html. Served HTML gets a tiny script (LIVE) that follows the server-sent events of EVENTS:
 after every build, each open page learns whether its own bytes changed (it then reloads,
-keeping its scroll position) and whether the build failed (an error banner, the last good
-site still served). Script and endpoint exist only in `bf serve`: files on disk stay as built.
+keeping its scroll position), whether the build failed (an error banner, the last good
+site still served) and what its problems left out of the site (a notice; a page gone with
+them stays as it last built). Script and endpoint exist only in `bf serve`: files on disk stay as built.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from . import MANIFEST
 from .kernel.errors import IndexMissing
-from .watch import Rebuilder, WatchBuilds, watch_brains
+from .watch import Rebuilder, WatchBuilds, left_out, watch_brains
 
 EVENTS = "/.bf-serve/events"   # a dot folder: never a path of a built site
 PING_EVERY = 15                # seconds of silence before a keep-alive (finds closed pages)
@@ -41,9 +42,17 @@ LIVE = """<script>/* bf serve: live preview */
         "background:#b00020;color:#fff;font:14px/1.4 system-ui,sans-serif;white-space:pre-wrap";
       document.body.append(banner); }
     banner.textContent = "bf serve: the rebuild failed; this is the last good site.\\n" + error; };
+  let notice = null;
+  const tell = (left) => {
+    if (!left || !left.length) { if (notice) notice.remove(); notice = null; return; }
+    if (!notice) { notice = document.createElement("div"); notice.id = "bf-serve-notice"; notice.setAttribute("role", "status");
+      notice.style.cssText = "position:fixed;bottom:0;left:0;right:0;z-index:2147483647;margin:0;padding:.6em 1em;" +
+        "background:#7a4b00;color:#fff;font:14px/1.4 system-ui,sans-serif;white-space:pre-wrap";
+      document.body.append(notice); }
+    notice.textContent = "bf serve: left out of the site (a page gone with it shows as it last built):\\n" + left.join("\\n"); };
   const events = new EventSource(cfg.events + "?path=" + encodeURIComponent(location.pathname) + "&sha=" + cfg.sha);
   events.onmessage = (message) => { const state = JSON.parse(message.data);
-    document.documentElement.dataset.bfServeBuild = state.build; show(state.error);
+    document.documentElement.dataset.bfServeBuild = state.build; show(state.error); tell(state.left_out);
     if (state.reload) { events.close(); history.scrollRestoration = "manual";
       sessionStorage.setItem(key, String(scrollY)); location.reload(); } }; })();
 </script>"""
@@ -80,12 +89,15 @@ class Live:
     def __init__(self):
         self.cond = threading.Condition()
         self.generation, self.error, self.closed = 0, None, False
+        self.left_out: tuple[str, ...] = ()   # the last good build's problems that left something out
         self.instants: deque[bytes] = deque(maxlen=64)
 
-    def publish(self, _report, error: str | None) -> None:
+    def publish(self, report, error: str | None) -> None:
         with self.cond:
             self.generation += 1
             self.error = error
+            if report is not None:
+                self.left_out = tuple(left_out(getattr(report, "problems", ())))
             self.cond.notify_all()
 
     def close(self) -> None:
@@ -186,15 +198,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         try:
             while True:
                 with self.live.cond:
-                    generation, error, closed = self.live.generation, self.live.error, self.live.closed
+                    generation, error, closed, left = self.live.generation, self.live.error, self.live.closed, self.live.left_out
                 if closed:
                     return
                 manifest = read_manifest(Path(self.directory))
                 self.live.saw(manifest.get("as_of"))
-                state = (manifest.get("build_id"), error)
+                state = (manifest.get("build_id"), error, left)
                 if state != sent:
-                    reload = self.live.digest(self._page(path) or b"") != sha
-                    message = {"build": state[0], "error": error, "reload": reload}
+                    # a page whose note a problem left out stays as it last built, the notice on it
+                    gone = bool(left) and self._locate(path)[0] == 404
+                    reload = not gone and self.live.digest(self._page(path) or b"") != sha
+                    message = {"build": state[0], "error": error, "left_out": list(left), "reload": reload}
                     self.wfile.write(b"data: " + json.dumps(message).encode("utf-8") + b"\n\n")
                     sent, quiet = state, 0
                     if reload:

@@ -20,6 +20,7 @@ import watchfiles
 
 from .brain.discover import SKIP_DIRS
 from .kernel.errors import BfError
+from .kernel.model import LEFT_OUT
 from .kernel.times import rfc3339
 
 STEP_MS = 100        # quiet time that ends a burst of saves
@@ -166,6 +167,9 @@ class Rebuilder:
             self.log(traceback.format_exc().rstrip())   # a bug in bf: keep serving, show it on the page and the terminal
             return self._failed(f"{type(exc).__name__}: {exc}")
         self.log(f"bf serve: {done} {report.files} files ({report.reused} unchanged), build {report.build_id}")
+        if done != "indexed":   # the indexing build has the same problems as the build before it
+            for line in left_out(getattr(report, "problems", ())):
+                self.log(f"bf serve: left out: {line}")
         self.on_done(report, None)
         return True
 
@@ -175,6 +179,11 @@ class Rebuilder:
         self.log(f"bf serve: build failed: {message}")
         self.on_done(None, message)
         return False
+
+
+def left_out(problems) -> list[str]:
+    """`PATH: MESSAGE` of each problem (a build's, as JSON) that left something out of the site."""
+    return [f"{p['path']}: {p['message']}" for p in problems if p["kind"] in LEFT_OUT]
 
 
 def watch_instant(clock: datetime | None = None) -> str:

@@ -87,7 +87,7 @@ def test_nothing_private_is_in_any_file_of_the_site(private_site):
     assert (site / "brain" / "public.html").is_file() and (site / "brain" / "shared.png").is_file()
     assert (site / "brain" / "memories" / "chat.html").is_file()
     assert "tomatoes" in (site / "brain" / "public.html").read_text("utf-8").lower()
-    assert report.withheld == {"notes marked publish: false": 1, "notes marked draft: true": 1,
+    assert report.withheld["brain"] == {"notes marked publish: false": 1, "notes marked draft: true": 1,
                                "records of unpublished sources": 1, "attachments only unpublished notes use": 1}
 
 
@@ -142,7 +142,7 @@ def test_explicit_mode_publishes_only_marked_notes_and_sources(tmp_path, make_br
     site = tmp_path / "site"
     assert site_words(site, PRIVATE_WORDS + UNMARKED_WORDS) == {}
     assert (site / "brain" / "public.html").is_file() and (site / "brain" / "memories" / "chat.html").is_file()
-    assert report.withheld["notes not marked publish: true"] == 1
+    assert report.withheld["brain"]["notes not marked publish: true"] == 1
 
 
 def test_watch_flips_the_flag_either_way(tmp_path, make_brain, build_site):

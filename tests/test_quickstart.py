@@ -156,3 +156,34 @@ def test_build_with_no_brain_elsewhere_is_a_clear_error(tmp_path):
     done = bf("build", cwd=tmp_path)
     assert done.returncode == 2
     assert '"code": "invalid_input"' in done.stderr and "brain.toml" in done.stderr
+
+
+def pages_workflow(doc: str) -> str:
+    """The ```yaml block under "## Publish on GitHub Pages" in `doc`."""
+    section = (ROOT / doc).read_text(encoding="utf-8").split("## Publish on GitHub Pages", 1)[1]
+    return re.search(r"```yaml\n(.*?)```", section, re.S).group(1)
+
+
+def test_the_pages_workflow_installs_bf_as_the_quick_start_does(tmp_path):
+    import yaml
+    text = pages_workflow("README.md")
+    assert pages_workflow("docs/site.md") == text   # one workflow, shown twice
+    workflow = yaml.safe_load(text)
+    steps = workflow["jobs"]["build"]["steps"]
+    bf = next(s for s in steps if s.get("with", {}).get("repository"))
+    assert bf["with"] == {"repository": "${{ env.BF_REPOSITORY }}", "ref": "${{ env.BF_REF }}", "path": ".bf"}
+    assert {"run": "pip install ./.bf"} in steps and "git+" not in text and "OWNER" not in text
+    assert workflow["env"]["BRAIN"] == "."
+    # the build step, as the workflow runs it, on a vault at a repository's root (bf's checkout in .bf)
+    # and in a subfolder
+    build = next(s["run"] for s in steps if s.get("run", "").startswith("bf build"))
+    for brain, notes in ((".", tmp_path / "root"), ("notes", tmp_path / "sub" / "notes")):
+        (notes / ".bf").mkdir(parents=True)
+        (notes / ".bf" / "README.md").write_text("# bf's own readme\n", encoding="utf-8")
+        (notes / "index.md").write_text("# Home\n", encoding="utf-8")
+        repo = tmp_path / "root" if brain == "." else tmp_path / "sub"
+        command = build.replace('"${{ steps.pages.outputs.base_url }}/"', "https://me.github.io/vault/")
+        run = subprocess.run(command + " --no-pagefind --no-embeddings -q", shell=True, cwd=repo, capture_output=True,
+                             text=True, env=dict(os.environ, BRAIN=brain, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}"))
+        assert run.returncode == 0 and run.stderr == "", run.stderr
+        assert (repo / "_site" / "sitemap.xml").is_file() and not list((repo / "_site").rglob("*README*.html"))

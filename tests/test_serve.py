@@ -105,16 +105,21 @@ class Stream:
         self.resp.close()
 
 
-def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_site, tmp_path, served):
+def _open_page(make_brain, build_site, tmp_path, served):
+    """Two notes built and served, and the event stream of note a's open page."""
     brain = make_brain(tmp_path, {"notes/a.md": "# A\n\nFirst.\n", "notes/b.md": "# B\n\nOther.\n"})
     out = tmp_path / "site"
     build_site(brain, out)
     origin, server = served(out)
     path = "/brain/notes/a.html"
     _, _, body = get(origin + path)
-    stream = Stream(origin, path, sha_of(body))
+    return brain, out, origin, server, path, body, Stream(origin, path, sha_of(body))
+
+
+def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_site, tmp_path, served):
+    brain, out, origin, server, path, body, stream = _open_page(make_brain, build_site, tmp_path, served)
     first = stream.next()
-    assert first == {"build": json.loads((out / MANIFEST).read_text())["build_id"], "error": None, "reload": False}
+    assert first == {"build": json.loads((out / MANIFEST).read_text())["build_id"], "error": None, "left_out": [], "reload": False}
 
     # Another note changes and the clock moves ("as of" on every page): this page stays.
     (brain / "notes" / "b.md").write_text("# B\n\nOther, edited.\n")
@@ -125,13 +130,13 @@ def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_s
 
     # A failed build: the error reaches the page, which is still the same page.
     server.live.publish(None, "invalid input: brain.toml: Invalid value")
-    assert stream.next() == {"build": second["build"], "error": "invalid input: brain.toml: Invalid value", "reload": False}
+    assert stream.next() == {"build": second["build"], "error": "invalid input: brain.toml: Invalid value", "left_out": [], "reload": False}
 
     # Its own note changes: reload, and the stream ends (the reloaded page opens a new one).
     (brain / "notes" / "a.md").write_text("# A\n\nSecond.\n")
     build_site(brain, out, now="2026-12-02T13:00:00Z")
     server.live.publish(None, None)
-    assert stream.next() == {"build": json.loads((out / MANIFEST).read_text())["build_id"], "error": None, "reload": True}
+    assert stream.next() == {"build": json.loads((out / MANIFEST).read_text())["build_id"], "error": None, "left_out": [], "reload": True}
     assert stream.next() is None
     stream.close()
 
@@ -139,6 +144,32 @@ def test_an_open_page_reloads_only_when_its_own_bytes_change(make_brain, build_s
     stale = Stream(origin, path, sha_of(body))
     assert stale.next()["reload"] is True
     stale.close()
+
+
+def test_a_note_a_save_breaks_is_named_on_the_open_page_which_stays(make_brain, build_site, tmp_path, served):
+    brain, out, origin, server, path, body, stream = _open_page(make_brain, build_site, tmp_path, served)
+    assert stream.next()["left_out"] == []
+    good = (brain / "notes/a.md").read_text()
+    (brain / "notes/a.md").write_text("---\ntitle: [\n---\n# A\n")
+    server.live.publish(build_site(brain, out), None)
+    broken = stream.next()
+    assert broken["reload"] is False and broken["error"] is None   # the page stays as it last built
+    assert broken["left_out"] == ["notes/a.md: malformed frontmatter: line 3: expected the node content, "
+                                  "but found '<stream end>'; note not published"]
+    (brain / "notes/a.md").write_text(good)
+    server.live.publish(build_site(brain, out), None)
+    fixed = stream.next()
+    assert fixed["left_out"] == [] and fixed["error"] is None and get(origin + path)[0] == 200   # the page is back
+    stream.close()
+
+
+def test_the_terminal_names_what_a_rebuild_left_out():
+    said = []
+    bad = {"brain": "brain", "path": "notes/a.md", "kind": "frontmatter", "message": "malformed frontmatter; note not published"}
+    rebuilder = Rebuilder(lambda changed: type("Report", (), {"files": 1, "reused": 0, "build_id": "x",
+                                                              "problems": [bad]})(), lambda *a: None, said.append)
+    assert rebuilder.rebuild()
+    assert said[-1] == "bf serve: left out: notes/a.md: malformed frontmatter; note not published"
 
 
 def report(build_id: str):

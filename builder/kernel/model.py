@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 
 from .config import BrainConfig
 
@@ -20,7 +21,19 @@ class Problem:
     message: str
 
     def to_json(self) -> dict:
-        return {"brain": self.brain, "path": self.path, "kind": self.kind, "message": self.message}
+        left_out = LEFT_OUT.get(self.kind)
+        message = f"{self.message}; {left_out}" if left_out else self.message
+        return {"brain": self.brain, "path": self.path, "kind": self.kind, "message": message}
+
+
+# What each kind of problem keeps out of the site, said in its message (docs/brain.md#problems):
+# nothing is dropped in silence. The kinds not named keep their file or say it themselves.
+LEFT_OUT = MappingProxyType({
+    "frontmatter": "note not published", "encoding": "file not published", "json": "file's records not published",
+    "record": "record not published", "too_large": "file not published", "misplaced": "file not published",
+    "symlink": "not followed, not published", "special_file": "not published", "bad_name": "not published",
+    "unreadable": "not published",
+})
 
 
 @dataclass(frozen=True)

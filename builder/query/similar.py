@@ -21,7 +21,7 @@ The reply is a search reply (schemas/search-reply.schema.json) whose `query` is 
 from __future__ import annotations
 
 from ..kernel import refs
-from ..kernel.errors import EmbeddingsMissing, NotFound
+from ..kernel.errors import EmbeddingsMissing, InvalidInput, NotFound
 from ..kernel.times import from_rfc3339
 from .coverage import coverage_fields
 from .read import check_ref, finish, selected
@@ -48,8 +48,13 @@ def _target(stores: dict, chosen: list[str], ref: str):
     return None, None, set()
 
 
+EMPTY_SIMILAR = "empty: name a note, section or record (bf search finds one)"
+
+
 def similar(site: Site, ref_text, *, limit=10, scope=None, brains=None) -> dict:
     ref_text = check_ref(ref_text)
+    if not ref_text:   # bf read's empty ref is home, which has no neighbours by meaning
+        raise InvalidInput("ref", EMPTY_SIMILAR)
     limit = check_limit(limit)
     chosen, ref = selected(site, ref_text, brains)
     stores, missing = open_stores(site, brains)

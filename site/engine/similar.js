@@ -1,7 +1,7 @@
 // bf similar in the browser: twin of builder/query/similar.py (read its docstring for the
 // steps and orders). Same items, order and similarities as Python for the same built site.
 import * as refs from './refs.js'
-import { embeddingsMissing, notFound } from './errors.js'
+import { embeddingsMissing, invalidInput, notFound } from './errors.js'
 import { coverageFields } from './coverage.js'
 import { checkRef, finish, selected } from './read.js'
 import { admits, parseScope, window } from './scopes.js'
@@ -31,8 +31,11 @@ async function target (stores, chosen, ref) {
   return [null, null, new Set()]
 }
 
+export const EMPTY_SIMILAR = 'empty: name a note, section or record (bf search finds one)'
+
 export async function similar (site, refText, { limit = 10, scope = null, brains = null } = {}) {
   refText = checkRef(refText)
+  if (!refText) throw invalidInput('ref', EMPTY_SIMILAR)   // bf read's empty ref is home, which has no neighbours by meaning
   limit = checkLimit(limit)
   const [chosen, ref] = selected(site, refText, brains)
   const [stores, missing] = await openStores(site, brains)

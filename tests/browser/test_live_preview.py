@@ -1,7 +1,8 @@
 """`bf serve --watch` in Chromium: a saved edit shows in the open page at the same scroll position,
 the search bundles follow in a second build that does not reload it, an edit of another note
 leaves the open page alone, and a build that fails shows a banner while
-the last good site keeps being served. Waits are generous; the one latency measured (save → new
+the last good site keeps being served; a save that leaves a note out names it on the open
+page, which stays until the fix brings it back. Waits are generous; the one latency measured (save → new
 text visible) is printed, never asserted."""
 from __future__ import annotations
 
@@ -128,3 +129,33 @@ def _run(page, brain: Path, server: Server) -> None:
     # 4. Fixed again: the banner goes away after the next good build.
     (brain / "brain.toml").write_text(config, encoding="utf-8")
     banner.wait_for(state="detached", timeout=WAIT * 1000)
+
+
+def test_a_save_that_breaks_a_notes_frontmatter_is_named_on_the_open_page(page, tmp_path):
+    brain = tmp_path / "brain"
+    (brain / "notes").mkdir(parents=True)
+    (brain / "index.md").write_text("# Home\n\n[[notes/a]]\n", encoding="utf-8")
+    note = brain / "notes" / "a.md"
+    good = "---\ntitle: Note A\n---\n# Note A\n\nThe first text of note A.\n"
+    note.write_text(good, encoding="utf-8")
+    server = Server(brain, tmp_path / "site")
+    try:
+        page.goto(server.url + "brain/notes/a.html")
+        page.wait_for_function("document.documentElement.dataset.bfServeBuild", timeout=WAIT * 1000)
+        page.evaluate("window.bfMark = 1")
+
+        # A YAML typo: the notice names the file and the problem; the page stays as it last built.
+        note.write_text(good.replace("title: Note A", "title: [Note A"), encoding="utf-8")
+        notice = page.locator("#bf-serve-notice")
+        notice.wait_for(timeout=WAIT * 1000)
+        assert "notes/a.md: malformed frontmatter" in notice.inner_text()
+        assert "note not published" in notice.inner_text()
+        assert page.evaluate("window.bfMark") == 1 and page.get_by_text("The first text of note A.").is_visible()
+        until(lambda: any("bf serve: left out: notes/a.md" in line for line in server.lines), "the terminal's notice")
+
+        # Fixed: the notice goes and the page is the note's again.
+        note.write_text(good.replace("first text", "fixed text"), encoding="utf-8")
+        page.get_by_text("The fixed text of note A.").wait_for(timeout=WAIT * 1000)
+        notice.wait_for(state="detached", timeout=WAIT * 1000)
+    finally:
+        server.stop()
