@@ -1,5 +1,7 @@
-"""Staleness on the cold path (builder/kernel/fingerprint.py): authored files are always compared; a source
-folder's records only when the folder's own signature moved (or it is recent, or holds a folder)."""
+"""Staleness on the cold path (builder/kernel/fingerprint.Staleness, docs/replies.md#problems-and-staleness):
+files added or removed anywhere, brain.toml and the files the site does not publish are always compared; a
+published file edited in place when the reply returns its item; a source folder's records listed only when
+the folder's own signature moved (or it is recent, or holds a folder)."""
 from __future__ import annotations
 
 import os
@@ -31,8 +33,8 @@ def scanned(monkeypatch) -> list[str]:
     return seen
 
 
-def stale(site):
-    return open_site(site).stale("brain")
+def stale(site, paths=()):
+    return open_site(site).stale("brain", paths)
 
 
 def test_unchanged_source_folders_are_not_listed(built, monkeypatch):
@@ -42,11 +44,38 @@ def test_unchanged_source_folders_are_not_listed(built, monkeypatch):
     assert not any(p.endswith("memories/chat") for p in seen)
 
 
-def test_an_edited_note_and_a_new_record_are_counted(built):
+def test_an_edited_note_is_counted_for_a_reply_that_returns_it_and_a_new_record_always(built):
     brain, site = built
     (brain / "a.md").write_text("# A\n\nmore\n", encoding="utf-8")
     (brain / "memories/chat/3.json").write_text('{"text": "three"}', encoding="utf-8")
+    assert stale(site, ["a.md"])["changed"] == 2
+    assert stale(site)["changed"] == 1   # the documented bound: an in-place edit of an item not returned
+
+
+def test_added_and_removed_notes_and_brain_toml_are_counted(built):
+    brain, site = built
+    (brain / "b.md").write_text("# B\n", encoding="utf-8")
+    assert stale(site)["changed"] == 1
+    (brain / "a.md").unlink()
     assert stale(site)["changed"] == 2
+    (brain / "brain.toml").write_text('title = "Other"\n', encoding="utf-8")
+    assert stale(site)["changed"] == 3
+
+
+def test_a_cold_query_stats_only_what_it_must(built, monkeypatch):
+    """Not every authored file: brain.toml, the files the site does not publish, the reply's items."""
+    brain, site = built
+    (brain / "brain.toml").write_text('name = "brain"\n', encoding="utf-8")
+    for i in range(20):
+        (brain / f"n{i}.md").write_text(f"# N{i}\n", encoding="utf-8")
+    build_again = __import__("builder.build", fromlist=["build"]).build
+    build_again([brain], site, now="2026-12-02T12:00:00Z", pagefind=False)
+    (brain / "draft.md").write_text("---\ndraft: true\n---\nx\n", encoding="utf-8")
+    signed = []
+    real = fp._sign_of
+    monkeypatch.setattr(fp, "_sign_of", lambda root, rel: signed.append(rel) or real(root, rel))
+    assert stale(site, ["n3.md"])["changed"] == 1   # the draft: a file not published, counted and signed
+    assert sorted(signed) == ["brain.toml", "draft.md", "n3.md"]
 
 
 def test_a_removed_record_and_a_removed_source_are_counted(built):
@@ -65,14 +94,15 @@ def test_a_folder_with_a_subfolder_is_always_listed(built):
     assert stale(site)["changed"] == 1
 
 
-def test_a_record_edited_in_place_is_seen_only_while_its_folder_is_recent(built, monkeypatch):
-    """The documented blind spot: an in-place edit keeps the folder's mtime (docs/site.md)."""
+def test_a_record_edited_in_place_is_seen_as_a_returned_item_or_while_its_folder_is_recent(built, monkeypatch):
+    """The documented bound: an in-place edit keeps the folder's mtime (docs/site.md)."""
     brain, site = built
     folder = brain / "memories/chat"
     before = folder.stat()
     (folder / "1.json").write_text('{"text": "one, edited"}', encoding="utf-8")
     os.utime(folder, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert stale(site) is None
+    assert stale(site, ["memories/chat/1.json"])["changed"] == 1
     monkeypatch.setattr(fp, "RECENT_NS", time.time_ns())
     assert stale(site)["changed"] == 1
 

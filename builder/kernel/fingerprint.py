@@ -2,12 +2,11 @@
 
 Shared by the build (which records it) and the query engine (which compares it); it never parses files.
 
-The cold path of a query must not stat every record file (there may be 50,000), so the
-build records, besides every file, each source folder's own signature (mtime and size of the
-folder, whether it holds a subfolder). A query stats every authored file and `memories/`, and lists
-a source folder only when its signature changed, it changed in the last `RECENT_NS`, or it holds a
-subfolder: collectors rename records into place, which always changes their folder's mtime.
-What this cannot see until the next build is written in docs/site.md#staleness.
+The cold path of a query must not stat every file (there may be 60,000): Staleness reads
+folders' listings for files added or removed, stats only brain.toml, the unpublished files and
+the files of a reply's items, and lists a source folder only when its own signature changed, it
+changed in the last `RECENT_NS`, or it holds a subfolder: collectors rename records into place,
+which always changes their folder's mtime. What this cannot see is in docs/site.md#staleness.
 Only published files are listed by name (docs/site.md#staleness): every other file of a folder
 (drafts, private notes, `.bfignore`d paths, unpublished sources) is only counted, and folded
 into a digest of their stat signatures without their paths (`private_sign`).
@@ -51,10 +50,11 @@ def shard_of(rel: str) -> int:
 
 
 def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozenset = frozenset(),
-          enter: bool = False) -> None:
+          enter: bool = False, sign: bool = True) -> None:
     """Every file below `rel_dir` into `files`; with `dirs`, sign source folders and stop there
     (`enter`: go on into them). `skip`: brain-relative folders left out (a site built inside
-    its brain, `--out docs`)."""
+    its brain, `--out docs`). `sign=False`: files by name only (None), read from the folder's
+    listing without a stat each: what a cold query can afford at 60,000 files."""
     stack = [rel_dir]
     while stack:
         rel_dir = stack.pop()
@@ -69,10 +69,14 @@ def _walk(root: Path, rel_dir: str, files: dict, dirs: dict | None, skip: frozen
             if rel in skip:
                 continue
             try:
+                folder = entry.is_dir(follow_symlinks=False)
+                if not folder and not sign:
+                    files[rel] = None
+                    continue
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if not entry.is_dir(follow_symlinks=False):
+            if not folder:
                 files[rel] = _file(st.st_size, st.st_mtime_ns)
                 continue
             if dirs is not None and rel_dir == MEMORIES:
@@ -261,35 +265,79 @@ def _private_changed(before: list | None, now: dict[str, str]) -> int:
     return int(bool(now) and private_sign(now)[1] != digest)
 
 
-def changed_since(root: Path, before: dict, files_of) -> int:
-    """How many files were added, removed or modified since the build recorded `before`;
-    `files_of(folder)` gives the build's published files of a source folder (read only when
-    listed), or of all others for "". Files it does not list are compared with their folder's
-    private digest (private_sign)."""
-    root = Path(root)
-    files: dict[str, str] = {}
-    dirs: dict[str, str] = {}
-    skip = frozenset(before.get("skip", ()))
-    _walk(root, "", files, dirs, skip)
-    private = before.get("private", {})
-    private = private if isinstance(private, dict) else {}
-    old_dirs = before.get("dirs", {})
-    now = time.time_ns()
-    rest: dict[str, str] = {}   # the files no source folder of the build holds
-    n = 0
-    for folder in sorted(old_dirs.keys() | dirs.keys()):
-        sign = dirs.get(folder)
-        if sign == old_dirs.get(folder) and not sign.endswith(":sub") and now - int(sign.split(":")[0]) > RECENT_NS:
-            continue
-        inside: dict[str, str] = {}
-        if sign is not None:
-            _walk(root, folder, inside, None, skip)
-        if folder not in old_dirs:   # a new source folder, or one the build did not publish
-            rest.update(inside)
-            continue
-        n += _compared(files_of(folder) or {}, inside, private.get(folder))
-    files.update(rest)
-    return n + _compared(files_of("") or {}, files, private.get(""))
+def _sign_of(root: Path, rel: str) -> str | None:
+    try:
+        st = os.lstat(root / rel)
+    except OSError:
+        return None
+    return _file(st.st_size, st.st_mtime_ns)
+
+
+class Staleness:
+    """What changed in a brain since the build recorded `before` (docs/replies.md#problems-and-staleness),
+    as a cold query can afford to ask: files added or removed anywhere (a walk that reads
+    folders' listings without a stat per file, and a source folder only when its own signature
+    moved, as the build signed it), every file the site does not publish (counted and signed:
+    private_sign) and brain.toml; a published file edited in place only when a reply returns
+    its item (`changed(paths)`). `files_of(folder, shard=None)`: the build's published files of
+    a source folder, or of all others for "" (one shard of them with `shard`)."""
+
+    def __init__(self, root: Path, before: dict, files_of):
+        self.root, self.files_of = Path(root), files_of
+        files: dict[str, str | None] = {}
+        dirs: dict[str, str] = {}
+        skip = frozenset(before.get("skip", ()))
+        _walk(self.root, "", files, dirs, skip, sign=False)
+        private = before.get("private", {})
+        private = private if isinstance(private, dict) else {}
+        old_dirs = before.get("dirs", {})
+        now = time.time_ns()
+        self.listed = {"": files_of("") or {}}
+        self.moved = set()   # source folders listed again (their files compared here already)
+        rest: dict[str, str] = {}   # the files of folders no source folder of the build holds
+        n = 0
+        for folder in sorted(old_dirs.keys() | dirs.keys()):
+            sign = dirs.get(folder)
+            if sign == old_dirs.get(folder) and not sign.endswith(":sub") and now - int(sign.split(":")[0]) > RECENT_NS:
+                continue
+            inside: dict[str, str] = {}
+            if sign is not None:
+                _walk(self.root, folder, inside, None, skip)
+            if folder not in old_dirs:   # a new source folder, or one the build did not publish
+                rest.update(inside)
+                continue
+            self.moved.add(folder)
+            n += _compared(files_of(folder) or {}, inside, private.get(folder))
+        listed = self.listed[""]
+        gone = sum(1 for rel in listed if rel not in files)
+        others = {rel: _sign_of(self.root, rel) for rel in files if rel not in listed}
+        others = {rel: sign for rel, sign in others.items() if sign is not None}
+        others.update(rest)
+        toml = "brain.toml"
+        edited = int(toml in listed and toml in files and _sign_of(self.root, toml) != listed[toml])
+        self.base = n + gone + edited + _private_changed(private.get(""), others)
+        self.present = files
+
+    def changed(self, paths=()) -> int:
+        """How many files changed, counting a published file edited in place among `paths` (the
+        brain-relative files of a reply's items)."""
+        n = self.base
+        for rel in set(paths):
+            folder = _folder_of(rel)
+            if folder in self.moved or rel == "brain.toml":
+                continue   # compared whole already
+            if folder is None:
+                listed = self.listed[""]
+                if rel in listed and rel in self.present and _sign_of(self.root, rel) != listed[rel]:
+                    n += 1
+                continue
+            key = (folder, shard_of(rel))
+            if key not in self.listed:
+                self.listed[key] = self.files_of(folder, key[1]) or {}
+            old = self.listed[key].get(rel)
+            if old is not None and _sign_of(self.root, rel) != old:
+                n += 1
+        return n
 
 
 def _compared(listed: dict[str, str], now: dict[str, str], private: list | None) -> int:

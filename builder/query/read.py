@@ -122,20 +122,31 @@ def _computed(site: Site, brain: str, ref: str, rel: str | None, offset: int) ->
     return None
 
 
-def finish(site: Site, brain: str, reply: dict, unavailable: list[str]) -> dict:
+def finish(site: Site, brain: str | list[str], reply: dict, unavailable: list[str]) -> dict:
     """Every answer as it goes out: the site's build instant (stored replies leave it to the
     manifest, so a build at a later instant rewrites only what the instant changes), problems
-    naming unavailable brains, and a stale brain's notice."""
+    naming unavailable brains, and the notice of the first stale brain of `brain` (one, or the
+    list a search read), as far as staleness sees it for the files of the reply's items."""
     reply = dict(reply)
     reply["as_of"] = site.as_of
     if unavailable:
         _add_problems(reply, [{"brain": b, "path": "", "kind": "unavailable",
                                "message": f"brain {b} has no readable built data"} for b in unavailable])
-    stale = site.stale(brain)
-    if stale:   # views/paging.py RESERVE keeps room for the largest
-        reply["stale"] = stale
-        reply["notice"] = f"the brain changed since this site was built ({stale['changed']} file(s)): run bf build"
+    for name in [brain] if isinstance(brain, str) else brain:
+        stale = site.stale(name, _paths(reply, name)) if name else None
+        if stale:   # views/paging.py RESERVE keeps room for the largest
+            reply["stale"] = stale
+            reply["notice"] = f"the brain changed since this site was built ({stale['changed']} file(s)): run bf build"
+            break
     return reply
+
+
+def _paths(reply: dict, brain: str) -> list[str]:
+    """The brain's files a reply returns: its own item's, and its listed items'."""
+    items = reply.get("items")
+    listed = [it.get("path") for it in items if isinstance(it, dict) and it.get("brain", brain) == brain] \
+        if isinstance(items, list) else []
+    return [p for p in [reply.get("path"), *listed] if isinstance(p, str) and p]
 
 
 def _add_problems(reply: dict, added: list[dict]) -> None:

@@ -345,8 +345,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
              "arms": {"hybrid": ["lexical", "vector"], "lexical": ["lexical"], "semantic": ["vector"]}[mode],
              "degraded": not has_vectors}
     reply.update(coverage_fields(sc, stores, items))
-    stale = [b for b in sorted(stores) if site.stale(b)]
-    return finish(site, stale[0] if stale else "", reply, missing)
+    return finish(site, sorted(stores), reply, missing)
 
 
 def types(site: Site, *, brains=None) -> dict:
@@ -358,5 +357,4 @@ def types(site: Site, *, brains=None) -> dict:
             counts[name] = counts.get(name, 0) + n
     listed = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     reply = {"as_of": site.as_of, "brains": sorted(stores), "types": [{"type": t, "count": n} for t, n in listed]}
-    stale = [b for b in sorted(stores) if site.stale(b)]
-    return finish(site, stale[0] if stale else "", reply, missing)
+    return finish(site, sorted(stores), reply, missing)

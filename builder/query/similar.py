@@ -96,5 +96,4 @@ def similar(site: Site, ref_text, *, limit=10, scope=None, brains=None) -> dict:
              "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items, "total": total,
              "scope_empty": sc.kind != "none" and not items and bool(qq), "arms": ["vector"], "degraded": False}
     reply.update(coverage_fields(sc, stores, items))
-    stale = [b for b in sorted(stores) if site.stale(b)]
-    return finish(site, stale[0] if stale else "", reply, missing)
+    return finish(site, sorted(stores), reply, missing)

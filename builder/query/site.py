@@ -11,7 +11,7 @@ from ..bm25.pipeline import WordMemo
 from ..kernel import packs, refs
 from ..kernel.canon import parsed
 from ..kernel.errors import IndexMissing
-from ..kernel.fingerprint import FORMAT, SHARDS, changed_since, fingerprint_files, fingerprint_main
+from ..kernel.fingerprint import FORMAT, SHARDS, Staleness, fingerprint_files, fingerprint_main
 from .data import BrainData
 
 def find_site(site: str | None) -> Path:
@@ -75,27 +75,28 @@ class Site:
     def available(self, brain: str) -> bool:
         return (self.path / refs.ref_file(brain, "home")).is_file() or (self.path / packs.packed_name(fingerprint_main(brain))).is_file()
 
-    def _files_of(self, brain: str, folder: str) -> dict:
-        """The build's files of `folder` (kernel/fingerprint.py): its shards, joined."""
+    def _files_of(self, brain: str, folder: str, shard: int | None = None) -> dict:
+        """The build's files of `folder` (kernel/fingerprint.py): its shards joined, or one."""
         files: dict = {}
-        for k in range(SHARDS):
-            shard = self.load_json(fingerprint_files(brain, folder, k), packed=True)
-            files.update(shard if isinstance(shard, dict) else {})
+        for k in range(SHARDS) if shard is None else (shard,):
+            part = self.load_json(fingerprint_files(brain, folder, k), packed=True)
+            files.update(part if isinstance(part, dict) else {})
         return files
 
-    def stale(self, brain: str) -> dict | None:
-        """{built_at, changed} when the brain folder is here and differs from the build; else None."""
+    def stale(self, brain: str, paths=()) -> dict | None:
+        """{built_at, changed} when the brain folder is here and differs from the build, as far
+        as kernel/fingerprint.Staleness sees it for a reply returning the files `paths`; else None."""
         if brain not in self._stale:
             info = self.brain(brain) or {}
             root = Path(info.get("root", ""))
             before = self.load_json(fingerprint_main(brain), packed=True)
-            result = None
+            found = None
             if info.get("root") and root.is_dir() and isinstance(before, dict) and before.get("format") == FORMAT:
-                n = changed_since(root, before, lambda folder: self._files_of(brain, folder))
-                if n:
-                    result = {"built_at": self.as_of, "changed": n}
-            self._stale[brain] = result
-        return self._stale[brain]
+                found = Staleness(root, before, lambda folder, shard=None: self._files_of(brain, folder, shard))
+            self._stale[brain] = found
+        found = self._stale[brain]
+        n = found.changed(paths) if found is not None else 0
+        return {"built_at": self.as_of, "changed": n} if n else None
 
 
 def open_site(site: str | Path | None) -> Site:

@@ -108,9 +108,15 @@ def test_stale_after_a_brain_file_changes(bf, tmp_path, build_site):
     target = brain / "concepts/glossary.md"
     st = target.stat()
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
-    code, reply, _ = read(bf, site, "projects/new-website.md")
+    # an edit in place is seen by a reply that returns the file (docs/replies.md#problems-and-staleness)
+    code, reply, _ = read(bf, site, "concepts/glossary.md")
     assert code == 0 and reply["stale"] == {"built_at": "2026-12-02T12:00:00Z", "changed": 1}
     assert "bf build" in reply["notice"]
+    code, reply, _ = read(bf, site, "projects/new-website.md")
+    assert code == 0 and "stale" not in reply
+    (brain / "concepts/new.md").write_text("# New\n", encoding="utf-8")   # a new file: every reply sees it
+    code, reply, _ = read(bf, site, "projects/new-website.md")
+    assert code == 0 and reply["stale"]["changed"] == 1
 
 
 def read_all_printed(bf, site, ref):
