@@ -83,6 +83,69 @@ drafts/
 '''
 
 
+# The GitHub Pages workflow, as README.md shows it (tests/test_new.py compares them).
+PAGES_WORKFLOW = """\
+name: Publish brain
+on:
+  push:
+    branches: [main]
+  workflow_dispatch:
+permissions:
+  contents: read
+  pages: write
+  id-token: write
+concurrency:
+  group: pages
+  cancel-in-progress: true
+env:
+  BF_REPOSITORY: you/bf     # the repository you cloned bf from: git -C bf remote get-url origin
+  BF_REF: v0.1.0            # a tag or commit of it: git -C bf rev-parse HEAD
+  BRAIN: .                  # the vault at the repository's root; a subfolder: BRAIN: notes
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0                     # the full history: note dates come from git
+      - uses: actions/checkout@v4            # bf itself, as the quick start installs it: from its repository
+        with:
+          repository: ${{ env.BF_REPOSITORY }}
+          ref: ${{ env.BF_REF }}
+          path: .bf                          # a dot folder: never part of the brain
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - run: pip install ./.bf
+      - id: pages
+        uses: actions/configure-pages@v5     # its base_url output is the site's address
+      - uses: actions/cache@v4               # the build's cache (.bf-cache beside _site): a push starts warm
+        with:
+          path: .bf-cache
+          key: bf-${{ env.BF_REF }}-${{ hashFiles(format('{0}/brain.toml', env.BRAIN)) }}-${{ github.sha }}
+          restore-keys: bf-${{ env.BF_REF }}-${{ hashFiles(format('{0}/brain.toml', env.BRAIN)) }}-
+      - run: bf build "$BRAIN" --out _site --site-url "${{ steps.pages.outputs.base_url }}/"
+      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: _site
+  deploy:
+    needs: build
+    runs-on: ubuntu-latest
+    environment:
+      name: github-pages
+      url: ${{ steps.deployment.outputs.page_url }}
+    steps:
+      - id: deployment
+        uses: actions/deploy-pages@v4
+"""
+
+GITIGNORE = '''\
+# What bf builds (_site) and keeps between builds (.bf-cache, restored by the Pages workflow).
+_site/
+.bf-cache/
+'''
+
+
 def scaffold(root: Path) -> list[str]:
     """Write a new brain into `root` (absent or empty); returns the files written, sorted."""
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
@@ -95,6 +158,8 @@ def scaffold(root: Path) -> list[str]:
         "index.md": INDEX_MD.format(title=title),
         "projects/first-project.md": PROJECT_MD,
         ".bfignore": BFIGNORE,
+        ".gitignore": GITIGNORE,
+        ".github/workflows/pages.yml": PAGES_WORKFLOW,
     }
     for i, (offset, text) in enumerate([(timedelta(0), "Started the brain with bf new."),
                                         (timedelta(hours=1), "Wrote the first project.")], 1):

@@ -10,7 +10,7 @@ def test_new_brain_builds_with_no_problems(tmp_path, bf):
     brain = tmp_path / "my-brain"
     code, out, err = bf("new", brain)
     assert code == 0, err
-    assert json.loads(out)["files"] == [".bfignore", "brain.toml", "index.md", "memories/journal/entry-1.json",
+    assert json.loads(out)["files"] == [".bfignore", ".github/workflows/pages.yml", ".gitignore", "brain.toml", "index.md", "memories/journal/entry-1.json",
                                         "memories/journal/entry-2.json", "projects/first-project.md"]
     code, out, err = bf("check", brain)
     assert (code, json.loads(out)["count"]) == (0, 0), out
@@ -44,3 +44,13 @@ def test_new_refuses_a_folder_that_holds_files(tmp_path, bf):
     assert code == 2 and json.loads(err)["code"] == "invalid_input"
     assert (tmp_path / "b" / "keep.md").read_text(encoding="utf-8") == "mine\n"
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["keep.md"]
+
+
+def test_new_writes_the_pages_workflow_and_a_gitignore(tmp_path, bf):
+    from test_quickstart import pages_workflow
+    brain = tmp_path / "b"
+    bf("new", brain)
+    workflow = (brain / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8")
+    assert workflow == pages_workflow("README.md")
+    assert "actions/cache@" in workflow and "path: .bf-cache" in workflow
+    assert (brain / ".gitignore").read_text(encoding="utf-8").split("\n")[1:3] == ["_site/", ".bf-cache/"]
