@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import os
 import threading
 from dataclasses import dataclass, replace
 from functools import partial
@@ -40,6 +41,7 @@ from .views.memo import Changes
 __all__ = ["BuildReport", "build", "cache_path", "parse_now"]
 
 NO_SITE_URL = "feeds and sitemap skipped: need site URL (--site-url https://…, or site_url in brain.toml)"
+PAGES_LIMIT = 1_000_000_000   # GitHub Pages publishes sites up to 1 GB (docs/site.md#sizes-a-host-takes)
 
 
 @dataclass(frozen=True)
@@ -151,11 +153,28 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
             if state is None:
                 gc.unfreeze()
     report.brains, report.files, report.reused = [b.name for b in brains], len(writer.written), writer.reused
+    report.bytes = _size(req.out)
+    if report.bytes > PAGES_LIMIT:
+        report.notices.append(f"the site holds {report.bytes / 1e9:.2f} GB, more than GitHub Pages' 1 GB: "
+                              "see docs/site.md#sizes-a-host-takes for hosts of larger sites")
     if state is not None:   # saved by BuildState.settle, once the page is told
         state.unsaved = save
     elif not runner.beside:
         save()
     return report
+
+
+def _size(folder: Path) -> int:
+    """The bytes of every file below `folder` (a host counts what it serves: its files' sizes)."""
+    total, stack = 0, [str(folder)]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                else:
+                    total += entry.stat(follow_symlinks=False).st_size
+    return total
 
 
 def views_side(phases: Phases, runner: Runner, build: Build, brain, beside: bool) -> None:

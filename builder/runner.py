@@ -46,6 +46,7 @@ class BuildReport:
     emitted: dict[str, int] = field(default_factory=dict)     # stage → files it wrote
     files: int = 0
     reused: int = 0
+    bytes: int = 0    # the site's files' sizes, together
     notices: list[str] = field(default_factory=list)   # said once on stderr by the CLI (progress.py)
     withheld: dict[str, dict] = field(default_factory=dict)   # brain → rule → items it kept out (brain/publish.py)
 

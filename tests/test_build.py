@@ -368,3 +368,15 @@ def test_every_file_comes_from_one_named_emitter(tmp_path):
     assert list(report.emitted) == [e.name for e in EMITTERS if e.name != "pagefind"]
     assert sum(report.emitted.values()) == report.files - 1
     assert report.emitted["pages"] > 40 and report.emitted["token table"] > 1
+
+
+def test_a_site_past_github_pages_limit_is_said_once(tmp_path, make_brain, build_site, monkeypatch):
+    """bf build sums its site's bytes; past GitHub Pages' 1 GB it says so (docs/site.md#sizes-a-host-takes)."""
+    import builder.build as build_module
+    brain = make_brain(tmp_path, {"a.md": "# A\n\nText.\n"})
+    report = build_site(brain, tmp_path / "site")
+    total = sum(p.stat().st_size for p in (tmp_path / "site").rglob("*") if p.is_file())
+    assert report.bytes == total and not [n for n in report.notices if "GitHub Pages" in n]
+    monkeypatch.setattr(build_module, "PAGES_LIMIT", total - 1)
+    report = build_site(brain, tmp_path / "site")
+    assert [n for n in report.notices if "more than GitHub Pages' 1 GB" in n and "sizes-a-host-takes" in n]
