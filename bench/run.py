@@ -29,6 +29,7 @@ from . import CHILD, CHILD_ENV
 from .base import child
 from .childbuild import child_build
 from .gen import NOW, SHAPES, Corpus, generate, queries
+from .memory import PeakPss
 from .mcptimes import mcp_times
 from .mix import mix_report
 from .rebuild import bench_rebuilds, watch_rebuilds
@@ -64,6 +65,7 @@ class Ran(NamedTuple):
     stdout: str
     rss_mb: float | None   # the command's own peak
     cpu_s: float | None    # user + system seconds of the command and its children
+    pss_mb: float | None = None   # the peak of the sum of PSS over it and its descendants (bench/memory.py)
 
 
 def _run(cmd: list[str], env: dict = CHILD_ENV, cwd: Path | None = None) -> Ran:
@@ -75,13 +77,16 @@ def _run(cmd: list[str], env: dict = CHILD_ENV, cwd: Path | None = None) -> Ran:
         used = Path(tmp) / "used"
         wrap = [TIME, "-f", "%U %S %M", "-o", str(used)] if os.access(TIME, os.X_OK) else []
         start = time.perf_counter()
-        proc = subprocess.run(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        proc = subprocess.Popen(wrap + cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        sampler = PeakPss(proc.pid)
+        stdout, _ = proc.communicate()
         wall = time.perf_counter() - start
+        pss = sampler.stop()
         lines = used.read_text().splitlines() if wrap and used.exists() else []
         last = lines[-1].split() if lines else []
         fits = len(last) == 3 and all(v.replace(".", "", 1).isdigit() for v in last)
-        return Ran(wall, proc.returncode, proc.stdout.decode("utf-8", "replace"),
-                   int(last[2]) / MB if fits else None, float(last[0]) + float(last[1]) if fits else None)
+        return Ran(wall, proc.returncode, stdout.decode("utf-8", "replace"),
+                   int(last[2]) / MB if fits else None, float(last[0]) + float(last[1]) if fits else None, pss)
 
 
 def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW, checkout: Path | None = None) -> dict:
@@ -92,7 +97,7 @@ def _build(brain: Path, out: Path, pagefind: bool, now: str = NOW, checkout: Pat
     ran = _run(cmd + ([] if pagefind else ["--no-pagefind"]), env, cwd)
     if ran.code != 0:
         raise RuntimeError(f"benchmark build failed (exit {ran.code}): {' '.join(cmd)}")
-    return dict(json.loads(ran.stdout), cpu_s=ran.cpu_s)
+    return dict(json.loads(ran.stdout), cpu_s=ran.cpu_s, pss_mb=ran.pss_mb)
 
 
 def _record_build(res: Result, tag: str, child: dict) -> None:
@@ -272,6 +277,11 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
     res["build_peak_rss_mb"] = round(full["rss_mb"], 1)
     # RUSAGE_CHILDREN of the build: the largest of its children, pagefind's included
     res["build_children_peak_rss_mb"] = round(full["children_rss_mb"], 1)
+    # what the machine sees: every process of the build together (pagefind's too), PSS summed
+    if full["pss_mb"] is None:
+        res.null("build_total_pss_peak_mb", "/proc/PID/smaps_rollup is not available")
+    else:
+        res["build_total_pss_peak_mb"] = round(full["pss_mb"], 1)
     site_sizes(res, out, n)
     res.update(first_view(out, corpus.notes[0]["ref"]))
 

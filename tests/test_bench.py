@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIELDS = [
     "notes", "records", "cpus", "load_avg_1m", "create_file_us", "generate_s", "raw_note_bytes", "raw_record_text_bytes",
     "raw_text_bytes", "build_s", "build_notes_per_s", "build_files_written", "build_problems",
-    "build_peak_rss_mb", "build_children_peak_rss_mb", "site_bytes", "site_bytes_per_note", "pagefind_bytes",
+    "build_peak_rss_mb", "build_children_peak_rss_mb", "build_total_pss_peak_mb", "site_bytes", "site_bytes_per_note", "pagefind_bytes",
     "search_data_bytes", "search_data_to_raw_ratio", "rebuild_s", "rebuild_without_pagefind_s",
     "rebuild_files_written", "queries", "stock_lunr_build_s", "stock_lunr_bytes", "stock_lunr_p50_ms",
     "stock_lunr_p95_ms", "stock_lunr_empty_replies", "stock_lunr_bytes_to_raw_note_ratio",
@@ -156,3 +156,16 @@ def test_the_file_creation_probe_creates_new_files_and_keeps_them(tmp_path):
     from bench.run import PROBE_FILES, _create_cost
     assert _create_cost(tmp_path) > 0 and _create_cost(tmp_path) > 0   # a kept --workdir: new names
     assert len(list((tmp_path / "create-probe").iterdir())) == 2 * PROBE_FILES
+
+
+def test_total_memory_counts_the_children_of_a_command():
+    """bench/memory.py sums PSS over a process and its descendants: a child holding 200 MB counts."""
+    import sys
+    import time
+    from bench.memory import PeakPss
+    hold = "x = bytearray(200 * 2**20); x[::4096] = b'1' * len(x[::4096]); import time; time.sleep(3)"
+    proc = subprocess.Popen(["/bin/sh", "-c", f"{sys.executable} -c \"{hold}\"; true"])
+    sampler = PeakPss(proc.pid)
+    proc.wait()
+    peak = sampler.stop()
+    assert peak is not None and peak >= 190, peak
