@@ -114,15 +114,34 @@ if (header) {
   if (left === 'open' && window.matchMedia('(min-width: 75rem)').matches) explorer(true)
 }
 
-// Ctrl/Cmd-K, and "/" outside a field, open the search dialog (quicksearch.js, imported on first
-// use). The key focuses the header's search box at once, so what is typed while the dialog
-// loads lands there and the dialog takes it over (or stays there, a plain form to search.html,
-// should the dialog fail to load). On the search page "/" focuses its own field instead.
-function focusBox () {
+// Ctrl/Cmd-K, and "/" outside a field, open the search dialog. Its field is made here, at once,
+// so what is typed while quicksearch.js loads (a second or more on a slow phone) lands in it;
+// the module then takes the dialog over. Should it fail to load, what was typed goes to the
+// header's search box, a plain form to search.html. On the search page "/" focuses its own field.
+function focusBox (text = '') {
   const box = document.querySelector('[data-bf-search]') || document.querySelector('header input[type=search]')
   if (!box) return
+  if (text) box.value = text
   box.focus()
   box.select()
+}
+
+function quickShell () {
+  const found = document.querySelector('dialog.quick-search-dialog')
+  if (found) return found
+  const dialog = document.createElement('dialog')
+  dialog.className = 'quick-search-dialog'
+  dialog.setAttribute('aria-label', 'Search')
+  const form = dialog.appendChild(document.createElement('form'))
+  form.method = 'dialog'
+  form.setAttribute('role', 'search')
+  const input = form.appendChild(document.createElement('input'))
+  for (const [key, value] of Object.entries({
+    type: 'search', name: 'q', autocomplete: 'off', placeholder: 'Search notes and records', role: 'combobox',
+    'aria-label': 'Search', 'aria-controls': 'qs-results', 'aria-expanded': 'false', 'aria-autocomplete': 'list'
+  })) input.setAttribute(key, value)
+  document.body.append(dialog)
+  return dialog
 }
 
 document.addEventListener('keydown', (event) => {
@@ -130,9 +149,16 @@ document.addEventListener('keydown', (event) => {
   const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !event.altKey && !typing(event.target)
   if (!commandK && !slash) return
   event.preventDefault()
-  focusBox()
-  if (slash && document.querySelector('[data-bf-search]')) return
-  import('./quicksearch.js').then((dialog) => dialog.open(bf))
+  if (slash && document.querySelector('[data-bf-search]')) return focusBox()
+  const dialog = quickShell()
+  if (!dialog.open) dialog.showModal()
+  const input = dialog.querySelector('input')
+  input.focus()
+  input.select()
+  import('./quicksearch.js').then((quick) => quick.open(bf, dialog)).catch(() => {
+    dialog.close()
+    focusBox(input.value)
+  })
 })
 
 export default bf

@@ -1,12 +1,14 @@
 // The search dialog of every page (Ctrl/Cmd-K, or "/" outside the search page): full-text
-// results from pagefind as you type, over every bundle and language (fulltext.js); arrow keys
-// move, Enter opens, Escape closes. Filters stay on search.html, which the dialog links to.
-// bf.js imports this module on the first such key press, so a page's first view loads none
-// of it, and pagefind's files are fetched only when the dialog first opens.
+// results from pagefind as you type, over every bundle and language (fulltext.js), or from
+// bf's own engine in a site built without pagefind; arrow keys move, Enter opens, Escape
+// closes. Filters stay on search.html, which the dialog links to. bf.js makes the dialog and
+// its field on the first such key press and imports this module, which takes them over, so a
+// page's first view loads none of it, and pagefind's files are fetched only when it first opens.
 // Everything from an index is rendered as text nodes or <mark> (never innerHTML).
 import { mergedIndexes } from './fulltext.js'
 import { el } from './page.js'
 import { relativeTime } from './dates.js'
+import { itemPath } from './links.js'
 
 const SHOWN = 8 // a quick look; the search page has the rest, with filters
 const WAIT_MS = 120 // pagefind's debounce: a keystroke in that time replaces the search
@@ -51,37 +53,37 @@ function resultNode (data, id) {
     data.excerpt ? el('p', { class: 'excerpt' }, ...excerptNodes((record || data).excerpt)) : null)
 }
 
+// An item of bf's own search (a site without pagefind): its title, kind and excerpt.
+function itemResult (site, root, item, id) {
+  const line = el('span', { class: 'meta' }, item.kind === 'record' ? 'record' + (item.source ? ' · ' + item.source : '') : item.kind + (item.type ? ' · ' + item.type : ''))
+  return el('li', { id, role: 'option', 'aria-selected': 'false', class: 'qs-result' },
+    el('a', { href: new URL(itemPath(site, item), root).href, tabindex: '-1', dir: 'auto' }, item.title || item.ref), ' ', line,
+    item.excerpt ? el('p', { class: 'excerpt', dir: 'auto' }, item.excerpt) : null)
+}
+
 class QuickSearch {
-  constructor (bf) {
+  // `dialog`: the dialog bf.js made, its form and field inside (what was typed is kept)
+  constructor (bf, dialog) {
+    this.bf = bf
     this.root = bf.root
     this.pagefind = null
     this.active = -1
-    this.input = el('input', {
-      type: 'search', name: 'q', autocomplete: 'off', placeholder: 'Search notes and records', role: 'combobox',
-      'aria-label': 'Search', 'aria-controls': 'qs-results', 'aria-expanded': 'false', 'aria-autocomplete': 'list'
-    })
+    this.dialog = dialog
+    this.input = dialog.querySelector('input')
     this.list = el('ul', { id: 'qs-results', role: 'listbox', 'aria-label': 'Results' })
     this.status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' })
     this.more = el('a', { href: new URL('search.html', this.root).href }, 'All results and filters on the search page')
-    this.dialog = el('dialog', { class: 'quick-search-dialog', 'aria-label': 'Search' },
-      el('form', { method: 'dialog', role: 'search' }, this.input), this.status, this.list, el('p', { class: 'more' }, this.more))
+    dialog.append(this.status, this.list, el('p', { class: 'more' }, this.more))
     this.input.addEventListener('input', () => this.search())
     this.input.addEventListener('keydown', (event) => this.key(event))
     // a click on the backdrop (the dialog element itself, outside its content) closes it
     this.dialog.addEventListener('click', (event) => { if (event.target === this.dialog) this.dialog.close() })
-    document.body.append(this.dialog)
   }
 
-  open (typed) {
-    if (!this.dialog.open) this.dialog.showModal()
-    if (typed) this.input.value = typed
-    this.input.focus()
-    if (typed) this.search()
-    else this.input.select()
-    if (!this.pagefind) {
-      this.pagefind = loadPagefind(this.root).catch(() => null)
-      this.pagefind.then((pagefind) => { if (!pagefind) this.status.textContent = 'Full-text search is not in this build; the search page has the scoped search.' })
-    }
+  // bf.js opened the dialog (a reader may have closed it again while this module loaded)
+  open () {
+    if (!this.pagefind) this.pagefind = loadPagefind(this.root).catch(() => null)
+    if (this.input.value.trim()) this.search()
   }
 
   async search () {
@@ -90,16 +92,33 @@ class QuickSearch {
     if (query) more.searchParams.set('q', query)
     this.more.href = more.href
     const pagefind = await this.pagefind
-    if (!pagefind) return
-    const found = query ? await pagefind.debouncedSearch(query, {}, WAIT_MS) : { results: [] }
+    const found = !query ? { n: 0, nodes: [] } : pagefind ? await this.fullText(pagefind, query) : await this.engine(query)
     if (found === null || query !== this.input.value.trim()) return // a later keystroke took over
-    const data = await Promise.all(found.results.slice(0, SHOWN).map((r) => r.data()))
-    if (query !== this.input.value.trim()) return
-    this.list.replaceChildren(...data.map((d, i) => resultNode(d, 'qs-result-' + i)))
-    this.input.setAttribute('aria-expanded', String(data.length > 0))
+    this.list.replaceChildren(...found.nodes)
+    this.input.setAttribute('aria-expanded', String(found.nodes.length > 0))
     this.select(-1)
-    const n = found.results.length
+    const n = found.n
     this.status.textContent = !query ? '' : n ? `${n} result${n === 1 ? '' : 's'}${n > SHOWN ? `, the first ${SHOWN} shown` : ''}` : `No results for “${query}”.`
+  }
+
+  async fullText (pagefind, query) {
+    const found = await pagefind.debouncedSearch(query, {}, WAIT_MS)
+    if (found === null) return null
+    const data = await Promise.all(found.results.slice(0, SHOWN).map((r) => r.data()))
+    return { n: found.results.length, nodes: data.map((d, i) => resultNode(d, 'qs-result-' + i)) }
+  }
+
+  // A site built without pagefind: bf's own ranking, the reply `bf search` gives.
+  async engine (query) {
+    await new Promise((resolve) => setTimeout(resolve, WAIT_MS))
+    if (query !== this.input.value.trim()) return null
+    try {
+      const [site, reply] = await Promise.all([this.bf.site(), this.bf.search(query, { limit: SHOWN })])
+      return { n: reply.total, nodes: reply.items.map((it, i) => itemResult(site, this.root, it, 'qs-result-' + i)) }
+    } catch (err) {
+      this.status.textContent = 'Search failed: ' + (err.error || String(err))
+      return null
+    }
   }
 
   select (index) {
@@ -126,13 +145,10 @@ class QuickSearch {
   }
 }
 
-let dialog = null
+let quick = null
 
-// Opens the dialog, taking over what was typed into the header's search box while it loaded (bf.js).
-export function open (bf) {
-  const header = document.querySelector('header input[type=search]')
-  const typed = header && document.activeElement === header ? header.value : ''
-  if (typed) header.value = ''
-  if (!dialog) dialog = new QuickSearch(bf)
-  dialog.open(typed)
+// Takes over the dialog bf.js made (and what was typed into its field while this loaded).
+export function open (bf, dialog) {
+  if (!quick || quick.dialog !== dialog) quick = new QuickSearch(bf, dialog)
+  quick.open()
 }

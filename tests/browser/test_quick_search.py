@@ -118,3 +118,45 @@ def test_relative_time_reads_the_clock_it_is_given(page, site, serve_site):
                 relativeTime('2026-12-05T14:00:00Z', now), relativeTime('not a date', now)]
     }""")
     assert said == ["3 days ago", "just now", "in 2 hours", ""]
+
+
+def _slow_phone(page):
+    """Lighthouse's phone: 150 ms round trips, 1.6 Mbit/s down, a 4x CPU slowdown (CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8,
+                                                  "uploadThroughput": 750e3 / 8})
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+
+
+def test_keys_typed_right_after_slash_land_in_the_field_on_a_slow_phone(watched, site, serve_site):
+    base = serve_site(site, "/")
+    page = watched
+    page.goto(base + NOTE)
+    page.wait_for_function("window.bf !== undefined")
+    _slow_phone(page)
+    page.keyboard.press("/")
+    page.keyboard.type("careers")        # at once: quicksearch.js has not loaded yet
+    field = page.locator("dialog.quick-search-dialog input[type=search]")
+    assert field.is_visible() and field.input_value() == "careers"
+    first = page.locator("dialog.quick-search-dialog li[role=option]").first
+    first.wait_for(timeout=30_000)
+    assert field.input_value() == "careers" and first.locator("a").inner_text() == "Careers page"
+    assert page.errors == []
+
+
+def test_without_pagefind_the_dialog_searches_with_bfs_engine(watched, example_site, serve_site):
+    base = serve_site(example_site, "/")
+    page = watched
+    page.goto(base + NOTE)
+    page.wait_for_function("window.bf !== undefined")
+    page.keyboard.press("Control+K")
+    page.keyboard.type("careers")
+    first = page.locator("dialog.quick-search-dialog li[role=option]").first
+    first.wait_for()
+    reply = page.evaluate("async () => await bf.search('careers', {limit: 8})")
+    shown = page.locator("dialog.quick-search-dialog li[role=option] > a").all_inner_texts()
+    assert shown == [it["title"] for it in reply["items"]] and shown[0] == "Careers page"
+    assert page.locator("dialog.quick-search-dialog .status").inner_text().startswith(f"{reply['total']} result")
+    # the one miss: the dialog asks for pagefind's bundles first, as the search page does
+    assert [e for e in page.errors if not e.endswith("/pagefind/bundles.json")] == []

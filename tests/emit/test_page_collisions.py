@@ -77,7 +77,7 @@ def test_links_and_listings_use_the_moved_path(tmp_path, make_brain, build_site)
     site = build_site(brain, tmp_path / "site").out
     note = (site / "brain/projects/a.html").read_text("utf-8")
     assert f'<a href="../{suffixed("projects", "projects").removeprefix("brain/")}">projects</a>' in note   # the crumb: the folder
-    assert '<a class="internal" href="../projects.html">' in note   # the note
+    assert '<a class="internal" href="../projects.html"' in note   # the note
 
 
 class Bare:

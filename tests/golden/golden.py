@@ -12,7 +12,8 @@
   images as ![alt](src)) and every link on the page as `text → href`.
 Volatile values are replaced, so the tree depends only on examples/brain and bf:
 the brain's absolute path → <ROOT>, the manifest's build_id → <build_id> (a hash of
-every output byte), source folders' stats in fingerprint.json(.gz) → <stat>.
+every output byte), source folders' stats in fingerprint.json(.gz) → <stat>, and its digests of
+unpublished files' stats → <digest>.
 """
 from __future__ import annotations
 
@@ -73,6 +74,8 @@ def normalize_json(path: str, data: bytes, root: str) -> str:
         value["build_id"] = "<build_id>"
     if path.endswith("/fingerprint.json") and "dirs" in value:   # folders' stats vary by file system
         value["dirs"] = {k: "<stat>" for k in value["dirs"]}
+    if path.endswith("/fingerprint.json") and "private" in value:   # a digest of files' stats: by checkout
+        value["private"] = {k: [n, "<digest>"] for k, (n, _) in value["private"].items()}
     return pretty(value) + "\n"
 
 
