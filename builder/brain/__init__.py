@@ -20,7 +20,7 @@ from .notes import MAX_NOTE_BYTES, NoteError, parse_note
 from . import publish
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
 from .reach import reaches
-from .resolve import Resolved, Resolver, build_names, known_identities, resolve_links
+from .resolve import Resolved, Resolver, build_names, known_identities, missing_files, resolve_links
 
 
 # A file modified this recently may change again within its clock's granularity keeping its
@@ -87,6 +87,8 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     if memo:
         memo.resolved = (inputs, known)
     problems.extend(link_problems)
+    skipped = {path for path, _, _ in found.skipped}   # each is a problem of its own already
+    problems.extend(missing_files(cfg.name, notes, lambda path: path in found.stats or path in skipped))
     if private:
         used = {link.ref for link in links if link.status == "resolved"} | set(cfg.site.files())
         hidden = publish.private_attachments(private, attachments, resolver, used)
