@@ -117,14 +117,16 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
     asked = Load(tuple(req.roots), frozenset({req.out, cache_file.parent}),
                  None if req.changed is None else frozenset(req.changed), req.site_url, req.theme, req.base_url)
     runner = Runner(phases, state, forks, partial(_load, cache=cache), index_side)
+    tally = phases.tally if hasattr(req.progress, "tally") else None   # counts only for one who listens
     with runner.session(asked):
-        brains, digests, (site_url, base_url) = phases.run("parse", runner.load, asked, digest=runner.remote is not None)
+        brains, digests, (site_url, base_url) = phases.run("parse", runner.load, asked, digest=runner.remote is not None,
+                                                            tally=tally)
         phases.count(f"parse: {sum(len(b.notes) for b in brains):,} notes, {sum(len(b.records) for b in brains):,} records")
         if site_url is None:
             report.notices.append(NO_SITE_URL)
         writer = Writer(req.out, cache_file.parent, state.spare if state is not None else None)
         build = Build(writer, tuple(brains), report.as_of, base_url, req.embeddings, req.pagefind, req.stop,
-                      spread=runner.spread)
+                      spread=runner.spread, tally=tally)
         beside = runner.begin(build)
         # The parsed brains (and a kept BuildState) live through the build: the collector need not
         # walk them again and again (it took a tenth of a rebuild at 10k notes). Unfrozen at the end,
@@ -208,10 +210,11 @@ def _parse_cache(state: BuildState | None, cache_file: Path):
     return cache
 
 
-def _load(request: Load, cache, digest: bool = True, spread: Spread = SERIAL) -> tuple[list, list[int], tuple]:
+def _load(request: Load, cache, digest: bool = True, spread: Spread = SERIAL, tally=None) -> tuple[list, list[int], tuple]:
     """Parse each brain of a build `request` (with `cache`, parsecache.Cache, updated in place),
     each with its config's site URL set (every page's og:url): the brains, what each parse read
-    (searchworker.read_digest, when `digest`) and the build's (site URL, base_url)."""
+    (searchworker.read_digest, when `digest`) and the build's (site URL, base_url). `tally`
+    hears each brain's count of notes parsed (brain.load)."""
     roots, skip, changed, site_url, theme, base_url = (request.roots, request.skip, request.changed, request.site_url,
                                                        request.theme, request.base_url)
     brains, digests = [], []
@@ -221,7 +224,7 @@ def _load(request: Load, cache, digest: bool = True, spread: Spread = SERIAL) ->
         key = str(Path(root).resolve())
         parsed = cache.notes.setdefault(key, {})
         brain = load(Path(root), skip=skip, cache=parsed, memo=cache.memos.setdefault(key, LoadMemo()), changed=changed,
-                     spread=spread)
+                     spread=spread, tally=tally)
         brains.append(brain)
         if digest:
             digests.append(read_digest(brain, parsed))

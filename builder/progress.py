@@ -1,7 +1,8 @@
 """bf build's words on stderr (docs/replies.md#bf-build): each step as it runs, then one summary.
 
-On a terminal, a live display (rich): the step running, its count once known, and a bar of the
-build's steps. Elsewhere (a pipe, a CI log), a plain line per step once the build passes ~2 s.
+On a terminal, a live display (rich): the step running and a bar of the build's steps, and while
+notes are parsed and pages written, a bar of each count (`notes 1,204/1,204 parsed`). Elsewhere
+(a pipe, a CI log), a plain line per step and count once the build passes ~2 s.
 Either way one summary follows: each phase's time and files, files written and reused, notes kept
 out by rule, problems by kind with their first paths, and what a local build skipped (said here
 once, not as a warning line). `--quiet` makes none of it.
@@ -23,6 +24,8 @@ OF_SCOPE = MappingProxyType({"views": "pages", "index": "search index", "site": 
 STEP_OF = MappingProxyType({"parse": "parse", "views": "views", "lunr": "search index", "content": "full-text index",
                             "swap": "swap", **{s.name: OF_SCOPE[s.scope] for s in EMITTERS}})
 FIRST_PATHS = 3   # paths named per kind of problem; bf check lists them all
+DONE = MappingProxyType({"notes": "parsed", "pages": "written"})   # what a count counts, said after it
+EVERY = 1.0       # seconds between a count's plain lines, but for its last
 
 
 class Progress:
@@ -35,15 +38,16 @@ class Progress:
         self.start = time.perf_counter()
         self.step = None
         self.display = self.bar = None
+        self.counts: dict[str, object] = {}   # what → its task on the display, else when its last line was said
         if live if live is not None else _is_terminal(self.stream):
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress as Display, SpinnerColumn, \
                 TextColumn, TimeElapsedColumn
-            self.display = Display(SpinnerColumn(), TextColumn("bf build: {task.description}"), BarColumn(),
-                                   MofNCompleteColumn(), TextColumn("steps"), TimeElapsedColumn(),
+            self.display = Display(SpinnerColumn(), TextColumn("{task.fields[label]}{task.description}"), BarColumn(),
+                                   MofNCompleteColumn(), TextColumn("{task.fields[unit]}"), TimeElapsedColumn(),
                                    console=Console(file=self.stream, force_terminal=True), transient=True)
             self.display.start()
-            self.bar = self.display.add_task("parse", total=len(STEPS))
+            self.bar = self.display.add_task("parse", total=len(STEPS), label="bf build: ", unit="steps")
 
     def __call__(self, phase: str) -> None:
         step = STEP_OF.get(phase, phase)
@@ -65,6 +69,20 @@ class Progress:
             self.display.console.print(f"bf build: {text}", highlight=False)
         elif time.perf_counter() - self.start >= self.after:
             self.stream.write(f"bf build: {text}\n")
+
+    def tally(self, what: str, done: int, total: int) -> None:
+        """How far the step running is: `done` of `total` notes parsed or pages written. A bar of
+        its own on a terminal; elsewhere, once the build passes `after`, a plain line each
+        EVERY seconds and one at the end."""
+        if self.display is not None:
+            if what not in self.counts:
+                self.counts[what] = self.display.add_task(what, total=total, label="  ", unit=DONE.get(what, ""))
+            self.display.update(self.counts[what], completed=done, total=total)
+            return
+        now = time.perf_counter()
+        if now - self.start >= self.after and (done == total or now - self.counts.get(what, 0.0) >= EVERY):
+            self.counts[what] = now
+            self.stream.write(f"bf build: {what} {done:,}/{total:,} {DONE.get(what, '')}".rstrip() + "\n")
 
     def close(self) -> None:
         """The live display ended (a build's end, or its failure): the terminal is the shell's again."""

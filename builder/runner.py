@@ -78,6 +78,11 @@ class Phases:
         if self.progress and hasattr(self.progress, "count"):
             self.progress.count(text)
 
+    def tally(self, what: str, done: int, total: int) -> None:
+        """`progress` hears how far the step running is, when it listens (progress.Progress.tally)."""
+        if self.progress and hasattr(self.progress, "tally"):
+            self.progress.tally(what, done, total)
+
 
 NO_FULL_COLLECTION = 1_000_000   # young collections between full ones: none in a build
 
@@ -293,7 +298,7 @@ def _in_child(job) -> tuple:
     """run(phases, build) in a forked child, writing through a part of the parent's writer (which
     sees what the parent staged before the fork): what it wrote (to merge), its timings and counts."""
     run, phases, build = job
-    return _through(run, replace(build, writer=build.writer.part()))
+    return _through(run, replace(build, writer=build.writer.part(), tally=None))   # the parent's display is not the child's
 
 
 def _through(run, build: Build) -> tuple:

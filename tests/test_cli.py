@@ -26,6 +26,18 @@ def test_check_reports_problems_and_exits_1(make_brain, tmp_path, bf):
     assert all(set(p) == {"brain", "path", "kind", "message"} for p in reply["problems"])
 
 
+def test_check_reports_a_missing_markdown_image_and_file_as_it_does_a_missing_embed(make_brain, tmp_path, bf):
+    root = make_brain(tmp_path, {"a.md": "![[gone.png]]\n![diagram](attachments/missing.svg)\n"
+                                         "[report](files/report.pdf) [kept](files/kept.pdf)\n",
+                                 "files/kept.pdf": b"%PDF"})
+    code, out, _ = bf("check", root)
+    assert code == 1
+    assert [(p["kind"], p["message"]) for p in json.loads(out)["problems"]] == [
+        ("broken_link", "line 1: 'gone.png' resolves to nothing"),
+        ("broken_link", "line 2: 'attachments/missing.svg' resolves to nothing"),
+        ("broken_link", "line 3: 'files/report.pdf' resolves to nothing")]
+
+
 def test_check_on_a_healthy_brain_exits_0(make_brain, tmp_path, bf):
     code, out, _ = bf("check", make_brain(tmp_path, {"a.md": "[[b]]", "b.md": "x"}))
     assert code == 0 and json.loads(out) == {"problems": [], "count": 0}

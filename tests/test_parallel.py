@@ -29,9 +29,9 @@ def test_parallel_build_equals_serial_build(tmp_path, build_site, monkeypatch):
     generate(brain, notes=220, records_per_note=1, seed=5)   # over both parallel thresholds
     pages_forked, fork_map = [], parallel_module.fork_map
 
-    def spy(fn, args, state=None, *, parallel=True):   # the pages stage's workers, through its Spread
+    def spy(fn, args, state=None, *, parallel=True, each=None):   # the pages stage's workers, through its Spread
         pages_forked.append(parallel)
-        return fork_map(fn, args, state, parallel=parallel)
+        return fork_map(fn, args, state, parallel=parallel, each=each)
     monkeypatch.setattr(parallel_module, "fork_map", spy)
     data_pids, part = tmp_path / "data-pids", data_module._data_part
 

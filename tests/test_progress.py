@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,8 +40,23 @@ def test_plain_lines_name_each_step_once_the_build_is_slow(make_brain, tmp_path,
     progress.done(report)
     lines = stream.getvalue().splitlines()
     assert lines[0].startswith("bf build: parse… (") and "bf build: parse: 2 notes, 0 records" in lines
+    assert "bf build: notes 3/3 parsed" in lines   # bad.md is parsed too, then kept out
+    assert re.search(r"^bf build: pages (\d+)/\1 written$", stream.getvalue(), re.M)
     assert any(line.startswith("bf build: pages… (") for line in lines)
     assert any(line.startswith("bf build: swap… (") for line in lines)
+
+
+def test_counts_through_a_pipe_are_plain_lines(make_brain, tmp_path, build_site):
+    from builder.progress import Progress
+    read, write = os.pipe()
+    with os.fdopen(write, "w", encoding="utf-8") as stream:
+        progress = Progress(stream, after=0)   # not a terminal: no live display
+        assert progress.display is None
+        build_site(make_brain(tmp_path, FILES), tmp_path / "site", pagefind=False, progress=progress)
+    with os.fdopen(read, encoding="utf-8") as said:
+        lines = said.read().splitlines()
+    assert "bf build: notes 0/3 parsed" in lines and "bf build: notes 3/3 parsed" in lines
+    assert any(re.fullmatch(r"bf build: pages (\d+)/\1 written", line) for line in lines)
 
 
 def test_quiet_says_nothing_but_errors(make_brain, tmp_path, bf):
@@ -72,4 +88,6 @@ def test_a_build_on_a_terminal_shows_a_live_bar_then_the_summary(make_brain, tmp
     text = said.decode("utf-8").replace("\r\n", "\n")
     assert "bf build: parse" in text and "━" in text and "/7" in text and " steps " in text   # the live bar
     assert "bf build: parse: 2 notes, 0 records" in text
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)   # the counts' bars, without their colours
+    assert re.search(r" notes +━+ 3/3 parsed", shown) and re.search(r" pages +━+ (\d+)/\1 written", shown)
     _said_the_summary(text, tmp_path / "site")

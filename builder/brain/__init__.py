@@ -11,7 +11,7 @@ from pathlib import Path
 from ..kernel.config import load_config
 from ..kernel.fingerprint import listing
 from ..kernel.model import Brain, Problem, Source
-from ..kernel.parallel import SERIAL, Spread, chunks
+from ..kernel.parallel import SERIAL, Counted, Spread, chunks
 from .discover import discover
 from .rediscover import rediscover
 from .gittimes import commit_times
@@ -20,7 +20,7 @@ from .notes import MAX_NOTE_BYTES, NoteError, parse_note
 from . import publish
 from .records import MAX_RECORD_BYTES, RecordError, parse_record, parse_source_status
 from .reach import reaches
-from .resolve import Resolved, Resolver, build_names, known_identities, resolve_links
+from .resolve import Resolved, Resolver, build_names, known_identities, missing_files, resolve_links
 
 
 # A file modified this recently may change again within its clock's granularity keeping its
@@ -48,13 +48,13 @@ class LoadMemo:
 
 
 def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None,
-         memo: LoadMemo | None = None, changed: set[Path] | None = None, spread: Spread = SERIAL) -> Brain:
+         memo: LoadMemo | None = None, changed: set[Path] | None = None, spread: Spread = SERIAL, tally=None) -> Brain:
     """Parse the brain at `root`. `cache` maps (ref, sha-of-bytes, config) → Note, and ("record",
     path, sha-of-bytes) → Record, and is updated in place (an unchanged file keeps its object).
     `memo` (updated in place) spares reading unchanged files and resolving unchanged items' links.
     `changed`: the paths file events named since the load that left `memo`, which discovery
     then looks at alone (rediscover.py); None: walk the brain. `spread`: the workers the runner
-    allows the notes' parse (kernel/parallel.py)."""
+    allows the notes' parse (kernel/parallel.py); `tally("notes", done, total)`, of notes parsed."""
     root = Path(root)
     cfg = load_config(root)
     if cfg.site.theme:   # its templates and files are the site's look, not the brain's content
@@ -64,7 +64,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     cache = {} if cache is None else cache
     digest = _Digests(root, found.stats, memo.stats if memo else None, problems, cfg.name)
     withheld: dict[str, int] = {}
-    notes, private, records = _parsed(found, digest, cache, cfg, problems, spread, withheld)
+    notes, private, records = _parsed(found, digest, cache, cfg, problems, spread, withheld, tally)
     digest.remember()
     sources = _sources(root, cfg, found, problems)
     records = _published_records(records, sources, cfg, withheld)
@@ -86,7 +86,7 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
                                          reaches(memo.resolved[0], inputs) if memo else None)
     if memo:
         memo.resolved = (inputs, known)
-    problems.extend(link_problems)
+    problems.extend(link_problems + missing_files(cfg.name, notes, found.holds))
     if private:
         used = {link.ref for link in links if link.status == "resolved"} | set(cfg.site.files())
         hidden = publish.private_attachments(private, attachments, resolver, used)
@@ -148,7 +148,8 @@ def _safe_attachments(paths: list[str], cfg, problems: list) -> list[str]:
     return keep
 
 
-def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread, withheld: dict) -> tuple[dict, dict, dict]:
+def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread, withheld: dict,
+            tally=None) -> tuple[dict, dict, dict]:
     """The brain's published notes, the notes kept out (brain/publish.py; counted by rule in
     `withheld`) and the records, each from `cache` while its bytes are those it was parsed from;
     `cache` is left holding what this brain still holds."""
@@ -161,8 +162,10 @@ def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread, wit
     misses = [(rel, data) for rel, (key, data) in read.items() if key not in cache]
     used = {}
     worth = len(misses) >= 200
+    told = Counted(tally, "notes", len(read), done=len(read) - len(misses)) if tally else None
     # sixteen small chunks a worker, taken as each is done: the workers end nearly together
-    with spread.mapped(_parse_chunk, chunks(misses, spread.workers(worth) * 16), cfg, worth=worth) as parsed_notes:
+    with spread.mapped(_parse_chunk, chunks(misses, spread.workers(worth) * 16), cfg, worth=worth,
+                       each=told) as parsed_notes:
         # the records are read and parsed here while the workers parse the notes
         records = _records(found.records, digest, cache, used, problems, cfg.name)
         parsed = {rel: note for part in parsed_notes() for rel, note in part.items()}

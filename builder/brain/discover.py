@@ -30,6 +30,10 @@ class Found:
     others: dict[str, tuple] = field(default_factory=dict)  # any other entry: (folder?, size, mtime, links)
     unread: list[str] = field(default_factory=list)          # entries not looked at or into, but dot files
 
+    def holds(self, path: str) -> bool:
+        """Whether the walk met a file at `path`: read, or skipped (a problem of its own)."""
+        return path in self.stats or any(rel == path for rel, _, _ in self.skipped)
+
 
 class Ignore:
     """A `.bfignore`: gitignore syntax, matched by pathspec as the walk meets each entry, so a

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from ..kernel.config import BrainConfig, duration_days
 from ..kernel.errors import ConfigError
-from ..kernel.mdlinks import md_target
+from ..kernel.mdlinks import md_file, md_target
 from ..kernel.model import Note, RawLink, Section, Task
 from .frontmatter import FrontmatterError, split
 from ..kernel.text import cut, plain
@@ -117,7 +117,8 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
 
     sections = _sections(ref, title, tokens, h1 if title_from_h1 else None, front_lines, line_bytes)
     code_lines = _code_lines(tokens, front_lines)
-    links = _links(ref, tokens, front_lines) + _relation_links(meta.get("relations"))
+    links, files = _links(ref, tokens, front_lines)
+    links += _relation_links(meta.get("relations"))
     tags = sorted(set(_as_list(meta.get("tags")) + _inline_tags(tokens)))
     tags = [t.lstrip("#") for t in tags if t.lstrip("#")]
     folder = ref.split("/")[0] if "/" in ref else ""
@@ -146,7 +147,7 @@ def parse_note(ref: str, data: bytes, cfg: BrainConfig) -> Note:
         body_offset=len(text[:body_chars].encode("utf-8")),
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),   # of `text` as published
         sections=tuple(sections),
-        links=tuple(links),
+        links=tuple(links), files=tuple(files),
         tasks=tuple(_tasks(ref, text, sections, code_lines)),
         frontmatter={k: _scalar(v) if _scalar(v) is not None else v for k, v in meta.items()},
         excerpt=cut(summary) if summary else cut(plain(_tasks_without_due(_lead_text(body, title_from_h1)))),
@@ -197,8 +198,9 @@ def _walk_inline(tokens):
             yield tok, tok.children
 
 
-def _links(ref, tokens, front_lines) -> list[RawLink]:
-    out = []
+def _links(ref, tokens, front_lines) -> tuple[list[RawLink], list[RawLink]]:
+    """The body's links, and its Markdown links and images to files other than notes."""
+    out, files = [], []
     base = posixpath.dirname(ref)
     for tok, children in _walk_inline(tokens):
         line = (tok.map[0] if tok.map else 0) + front_lines + 1
@@ -216,7 +218,10 @@ def _links(ref, tokens, front_lines) -> list[RawLink]:
                     path, heading, _ = target
                     out.append(RawLink(target=path, relation="links", line=line, heading=heading,
                                        kind="markdown", embed=child.type == "image"))
-    return out
+                elif md_file(href):
+                    files.append(RawLink(target=md_file(href), relation="links", line=line,
+                                         kind="file", embed=child.type == "image"))
+    return out, files
 
 
 def _relation_links(relations) -> list[RawLink]:

@@ -207,13 +207,31 @@ def resolve_links(brain_name, notes: dict[str, Note], records: dict[str, Record]
             list(chain.from_iterable(map(known.problems.__getitem__, order))))
 
 
+def missing_files(brain_name, notes: dict[str, Note], holds) -> list[Problem]:
+    """A broken link for each Markdown link or image to a file (Note.files) that is not where
+    the note's folder joined with it says, as the page links it (emit/html.py): `holds(path)`
+    tells whether the brain holds a file at `path`. One climbing above the root is not reported,
+    as a `.md` one is not."""
+    out = []
+    for ref, note in notes.items():
+        for raw in note.files:
+            at = joined(posixpath.dirname(ref), raw.target)
+            if not at.startswith("..") and not holds(at):
+                out.append(_broken(brain_name, ref, raw))
+    return out
+
+
+def _broken(brain_name, ref: str, raw: RawLink) -> Problem:
+    where = f"line {raw.line}: " if raw.line else f"relations.{raw.relation}: "
+    return Problem(brain_name, ref, "broken_link", f"{where}{raw.target!r} resolves to nothing")
+
+
 def _note_links(brain_name, ref: str, note: Note, resolver: Resolver) -> tuple[list, list]:
     links, problems = [], []
     for raw in note.links:
         links.append(_link(ref, raw, resolver))
         if links[-1].status == "broken":
-            where = f"line {raw.line}: " if raw.line else f"relations.{raw.relation}: "
-            problems.append(Problem(brain_name, ref, "broken_link", f"{where}{raw.target!r} resolves to nothing"))
+            problems.append(_broken(brain_name, ref, raw))
     return links, problems
 
 

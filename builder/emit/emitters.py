@@ -3,11 +3,14 @@ scope's in this order, and knows none of them. The stage shape and its scopes: e
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..kernel.fingerprint import write_fingerprint
+from ..kernel.parallel import Counted
 from .assets import ASSETS, ATTACHMENTS
 from .data import DATA
 from .feeds import FEEDS
-from .listing_pages import SiteViews, emit_listing_pages
+from .listing_pages import DAY_TEMPLATE, TEMPLATES, ItemLists, SiteViews, emit_listing_pages
 from .navigation import NAVIGATION
 from .pagefind import PAGEFIND
 from .pages import emit_item_pages, emit_replies
@@ -16,6 +19,10 @@ from .search_index import INDEX, STORE
 from .site_pages import SITE_PAGES
 from .stage import IndexContext, Stage, ViewsContext, paths
 from .vectors import DOC_VECTORS, TABLE
+
+
+SHOWN_PARTS = 20   # a serial render's parts when it is long enough to watch
+PAGE_TEMPLATES = (*TEMPLATES, DAY_TEMPLATE)
 
 
 @paths
@@ -34,21 +41,31 @@ def pages(ctx: ViewsContext) -> None:
         todo, kept = memo.reuse(ctx.writer, ctx.brain, ctx.graph, site, ctx.views, root, ctx.as_of, ctx.came_went)
     worth = len(todo) > 500 and not ctx.beside
     k = ctx.spread.workers(worth)
-    n = 2 * k if k > 1 else 1
-    for record in ctx.spread.map(_pages_part, list(range(n)), (ctx, site, n, todo, kept, root), worth=worth):
+    # in this process alone, parts only so that a person sees the count move (progress.py)
+    n = 2 * k if k > 1 else min(len(todo), SHOWN_PARTS) if ctx.tally and len(todo) > SHOWN_PARTS * 10 else 1
+    told = Counted(ctx.tally, "pages", _pages_of(todo), size=itemgetter(0)) if ctx.tally else None
+    items = ItemLists(ctx.brain)   # each item's fragment once in this process (forked: once a worker)
+    for _, record in ctx.spread.map(_pages_part, list(range(n)), (ctx, site, n, todo, kept, root, items),
+                                    worth=worth, each=told):
         ctx.writer.merge(*record)
     if memo:
         memo.remember(ctx.writer)
 
 
 def _pages_part(state, index: int):
-    ctx, site, n, todo, kept, root = state
+    ctx, site, n, todo, kept, root, items = state
     part = ctx.writer.part()
     chunk = todo[index::n]
     emit_replies(part, chunk, kept)
     emit_item_pages(part, ctx.brain, ctx.graph, chunk, ctx.as_of, kept)
-    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept)
-    return part.record()
+    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept, item_lists=items)
+    return _pages_of(chunk), part.record()
+
+
+def _pages_of(views) -> int:
+    """The HTML pages of `views` (a note's, a listing's first, a day's) that a person counts:
+    their replies and further listing pages go with them."""
+    return sum(v.template == "note.html" or (not v.variant and v.template in PAGE_TEMPLATES) for v in views)
 
 
 @paths

@@ -214,13 +214,14 @@ class SiteViews:
 
 
 def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site: SiteViews, as_of: str,
-                       root: bool = False, skip: Container[str] = ()) -> None:
+                       root: bool = False, skip: Container[str] = (), item_lists: "ItemLists | None" = None) -> None:
     """Pages of the listing `views` (their first page of items: bf.js loads the rest), and the
     day and undated pages showing records in full; `site` knows every view of the brain.
     Relation lists have no page of their own: they are shown on their target's page. Pages at
-    the paths in `skip` were kept from the previous site (emit/reuse.py)."""
+    the paths in `skip` were kept from the previous site (emit/reuse.py). `item_lists`: one the
+    calls of a build share."""
     words = when_words(as_of, brain.config.timezone)
-    item_lists = ItemLists(brain)
+    item_lists = item_lists or ItemLists(brain)
     for view in views:
         if view.variant:
             continue

@@ -46,6 +46,7 @@ class Build:
     needed: Mapping[str, object] = field(default_factory=lambda: NONE)   # the memos of the stages it needs, by name
     spread: Spread = SERIAL                      # the workers the runner allows the stage's own work
     started: object = None                       # what the stage's `start` began as its scope began
+    tally: Callable | None = None                # tally(what, done, total): how far a stage is (runner.Phases.tally)
 
 
 @dataclass(frozen=True)

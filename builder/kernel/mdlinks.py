@@ -5,7 +5,8 @@
 segment has no extension, `[TextFileView](TextFileView)` or `[save](TextFileView/save)`, is
 a note link as Obsidian reads it: resolved like `[[TextFileView]]` (the path from the brain's
 root, else by file name, the nearest of several), or, written `./x` or `../x`, relative to the
-linking note. Absolute paths, anchors and links with a scheme are ordinary links.
+linking note. Absolute paths, anchors and links with a scheme are ordinary links. A link whose
+last segment has another extension, `![d](attachments/d.svg)`, is a file the brain must hold.
 """
 from __future__ import annotations
 
@@ -22,11 +23,15 @@ def joined(base: str, path: str) -> str:
     return posixpath.normpath(posixpath.join(base, path))
 
 
+def _relative(href: str) -> bool:
+    return bool(href) and not SCHEME.match(href) and not href.startswith(("/", "#"))
+
+
 def md_target(base: str, href: str) -> tuple[str, str, bool] | None:
     """(target, heading, by_name) of a relative note link in a note of folder `base`: the
     brain-relative path of a `.md` link (by_name False), or the target to resolve as a wikilink
     (by_name True); None for any other href."""
-    if not href or SCHEME.match(href) or href.startswith(("/", "#")):
+    if not _relative(href):
         return None
     path, _, frag = href.partition("#")
     path = unquote(path).split("?")[0]
@@ -41,3 +46,14 @@ def md_target(base: str, href: str) -> tuple[str, str, bool] | None:
         if path.startswith(".."):
             return None
     return path, frag, True
+
+
+def md_file(href: str) -> str | None:
+    """The path, as written and unquoted, of a relative Markdown link or image to a file that is
+    not a note (its last segment has an extension other than `.md`); None for any other href.
+    The page links it where the note's folder joined with it is a file (emit/html.py)."""
+    if not _relative(href):
+        return None
+    path = unquote(href.partition("#")[0])
+    name = posixpath.basename(path)
+    return path if "." in name.strip(".") and not path.endswith(".md") else None

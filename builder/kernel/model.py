@@ -57,7 +57,7 @@ class RawLink:
     label: str = ""
     heading: str = ""
     embed: bool = False
-    kind: str = "wikilink"   # wikilink | markdown | identity
+    kind: str = "wikilink"   # wikilink | markdown | identity | file (Note.files)
 
 
 @dataclass(frozen=True)
@@ -106,6 +106,9 @@ class Note:
     html: str = ""                # the body rendered at parse time, with slots (brain/markdown.render_with_slots)
     slots: tuple = ()
     fragments: dict = field(default_factory=dict)   # section id / block "^id" → (start, end) in html, for embeds
+    # Markdown links and images to files, not notes: not links of the graph, only checked that
+    # the brain holds them (resolve.missing_files)
+    files: tuple[RawLink, ...] = ()
 
 
 @dataclass(frozen=True)

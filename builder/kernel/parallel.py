@@ -30,28 +30,48 @@ def _call(job):
     return fn(_STATE, arg)
 
 
-def fork_map(fn, args: list, state=None, *, parallel: bool = True) -> list:
-    """[fn(state, arg) for arg in args], in forked workers when `parallel`; results in order."""
-    with mapped(fn, args, state, parallel=parallel) as results:
+def fork_map(fn, args: list, state=None, *, parallel: bool = True, each=None) -> list:
+    """[fn(state, arg) for arg in args], in forked workers when `parallel`; results in order,
+    each heard by `each` as it comes (mapped)."""
+    with mapped(fn, args, state, parallel=parallel, each=each) as results:
         return results()
 
 
 @contextmanager
-def mapped(fn, args: list, state=None, *, parallel: bool = True):
+def mapped(fn, args: list, state=None, *, parallel: bool = True, each=None):
     """fork_map whose workers run while the `with` block runs in this process: yields a
-    results() that waits for them (serially, it computes them then)."""
+    results() that waits for them (serially, it computes them then). `each(result)` hears of
+    each result in order as results() takes it (a build's counts: progress.py)."""
     global _STATE
+
+    def heard(result):
+        if each is not None:
+            each(result)
+        return result
     workers = min(cores(), len(args))
     if not parallel or workers <= 1 or not can_fork():
-        yield lambda: [fn(state, arg) for arg in args]
+        yield lambda: [heard(fn(state, arg)) for arg in args]
         return
     _STATE = state
     try:
         with _frozen(), multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent) as pool:
-            pending = pool.map_async(_call, [(fn, arg) for arg in args], chunksize=1)
-            yield pending.get
+            pending = pool.imap(_call, [(fn, arg) for arg in args], chunksize=1)   # dispatched now
+            yield lambda: list(map(heard, pending))
     finally:
         _STATE = None
+
+
+class Counted:
+    """mapped's `each` for a count: `tally(what, done, total)` hears of it as each part (a
+    result) adds its `size(part)` to `done`, and once as it begins."""
+
+    def __init__(self, tally, what: str, total: int, done: int = 0, size=len):
+        self.tally, self.what, self.total, self.done, self.size = tally, what, total, done, size
+        tally(what, done, total)
+
+    def __call__(self, part) -> None:
+        self.done += self.size(part)
+        self.tally(self.what, self.done, self.total)
 
 
 @contextmanager
@@ -277,13 +297,13 @@ class Spread:
         """fork_each, when allowed and worth it."""
         return fork_each(fn, items, state, self.forks and worth)
 
-    def map(self, fn, args: list, state, *, worth: bool = True) -> list:
+    def map(self, fn, args: list, state, *, worth: bool = True, each=None) -> list:
         """fork_map, when allowed and worth it."""
-        return fork_map(fn, args, state, parallel=self.forks and worth)
+        return fork_map(fn, args, state, parallel=self.forks and worth, each=each)
 
-    def mapped(self, fn, args: list, state, *, worth: bool = True):
+    def mapped(self, fn, args: list, state, *, worth: bool = True, each=None):
         """mapped (workers run while the `with` block does), when allowed and worth it."""
-        return mapped(fn, args, state, parallel=self.forks and worth)
+        return mapped(fn, args, state, parallel=self.forks and worth, each=each)
 
     def begin(self, fn, items: list, state, *, worth: bool = True) -> Begun:
         """Begun (workers run beside this process until its get()), when allowed and worth it."""

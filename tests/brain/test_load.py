@@ -173,6 +173,22 @@ def test_broken_links_are_problems_ambiguous_are_not(make_brain, tmp_path):
     assert problems == [("src.md", "broken_link", "line 2: 'Gone' resolves to nothing")]
 
 
+def test_markdown_images_and_links_to_missing_files_are_broken_links_like_embeds(make_brain, tmp_path):
+    root = make_brain(tmp_path, {
+        "notes/src.md": "x\n![[gone.png]] ![d](../attachments/missing.svg) ![ok](../attachments/ok.png)\n\n"
+                        "[r](files/report.pdf) [s](files/sp%20ace.pdf#p2) [w](https://x.org/a.pdf) [a](#top) "
+                        "[out](../../x.png) [big](../big.md) [n](../b.md) [u](../active.html)\n",
+        "attachments/ok.png": b"png", "notes/files/sp ace.pdf": b"pdf", "b.md": "x", "active.html": "<p>"})
+    brain = load(root)
+    problems = [(p.path, p.kind, p.message) for p in brain.problems if p.path == "notes/src.md"]
+    assert problems == [
+        ("notes/src.md", "broken_link", "line 2: '../attachments/missing.svg' resolves to nothing"),
+        ("notes/src.md", "broken_link", "line 2: 'gone.png' resolves to nothing"),
+        ("notes/src.md", "broken_link", "line 4: 'big.md' resolves to nothing"),
+        ("notes/src.md", "broken_link", "line 4: 'files/report.pdf' resolves to nothing")]
+    assert [l.target for l in brain.links] == ["gone.png", "big.md", "b.md"]   # files are not graph links
+
+
 def test_records_identities_and_attachments(make_brain, tmp_path):
     root = make_brain(tmp_path, {
         "brain.toml": '[identities]\n"person:alice" = ["Alice"]\n',
