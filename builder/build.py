@@ -155,7 +155,8 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
             if state is None:
                 gc.unfreeze()
     report.brains, report.files, report.reused = [b.name for b in brains], len(writer.written), writer.reused
-    report.bytes = _size(req.out)
+    # a one-shot build's (one a host will serve): a live preview's saves would each walk the site
+    report.bytes = _size(req.out) if state is None else 0
     if report.bytes > PAGES_LIMIT:
         report.notices.append(f"the site holds {report.bytes / 1e9:.2f} GB, more than GitHub Pages' 1 GB: "
                               "see docs/site.md#sizes-a-host-takes for hosts of larger sites")

@@ -46,7 +46,7 @@ class BuildReport:
     emitted: dict[str, int] = field(default_factory=dict)     # stage → files it wrote
     files: int = 0
     reused: int = 0
-    bytes: int = 0    # the site's files' sizes, together
+    bytes: int = 0    # the site's files' sizes, together (0 for a build that keeps its state: bf serve --watch)
     notices: list[str] = field(default_factory=list)   # said once on stderr by the CLI (progress.py)
     withheld: dict[str, dict] = field(default_factory=dict)   # brain → rule → items it kept out (brain/publish.py)
 
