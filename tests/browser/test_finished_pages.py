@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from builder.kernel.pageurls import page_file
-from example import opened
+from example import opened, served_brain
 
 pytestmark = pytest.mark.browser
 
@@ -36,16 +36,7 @@ CONTRAST = """([a, b]) => {
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    from builder.build import build
-    from httpserver import StaticServer
-    root = tmp_path_factory.mktemp("finished")
-    for rel, text in NOTES.items():
-        (root / "brain" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / "brain" / rel).write_text(text, encoding="utf-8")
-    build([root / "brain"], root / "site", now=NOW, pagefind=False)
-    server = StaticServer(root / "site", "/")
-    yield server.base_url
-    server.close()
+    yield from served_brain(tmp_path_factory.mktemp("finished"), NOTES, NOW)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
