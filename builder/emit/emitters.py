@@ -47,7 +47,7 @@ def _pages_part(state, index: int):
     chunk = todo[index::n]
     emit_replies(part, chunk, kept)
     emit_item_pages(part, ctx.brain, ctx.graph, chunk, ctx.as_of, kept)
-    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept)
+    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept, outgoing=ctx.graph.outgoing)
     return part.record()
 
 
