@@ -94,16 +94,20 @@ function whenNear (box, module) {
 whenNear(document.querySelector('[data-bf-graph]'), './graph.js')
 whenNear(document.querySelector('[data-bf-related]'), './related.js')
 
-// The explorer's button is made here, in the header (base.html), not written into every page:
-// it does nothing without bf.js. explorer.js builds the tree on first use. On wide screens,
-// where it is a column beside the page (bf.css), it opens by itself when the reader left it open.
+// The explorer's button is in the header (base.html), so the header does not grow as the page
+// loads; a theme whose header leaves it out gets one made here. explorer.js builds the tree on
+// first use. On wide screens, where it is a column beside the page (bf.css), it opens by itself
+// when the reader left it open.
 const EXPLORER_KEY = 'bf-explorer' // localStorage: "open" or "closed"
 const header = document.querySelector('header.top')
-if (header) {
-  const explorerButton = document.createElement('button')
+let explorerButton = document.querySelector('[data-bf-explorer]')
+if (!explorerButton && header) {
+  explorerButton = document.createElement('button')
   for (const [k, v] of Object.entries({ type: 'button', class: 'explorer-toggle', 'data-bf-explorer': '', 'aria-expanded': 'false', 'aria-controls': 'bf-explorer' })) explorerButton.setAttribute(k, v)
   explorerButton.textContent = 'Explorer'
   header.prepend(explorerButton)
+}
+if (explorerButton) {
   const remember = (open) => {
     try { localStorage.setItem(EXPLORER_KEY, open ? 'open' : 'closed') } catch { /* storage blocked: the explorer just starts closed */ }
   }

@@ -69,11 +69,17 @@ export function rings (chosen) {
 
 // The drawing's box around its nodes, with room for a label above each (LABEL characters of 11 px
 // text, centred) and a dot below: a 1-step graph fills its panel instead of the middle of a square.
+// The box is at least MIN_BOX wide and tall, the nodes in its middle, so a graph of two nodes is
+// not blown up to fill its panel (its 11 px labels drawn at ~17 px).
+const MIN_BOX = [420, 200]
 function fitted (points) {
   const xs = points.map((p) => Number(p[0]))
   const ys = points.map((p) => Number(p[1]))
-  const [left, top] = [Math.min(...xs) - LABEL * 3.2, Math.min(...ys) - 24]
-  return [left, top, Math.max(...xs) + LABEL * 3.2 - left, Math.max(...ys) + 12 - top].map((v) => v.toFixed(0)).join(' ')
+  let [left, top] = [Math.min(...xs) - LABEL * 3.2, Math.min(...ys) - 24]
+  let [width, height] = [Math.max(...xs) + LABEL * 3.2 - left, Math.max(...ys) + 12 - top]
+  if (width < MIN_BOX[0]) { left -= (MIN_BOX[0] - width) / 2; width = MIN_BOX[0] }
+  if (height < MIN_BOX[1]) { top -= (MIN_BOX[1] - height) / 2; height = MIN_BOX[1] }
+  return [left, top, width, height].map((v) => v.toFixed(0)).join(' ')
 }
 
 const short = (text) => text.length > LABEL ? text.slice(0, LABEL - 1) + '…' : text
@@ -254,7 +260,7 @@ export async function draw (bf, box) {
     return
   }
   const first = pageGraph(document.querySelector('h1').textContent)
-  if (!first) return // a note without links: the section stays hidden
+  if (!first) { box.hidden = true; return } // a note without links (note.html guessed it had some)
   const wider = Object.assign(document.createElement('button'), { type: 'button', className: 'graph-wider', textContent: 'Show 2 steps' })
   box.append(...first, wider)
   box.hidden = false

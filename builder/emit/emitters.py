@@ -58,7 +58,8 @@ def _pages_part(state, index: int):
     chunk = todo[index::n]
     emit_replies(part, chunk, kept)
     emit_item_pages(part, ctx.brain, ctx.graph, chunk, ctx.as_of, kept)
-    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept, item_lists=items)
+    emit_listing_pages(part, ctx.brain, chunk, site, ctx.as_of, root=root, skip=kept, item_lists=items,
+                        outgoing=ctx.graph.outgoing)
     return _pages_of(chunk), part.record()
 
 

@@ -113,10 +113,11 @@ class NoteRenderer:
         """How `source`'s link to `target` (#heading) resolved: the last such link in the table."""
         return next((l for l in reversed(self.outgoing.get(source, ())) if l.target == target and l.heading == heading), None)
 
-    def body(self, ref: str, today: date) -> str:
-        """The note's parse-time HTML with its slots filled for this page (due badges are worded
-        against `today`, the build instant's day)."""
-        return self._fill(ref, self.brain.notes[ref].html, page_path(self.brain, ref), today, (ref,))
+    def body(self, ref: str, today: date, page: str | None = None) -> str:
+        """The note's parse-time HTML with its slots filled for its page, or for `page` (home shows
+        the vault's front page: listing_pages.FRONT); due badges are worded against `today`, the
+        build instant's day."""
+        return self._fill(ref, self.brain.notes[ref].html, page or page_path(self.brain, ref), today, (ref,))
 
     def _fill(self, ref: str, text: str, page: str, today: date, stack: tuple) -> str:
         """`text` (HTML of note `ref`, whole or a fragment) with its slots filled for `page`;

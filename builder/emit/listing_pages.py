@@ -5,6 +5,7 @@ views, and the timeline `Nd` period reads are computed from, live in the compact
 (emit/data.py)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Container, Sequence
 from datetime import date
 from zoneinfo import ZoneInfo
@@ -16,7 +17,7 @@ from ..kernel.model import Brain
 from ..kernel.text import cut
 from ..kernel.times import from_rfc3339
 from ..views import View
-from .html import ref_url, render
+from .html import NoteRenderer, ref_url, render
 from .data import stored_in_files
 from .days import stamp
 from .pages import whole_reply, common, grouped
@@ -27,6 +28,7 @@ from .writer import Writer
 TEMPLATES = ("listing.html", "home.html")
 DAY_TEMPLATE = "day.html"        # a source's day: each of its records in full (views/calendar.py)
 PAGED = TEMPLATES + (DAY_TEMPLATE,)     # besides note.html: the templates of views with a page
+FRONT = "index.md"   # a vault's front page: home shows its text above the dashboard (issue 64)
 STAMPED = ("home", "memories", "source")   # pages that print the build instant (stamped), and some periods
 
 
@@ -214,13 +216,16 @@ class SiteViews:
 
 
 def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site: SiteViews, as_of: str,
-                       root: bool = False, skip: Container[str] = (), item_lists: "ItemLists | None" = None) -> None:
+                       root: bool = False, skip: Container[str] = (), item_lists: "ItemLists | None" = None,
+                       outgoing: dict | None = None) -> None:
     """Pages of the listing `views` (their first page of items: bf.js loads the rest), and the
     day and undated pages showing records in full; `site` knows every view of the brain.
     Relation lists have no page of their own: they are shown on their target's page. Pages at
     the paths in `skip` were kept from the previous site (emit/reuse.py). `item_lists`: one the
-    calls of a build share."""
+    calls of a build share; `outgoing` (the graph's links by source) fills the links of the
+    front page home shows."""
     words = when_words(as_of, brain.config.timezone)
+    front = NoteRenderer(brain, outgoing or {}) if FRONT in brain.notes else None
     item_lists = item_lists or ItemLists(brain)
     for view in views:
         if view.variant:
@@ -235,7 +240,8 @@ def emit_listing_pages(writer: Writer, brain: Brain, views: Sequence[View], site
                 targets.append("index.html")
             for target in targets:
                 if target not in skip:
-                    writer.write(target, _render(brain, view, target, site, words, item_lists, as_of), view.ref)
+                    writer.write(target, _render(brain, view, target, site, words, item_lists, as_of,
+                                                 front if view.ref == "home" else None), view.ref)
 
 
 def _source_link(brain, ref: str, known: set[str]):
@@ -256,7 +262,8 @@ def stamped(view: View, as_of: str) -> bool:
     return page.get("page") in STAMPED
 
 
-def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_lists: ItemLists, as_of: str) -> str:
+def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_lists: ItemLists, as_of: str,
+            front: NoteRenderer | None = None) -> str:
     page = view.pages[0]
     if page.get("page") == "memories":      # a few sources: all of them, in one table
         page = dict(page, items=[i for p in view.pages for i in p["items"]], next_offset=None)
@@ -278,7 +285,16 @@ def _render(brain: Brain, view: View, target: str, site: SiteViews, words, item_
     }
     if view.ref == "home":
         ctx["description"] = f"{ctx['title']}: {len(brain.notes)} notes, {len(brain.records)} records"
+        if front:
+            ctx["front"] = _front_ids(front.body(FRONT, ctx["today"], target))
     return render(view.template, target, **ctx)
+
+
+def _front_ids(body: str) -> str:
+    """The front page's ids (and its links to them) under "front-": its "## Projects" must not
+    take the id of home's own Projects section, which labels it (aria-labelledby)."""
+    ids = set(re.findall(r'\sid="([^"]+)"', body))
+    return re.sub(r'(\sid="|\shref="#)([^"]+)"', lambda m: f'{m.group(1)}front-{m.group(2)}"' if m.group(2) in ids else m.group(0), body)
 
 
 def _render_day(brain: Brain, view: View, target: str, site: SiteViews, item_lists: ItemLists, as_of: str) -> str:

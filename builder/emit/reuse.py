@@ -36,7 +36,7 @@ from ..views.graph import Graph
 from .data import stored_in_files
 from .entries import came_went
 from .days import local_day
-from .listing_pages import DAY_TEMPLATE, PAGED, SiteViews, stamped
+from .listing_pages import DAY_TEMPLATE, FRONT, PAGED, SiteViews, stamped
 from .pages import offset_variant
 from .recordtext import claims, text_names, text_targets
 from .urls import page_path, reply_path
@@ -153,7 +153,13 @@ def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, a
     if view.template == "note.html":
         keys[page_path(brain, view.ref)] = _note_key(brain, g, view, reads)
     else:
-        key = keys[page_path(brain, view.ref)] = _listing_key(brain, site, view, as_of, reads)
+        key = _listing_key(brain, site, view, as_of, reads)
+        if view.ref == "home" and FRONT in brain.notes:   # home shows the front page's text, as its note page does
+            deps, embedded = _deps(brain, g, FRONT)
+            reads.update((_token(brain, d),) for d in deps | {FRONT})
+            reads.update(embedded)
+            key += (_item(brain, FRONT), tuple((d, _item(brain, d)) for d in sorted(deps)))
+        keys[page_path(brain, view.ref)] = key
         if root and view.ref == "home":
             keys["index.html"] = key
     return keys, reads

@@ -2,13 +2,13 @@
 built once: the activity chart is drawn in both schemes with an axis and a name; listed summaries
 are kept when their first sentence starts with the note's title; a note page's breadcrumbs start
 where its title does, its fields name people, its backlinks list a note once, and its graph is
-as tall as its nodes need, each named by its note's title; home has one title and no empty sections."""
+as tall as its nodes need, each named by its note's title; home has one title and no empty sections, and shows the vault's index.md above its dashboard."""
 from __future__ import annotations
 
 import pytest
 
 from builder.kernel.pageurls import page_file
-from example import opened
+from example import opened, served_brain
 
 pytestmark = pytest.mark.browser
 
@@ -22,6 +22,7 @@ NOTES = {
     "notes/diagram.md": f"---\nmodified: {DAY}T09:00:00Z\ntags: [demo]\n---\n# Diagram\n\n"
                         "Diagram is a note with a chart. It shows the flow.\n",
     "notes/plan.md": f"---\ntitle: Plan\nmodified: {DAY}T10:00:00Z\n---\n# Plan\n\nWe start on Monday.\n",
+    "index.md": "# Welcome\n\nThe front page of the vault: start at [[Plan]].\n\n## Projects\n\nNone yet.\n",
     "memories/chat/m1.json": f'{{"text": "Hello there", "time": "{DAY}T10:00:00Z"}}\n',
     "memories/chat/m2.json": f'{{"text": "Hello again", "time": "{DAY}T11:00:00Z"}}\n',
 }
@@ -36,16 +37,7 @@ CONTRAST = """([a, b]) => {
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    from builder.build import build
-    from httpserver import StaticServer
-    root = tmp_path_factory.mktemp("finished")
-    for rel, text in NOTES.items():
-        (root / "brain" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / "brain" / rel).write_text(text, encoding="utf-8")
-    build([root / "brain"], root / "site", now=NOW, pagefind=False)
-    server = StaticServer(root / "site", "/")
-    yield server.base_url
-    server.close()
+    yield from served_brain(tmp_path_factory.mktemp("finished"), NOTES, NOW)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -110,5 +102,21 @@ def test_home_has_one_title_and_no_empty_sections(chromium, base):
         assert page.title() == "My brain"
         assert page.locator(".home .empty").count() == 0
         assert "actions" not in page.evaluate("[...document.querySelectorAll('.home h2')].map((h) => h.id)")
+    finally:
+        page.close()
+
+
+def test_home_shows_the_vaults_front_page_above_its_dashboard(chromium, base):
+    page = chromium.new_page()
+    try:
+        opened(page, base + page_file("brain", "home"))
+        front = page.locator(".home > .front")
+        assert front.locator("p").first.inner_text() == "The front page of the vault: start at Plan."
+        assert front.locator("a").first.get_attribute("href").endswith("notes/plan.html")
+        below = page.evaluate("""() => [...document.querySelectorAll('.home > section')].every((s) =>
+            document.querySelector('.home > .front').compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING)""")
+        assert below                                                   # above every section of the dashboard
+        ids = page.evaluate("[...document.querySelectorAll('[id]')].map((e) => e.id)")
+        assert len(ids) == len(set(ids)), ids                          # its "Projects" is not home's
     finally:
         page.close()

@@ -166,3 +166,12 @@ def test_search_page_asks_before_downloading_many_vectors(page, base):
     hybrid = page.evaluate("async () => (await window.bf.search('how do we charge customers')).arms")
     assert hybrid == ["lexical", "vector"]
     assert "Pricing" in " ".join(page.eval_on_selector_all("#scoped-results li > a", "els => els.map(a => a.textContent)"))
+
+
+def test_on_a_phone_search_results_come_before_the_filters(page, base):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(base + "search.html?q=pricing")
+    page.wait_for_selector(".pagefind-ui__result", timeout=15_000)
+    first = page.locator(".pagefind-ui__result").first.bounding_box()["y"]
+    assert first < page.locator(".pagefind-ui__filter-panel").bounding_box()["y"]
+    assert first < 844                     # the first result is in the first screen

@@ -36,5 +36,5 @@ def test_a_site_inside_its_brain_is_not_stale_by_its_own_files(make_brain, tmp_p
     out = brain / "docs"
     build([brain], out, now=NOW, pagefind=False)
     assert open_site(out).stale("brain") is None
-    (brain / "other.md").write_text("# Other\n\nMore words.\n", encoding="utf-8")
-    assert open_site(out).stale("brain")["changed"] == 1
+    (brain / "other.md").write_text("# Other\n\nMore words.\n", encoding="utf-8")   # seen by a reply returning it
+    assert open_site(out).stale("brain", ["other.md"])["changed"] == 1

@@ -21,3 +21,19 @@ def page_of(site: Path, ref: str, brain: str = "brain") -> str:
     from builder.kernel.pageurls import page_file
     entry = next(b for b in json.loads((site / "_bf" / "manifest.json").read_bytes())["brains"] if b["name"] == brain)
     return page_file(brain, ref, entry.get("moved"))
+
+
+def served_brain(root: Path, notes: dict[str, str], now: str):
+    """A brain of `notes` (path → text) written under `root`, built without pagefind at `now` and
+    served: a generator of its base URL, for a module fixture to yield from."""
+    from builder.build import build
+    from httpserver import StaticServer
+    for rel, text in notes.items():
+        (root / "brain" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "brain" / rel).write_text(text, encoding="utf-8")
+    build([root / "brain"], root / "site", now=now, pagefind=False)
+    server = StaticServer(root / "site", "/")
+    try:
+        yield server.base_url
+    finally:
+        server.close()
