@@ -34,6 +34,7 @@ from .mcptimes import mcp_times
 from .mix import mix_report
 from .rebuild import bench_rebuilds, watch_rebuilds
 from .size import dir_bytes, site_sizes
+from .phone import QUERIES, phone_report
 from .view import first_view, search_download
 
 PHASES = ("parse", "views", "render", "lunr", "assets", "pagefind", "swap")  # always reported; others too
@@ -257,7 +258,7 @@ def _rss(res: Result, key: str, mb: float | None) -> None:
 
 
 def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, reps: int,
-               shape: str = "rich", base: Path | None = None) -> Result:
+               shape: str = "rich", base: Path | None = None, phone: tuple = QUERIES) -> Result:
     res = Result()
     brain, out = work / f"brain-{n}", work / f"site-{n}"
     for old in (brain, out, work / ".bf-cache"):   # a kept --workdir must not leak into this run
@@ -301,9 +302,17 @@ def bench_size(n: int, records_per_note: int, work: Path, *, pagefind: bool, rep
     _log(f"{n} notes: searching")
     _search(res, out, qs, reps, corpus.notes[0]["ref"])
     res.update(search_download(out, [(q, s) for _, q, s in qs]))
+    _log(f"{n} notes: searching on a slow phone (bench/phone.py)")
+    _phone(res, out, phone)
     if base is not None:
         _base_builds(res, n, records_per_note, shape, work, pagefind, base)
     return res
+
+
+def _phone(res: Result, site: Path, counts: tuple) -> None:
+    got = phone_report(site, counts, _log)
+    res["null_reasons"].update(got.pop("null_reasons", {}))
+    res.update(got)
 
 
 def _base_builds(res: Result, n: int, records_per_note: int, shape: str, work: Path, pagefind: bool,
@@ -359,6 +368,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quality", action="store_true", help="search quality per arm (bench/quality.py), no timings")
     p.add_argument("--locomo", metavar="DIR", help="with --quality: also recall on the raw LoCoMo conversations in DIR "
                                                    "(bench/locomo.py)")
+    p.add_argument("--phone-queries", type=int, nargs=3, metavar=("FREQUENT", "RARE", "THREE"), default=QUERIES,
+                   help="how many of the query mix's frequent, rare and three-word queries the phone measurement "
+                        "loads cold (bench/phone.py; default %(default)s)")
+    p.add_argument("--phone", metavar="SITE", type=Path,
+                   help="only the phone measurement (bench/phone.py), on the site already built in SITE "
+                        "(a --workdir's site-N): one JSON object")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
     p.add_argument("--child-now", default=NOW, help=argparse.SUPPRESS)
     p.add_argument("--child-watch", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
@@ -373,6 +388,12 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--locomo goes with --quality")
     if args.vault_copies and not args.vault:
         p.error("--vault-copies goes with --vault")
+    if args.phone:
+        res = Result()
+        res.update(site=str(args.phone))
+        _phone(res, args.phone, tuple(args.phone_queries))
+        print(json.dumps(res, sort_keys=True), flush=True)
+        return 0
     if args.quality:
         from .quality import report
         print(json.dumps(report(locomo=args.locomo), sort_keys=True), flush=True)
@@ -387,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
             bench_extra(args, work, sys.modules[__name__])
         for n in sizes:
             res = bench_size(n, args.records_per_note, work, pagefind=not args.no_pagefind, reps=args.reps,
-                             shape=args.shape, base=args.base)
+                             shape=args.shape, base=args.base, phone=tuple(args.phone_queries))
             print(json.dumps(res, sort_keys=True), flush=True)
     finally:
         if not args.workdir:

@@ -35,6 +35,7 @@ function select (tab) {
   for (const f of document.querySelectorAll('[data-bf-search]')) f.removeAttribute('data-bf-search')
   const field = tab.id === 'tab-scoped' ? $('#scoped-q') : $('#pagefind input')
   if (field) field.setAttribute('data-bf-search', '')
+  if (tab.id === 'tab-fulltext' && !pagefindStarted) startPagefind()
 }
 tabs.forEach((tab, i) => {
   tab.addEventListener('click', () => select(tab))
@@ -56,7 +57,10 @@ function fullTextMissing () {
     'Full-text search is not in this build (it was built with --no-pagefind). Use the scoped search.'))
 }
 
+// pagefind's files load when its tab is first shown: a scoped search does not wait behind them.
+let pagefindStarted = false
 async function startPagefind () {
+  pagefindStarted = true
   const holder = $('#pagefind')
   const root = new URL(holder.dataset.bundle.replace(/\/?$/, '/'), document.baseURI).href
   let bundles
@@ -112,7 +116,9 @@ function highlighted (text, query) {
   return out
 }
 
-function renderItem (site, item, query) {
+// `pending`: an item of the lexical ranking shown before the reply (engine/search.js
+// rankedItems): its excerpt's line is kept empty, so the list keeps its height when it comes.
+function renderItem (site, item, query, pending = false) {
   const badge = el('span', { class: 'badge kind-' + item.kind }, item.kind + (item.type ? ' · ' + item.type : ''))
   const tz = (site.brain(item.brain) || {}).timezone || 'UTC'
   const line = el('span', { class: 'meta' })
@@ -121,10 +127,10 @@ function renderItem (site, item, query) {
   if (item.time) add(timeNode(item.time, tz))
   else if (item.observed) add('observed ', timeNode(item.observed, tz))
   if (item.path && item.kind !== 'record') add(item.path)
-  return el('li', { class: 'result kind-' + item.kind },
+  return el('li', { class: 'result kind-' + item.kind, 'data-uri': item.uri },
     el('a', { dir: 'auto', href: pageUrl(site, item) }, item.title || item.ref), ' ', badge,
     line.childNodes.length ? line : null,
-    item.excerpt ? el('p', { class: 'excerpt' }, highlighted(item.excerpt, query)) : null)
+    item.excerpt ? el('p', { class: 'excerpt' }, highlighted(item.excerpt, query)) : pending ? el('p', { class: 'excerpt pending' }) : null)
 }
 
 function attention (reply) {
@@ -173,8 +179,39 @@ function meaningButton (bytes) {
   return button
 }
 
+// A reader's pointer or focus on the list: from then on a search's later reply does not reorder it.
+let touched = false
+let running = 0 // the latest search; an earlier one's replies are dropped
+{
+  const results = $('#scoped-results')
+  for (const type of ['pointerover', 'focusin', 'touchstart']) results.addEventListener(type, () => { touched = true }, { passive: true })
+}
+
+// The reply's items in the list: all at once when the reader has not touched the list (the
+// ranking's first items replaced once), else the items shown keep their places, given their
+// excerpts, and the reply's others follow them.
+function showReply (site, results, reply, query) {
+  const shown = [...results.children]
+  if (!touched || !shown.length) {
+    results.replaceChildren(...reply.items.map((item) => renderItem(site, item, query)))
+    return
+  }
+  const byUri = new Map(reply.items.map((item) => [item.uri, item]))
+  for (const li of shown) {
+    const item = byUri.get(li.dataset.uri)
+    byUri.delete(li.dataset.uri)
+    const pending = li.querySelector('.excerpt.pending')
+    if (pending && item && item.excerpt) pending.replaceWith(el('p', { class: 'excerpt' }, highlighted(item.excerpt, query)))
+  }
+  results.append(...[...byUri.values()].map((item) => renderItem(site, item, query)))
+}
+
+// The search shows the lexical ranking's first items as soon as they are known (titles, links,
+// kinds: `early`), then the reply (fused order, excerpts) once their files arrived. A failure
+// says so and leaves what is shown.
 async function runScoped (event) {
   if (event) event.preventDefault()
+  const run = ++running
   const query = $('#scoped-q').value
   const scope = $('#scoped-scope').value.trim()
   const type = $('#scoped-type').value.trim()
@@ -189,23 +226,38 @@ async function runScoped (event) {
   history.replaceState(null, '', '?' + next)
   status.textContent = 'Searching…'
   status.classList.remove('error')
+  results.setAttribute('aria-busy', 'true')
+  if (event) { // a new search from the form: the last one's list goes
+    results.replaceChildren()
+    touched = false
+  }
+  let site = null
   try {
     const options = { limit }
     if (scope) options.scope = scope
     if (type) options.type = type
-    const site = await bf.site()
+    site = await bf.site()
     const bytes = params.get('arm') === 'hybrid' ? 0 : await vectorBytes(site)
     if (bytes > FIRST_DOWNLOAD) options.mode = 'lexical'
+    options.early = (items) => {
+      if (run !== running || results.children.length) return
+      results.replaceChildren(...items.map((item) => renderItem(site, item, query, true)))
+      status.textContent = `The first ${items.length} result${items.length === 1 ? '' : 's'} for “${query}”; ranking and excerpts follow…`
+    }
     const reply = await bf.search(query, options)
-    results.replaceChildren(...reply.items.map((item) => renderItem(site, item, query)))
+    if (run !== running) return
+    showReply(site, results, reply, query)
     status.replaceChildren(summary(reply, query, scope))
     if (options.mode === 'lexical') status.append(' ', meaningButton(bytes))
     renderSources(reply)
   } catch (err) {
-    results.replaceChildren()
+    if (run !== running) return
     $('#scoped-sources').hidden = true
-    status.textContent = err.error || String(err)
+    const why = err.error || String(err)
+    status.textContent = results.children.length ? `Could not finish the search (${why}); the results shown are the ranking's first, without excerpts.` : why
     status.classList.add('error')
+  } finally {
+    if (run === running) results.removeAttribute('aria-busy')
   }
 }
 
@@ -213,7 +265,6 @@ $('#scoped-form').addEventListener('submit', runScoped)
 for (const [field, key] of [['#scoped-q', 'q'], ['#scoped-scope', 'scope'], ['#scoped-type', 'type'], ['#scoped-limit', 'limit']]) {
   if (params.get(key)) $(field).value = params.get(key)
 }
-startPagefind()
 if (scopedWanted()) {
   select($('#tab-scoped'))
   if (params.get('q')) runScoped()

@@ -33,14 +33,18 @@ FIELDS = [
     f"rebuild_{edit}_{key}" for edit in EDITS + ("body_edit_cold",)
     for key in ("s", "without_pagefind_s", "files_written")] + [
     "rebuild_title_edit_backlinks", "first_view_files", "first_view_bytes_gz", "first_view_html_bytes_gz",
-    "first_view_with_graph_bytes_gz", "graph_data_bytes_gz"]
+    "first_view_with_graph_bytes_gz", "graph_data_bytes_gz"] + [
+    f"phone_{what}_{stat}" for what in ("scoped_first_result_s", "scoped_final_list_s", "scoped_first_result_kb",
+                                        "scoped_final_list_kb", "dialog_field_s", "dialog_first_result_s")
+    for stat in ("p50", "max")] + ["phone_scoped_cls_max", "phone_queries"]
 
 
 @pytest.fixture(scope="module")
 def rows(tmp_path_factory) -> list[dict]:
     work = tmp_path_factory.mktemp("bench")
     proc = subprocess.run([ROOT / "scripts" / "bench", "--notes", "40", "--records-per-note", "2",
-                           "--reps", "1", "--workdir", str(work), "--base", str(ROOT)],
+                           "--reps", "1", "--workdir", str(work), "--base", str(ROOT),
+                           "--phone-queries", "1", "0", "0"],   # one cold page of each kind: the fields, not the figures
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return [json.loads(line) for line in proc.stdout.splitlines()]
@@ -169,3 +173,15 @@ def test_total_memory_counts_the_children_of_a_command():
     proc.wait()
     peak = sampler.stop()
     assert peak is not None and peak >= 190, peak
+
+
+def test_the_phone_measurement_loads_the_search_page_and_the_dialog(rows):
+    """bench/phone.py: a cold scoped search page and a dialog search under phone throttling."""
+    from bench.phone import CHROMIUM
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    row = rows[0]
+    assert row["phone_queries"] == 1, row["null_reasons"].get("phone_queries")
+    assert 0 < row["phone_scoped_first_result_s_p50"] <= row["phone_scoped_final_list_s_p50"]
+    assert 0 < row["phone_scoped_first_result_kb_p50"] <= row["phone_scoped_final_list_kb_p50"]
+    assert row["phone_dialog_field_s_max"] >= 0 and row["phone_dialog_first_result_s_p50"] > 0

@@ -4,8 +4,11 @@ base_url-absolute instead of relative."""
 from __future__ import annotations
 
 import posixpath
+import re
+from functools import cache
 
 from ..kernel.model import Brain
+from ..kernel.resources import resource_dir
 from .html import render
 from .pages import common
 from .stage import SiteContext, Stage, paths
@@ -28,6 +31,27 @@ def scope_suggestions(brain: Brain) -> list[str]:
     return out[:MAX_SUGGESTIONS]
 
 
+# The modules the search page's scoped search imports: its own, and the engine bf.js imports on
+# its first search. bf.js is the page's own module (base.html).
+SEARCH_MODULES = ("searchpage.js", "engine/search.js")
+STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}/[^']+)'|^\s*import\s+'(\.{1,2}/[^']+)'""", re.M)
+
+
+@cache
+def search_preloads() -> tuple[str, ...]:
+    """SEARCH_MODULES and every module they import statically, transitively, as paths under _bf/
+    (site/), in order, but bf.js: what search.html hints as modulepreload."""
+    site, seen, todo = resource_dir("site"), set(), list(SEARCH_MODULES)
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.add(rel)
+        for m in STATIC_IMPORT.finditer((site / rel).read_text(encoding="utf-8")):
+            todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(rel), m.group(1) or m.group(2))))
+    return tuple(sorted(seen - {"bf.js"}))
+
+
 def _context(brain: Brain, as_of: str, title: str, description: str | None = None) -> dict:
     return common(brain, "home", {"title": title}, as_of, stamped=True) | {
         "json": None, "crumbs": None, "description": description, "ref": None}
@@ -39,7 +63,7 @@ def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: s
     writer.write("search.html", render("search.html", "search.html", **_context(
         brain, as_of, "Search", f"Search the notes and records of {brain.config.title}"),
                                        scopes=[s for b in brains for s in scope_suggestions(b)][:MAX_SUGGESTIONS],
-                                       types=types, brains=[b.name for b in brains]), "site")
+                                       types=types, brains=[b.name for b in brains], preload=search_preloads()), "site")
     prefix = "/" + (base_url or brain.config.base_url or "/").strip("/") + "/"
     prefix = "/" if prefix == "//" else prefix
     writer.write("404.html", render("404.html", "404.html", **_context(brain, as_of, "Not found", "Nothing lives at this address"),

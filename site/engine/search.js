@@ -311,7 +311,27 @@ export async function itemOf (store, [entry, score, lexicalScore, similarity], t
   return item
 }
 
-export async function search (site, query, { scope = null, type = null, path = null, limit = 10, brains = null, mode = null } = {}) {
+// The first `top` of the lexical ranking as items without their excerpts (kind, title, where it
+// lives), for a page to show while the vector arm and the excerpts' files load: the browser's
+// alone (searchpage.js), Python answers at once. Reads only what the reply reads too.
+async function rankedItems (stores, top) {
+  const entries = top.map(([entry]) => entry)
+  await refsOf(stores, entries)
+  await Promise.all(entries.filter((e) => e.kind === 'record').map((e) => stores.get(e.brain).withMeta(e)))
+  return entries.map((entry) => {
+    const meta = entry.meta || {}
+    const item = {
+      kind: entry.kind, brain: entry.brain, ref: entry.ref, uri: refs.uri(entry.brain, entry.ref),
+      type: get(meta, 'type'), path: pathOf(entry), title: entry.kind === 'section' ? entry.section[1] : get(meta, 'title', '')
+    }
+    if (entry.kind === 'record') Object.assign(item, { source: entry.source, time: get(meta, 'time'), observed: get(meta, 'observed') })
+    return item
+  })
+}
+
+// `early(items)`, when given, is called once with rankedItems of the lexical ranking's first
+// `limit`, before fusion and excerpts; the reply is the same with or without it.
+export async function search (site, query, { scope = null, type = null, path = null, limit = 10, brains = null, mode = null, early = null } = {}) {
   const text = checkQuery(query)
   limit = checkLimit(limit)
   type = checkText('type', type)
@@ -334,6 +354,7 @@ export async function search (site, query, { scope = null, type = null, path = n
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
     throw e
   }
+  if (early !== null && top.length) rankedItems(stores, top.slice(0, limit)).then(early, () => {}) // not awaited
   let scored = top.map((c) => [c[0], c[1], c[1], null])
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
     const admit = phrases.length

@@ -74,9 +74,13 @@ def test_screenshots_of_the_main_pages(page, base):
         screenshot(page, name)
 
 
+# A result of the reply: the page shows the lexical ranking's first items while the list is aria-busy.
+FINAL = "#scoped-results:not([aria-busy]) li"
+
+
 def test_scoped_search_renders_results_as_text(page, base):
     page.goto(base + "search.html?mode=scoped&q=pricing+page&scope=memories")
-    page.wait_for_selector("#scoped-results li")
+    page.wait_for_selector(FINAL)
     status = page.locator("#scoped-status").inner_text()
     n = page.locator("#scoped-results li").count()
     assert status.startswith(f"{n} result") and "in memories" in status
@@ -90,7 +94,7 @@ def test_scoped_search_renders_results_as_text(page, base):
     page.wait_for_url(hrefs[0])
     assert page.locator(f'h2[id="{hrefs[0].partition("#")[2]}"]').count() == 1
     page.go_back()
-    page.wait_for_selector("#scoped-results li")
+    page.wait_for_selector(FINAL)
     page.fill("#scoped-q", "zzzqqq")
     page.fill("#scoped-scope", "memories/brief")
     page.click("#scoped-form button")
@@ -103,10 +107,31 @@ def test_scoped_search_renders_results_as_text(page, base):
     assert "did you mean memories/brief?" in page.locator("#scoped-status").inner_text()
 
 
+def test_scoped_search_shows_the_ranking_first_and_keeps_a_list_under_the_pointer(page, base):
+    """Titles, links and kinds show while the excerpts' files load (the list aria-busy, the status
+    saying how many); a list the pointer is on keeps its order when the reply comes, and gets its excerpts."""
+    held, hold = [], [True]
+    page.route("**/_bf/search/brain/notes/*.json.gz", lambda route: held.append(route) if hold[0] else route.continue_())
+    page.goto(base + "search.html?mode=scoped&q=launch+checklist")
+    page.locator("#scoped-results[aria-busy=true] li").first.wait_for()
+    early = page.eval_on_selector_all("#scoped-results li", "els => els.map(li => li.dataset.uri)")
+    assert page.locator("#scoped-results .excerpt:not(.pending)").count() == 0
+    assert page.locator("#scoped-status").inner_text().startswith(f"The first {len(early)} result")
+    page.hover("#scoped-results li:nth-child(2) > a")
+    hold[0] = False
+    for route in held:
+        route.continue_()
+    page.wait_for_selector(FINAL)
+    shown = page.eval_on_selector_all("#scoped-results li", "els => els.map(li => li.dataset.uri)")
+    assert shown[:len(early)] == early
+    assert page.locator("#scoped-results .excerpt:not(.pending)").count() > 0
+    assert page.locator("#scoped-status").inner_text().startswith("10 results")
+
+
 def test_scoped_search_links_each_note_at_its_page(page, base, site):
     """bf.js finds a result's page as the build placed it: the page it links names that ref."""
     page.goto(base + "search.html?mode=scoped&q=launch+checklist")
-    page.wait_for_selector("#scoped-results li.kind-note")
+    page.wait_for_selector(FINAL + ".kind-note")
     found = page.evaluate("""async () => (await bf.search('launch checklist')).items
         .filter((it) => it.kind === 'note').map((it) => it.ref)""")
     hrefs = page.eval_on_selector_all("#scoped-results li.kind-note > a", "els => els.map(a => a.pathname)")
@@ -161,7 +186,7 @@ def test_search_page_asks_before_downloading_many_vectors(page, base):
     page.wait_for_url("**arm=hybrid**")
     page.unroute("**/_bf/search/brain/vectors/meta.json")
     page.reload()                     # the engine's cached meta was the made-up one
-    page.wait_for_selector("#scoped-results li")
+    page.wait_for_selector(FINAL)
     assert page.locator("#scoped-status button.meaning").count() == 0
     hybrid = page.evaluate("async () => (await window.bf.search('how do we charge customers')).arms")
     assert hybrid == ["lexical", "vector"]

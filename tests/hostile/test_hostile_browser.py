@@ -129,7 +129,7 @@ def test_search_page_shows_hostile_excerpts_as_text(hostile_pagefind, page, serv
     page.add_init_script(TRAP)
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    results = ".pagefind-ui__result" if mode == "fulltext" else "#scoped-results li"
+    results = ".pagefind-ui__result" if mode == "fulltext" else "#scoped-results:not([aria-busy]) li"
     shown_any = 0
     for query in QUERIES:
         extra = "&mode=scoped" if mode == "scoped" else ""
