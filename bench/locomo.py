@@ -31,7 +31,7 @@ from builder.query import spread
 from builder.query.search import search
 from builder.query.site import open_site
 
-MODES_RUN = ("hybrid", "lexical")
+MODES_RUN = ("hybrid", "lexical", "semantic")
 SAMPLES = 1000   # bootstrap resamples
 _WHEN = re.compile(r"(\d{1,2}):(\d{2})\s*([ap]m) on (\d{1,2}) (\w+),? (\d{4})", re.I)
 
@@ -60,9 +60,11 @@ def record_id(dia_id: str) -> str:
     return dia_id.strip().replace(":", "-")
 
 
-def build_brain(src: Path, root: Path) -> list[dict]:
+def build_brain(src: Path, root: Path, titled: bool = False) -> list[dict]:
     """Write the brain of every LoCoMo file in `src` at `root`; return its questions
-    [{chat, query, turns: {record ref}, sessions: {N}}] and set each chat's turn → session map."""
+    [{chat, query, turns: {record ref}, sessions: {N}}]. `titled`: every record also carries the
+    title a chat export gives it, "SPEAKER, session N", shared by all of that speaker's turns
+    that day (the titled brain must rank as the untitled one does)."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "brain.toml").write_text('name = "locomo"\ntitle = "LoCoMo"\ntimezone = "UTC"\n', "utf-8")
     questions = []
@@ -79,6 +81,8 @@ def build_brain(src: Path, root: Path) -> list[dict]:
                 rec = {"text": text, "author": f"person:{turn['speaker'].lower()}",
                        "time": (start + timedelta(seconds=30 * i)).strftime("%Y-%m-%dT%H:%M:%SZ"),
                        "attributes": {"session": n}}
+                if titled:
+                    rec["title"] = f"{turn['speaker']}, session {n}"
                 (folder / f"{record_id(turn['dia_id'])}.json").write_text(json.dumps(rec), "utf-8")
         for qa in chat.get("qa", []):
             evidence = [e.strip() for ev in qa.get("evidence") or [] for e in str(ev).split(";") if e.strip()]
@@ -151,13 +155,16 @@ CANDIDATES = [{}, {"nb": 0.6}, {"nb": 1.0}, {"k1": 0.6}, {"k1": 1.2}, {"b": 0.5}
               {"factor": 0.3}, {"factor": 0.7}, {"head": 3}, {"head": 10}, {"head": 10, "factor": 0.3}]
 
 
-def report(src: Path, tmp: Path, candidates=None, modes=MODES_RUN, admit=None) -> dict:
+def report(src: Path, tmp: Path, candidates=None, modes=MODES_RUN, admit=None, titled: bool = False) -> dict:
     """`admit(setting)`: whether a candidate may be chosen at all (bench/quality.py: it keeps the
-    known-item sets' figures); the leave-one-chat-out figures choose among those admitted only."""
+    known-item sets' figures); the leave-one-chat-out figures choose among those admitted only.
+    The semantic arm reads no ranking setting: it is measured on all chats, not left out.
+    `titled`: the brain's records carry a shared title each (build_brain)."""
     from builder.build import build
-    questions = build_brain(Path(src), tmp / "locomo")
-    build([tmp / "locomo"], tmp / "locomo-site", now="2030-01-01T00:00:00Z", pagefind=False)
-    site = open_site(tmp / "locomo-site")
+    name = "locomo-titled" if titled else "locomo"
+    questions = build_brain(Path(src), tmp / name, titled)
+    build([tmp / name], tmp / f"{name}-site", now="2030-01-01T00:00:00Z", pagefind=False)
+    site = open_site(tmp / f"{name}-site")
     search(site, "warm", limit=1)   # opens the store
     chats = sorted({q["chat"] for q in questions})
     rng = random.Random(41)
@@ -168,7 +175,7 @@ def report(src: Path, tmp: Path, candidates=None, modes=MODES_RUN, admit=None) -
         rows = _hits(site, questions, mode)
         per = {c: _figures([r for r, q in zip(rows, questions) if q["chat"] == c], rng) for c in chats}
         out[mode] = {"all": _figures(rows, rng), "per_chat": per}
-        if len(chats) > 1 and len(kept) > 1:
+        if len(chats) > 1 and len(kept) > 1 and mode != "semantic":
             out[mode]["leave_one_chat_out"] = _leave_one_out(site, questions, chats, mode, kept)
             out[mode]["leave_one_chat_out"]["refused"] = [c for c in grid if c not in kept]
     return out

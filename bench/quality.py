@@ -12,7 +12,8 @@
   its notes added to a generated brain (bench/gen.py) of DISTRACTORS notes.
   These: hit@1, hit@3 and MRR@10 (an item counts as the expected note when it is the note or one
   of its sections).
-- `locomo` (with `--locomo DIR`): real long conversations, bench/locomo.py.
+- `locomo` (with `--locomo DIR`): real long conversations, bench/locomo.py; `locomo_titled`
+  (with `--titled` too): the same with a title shared by each speaker's turns of a day.
 Needs the repository checkout (the fixtures are not in the package).
 """
 from __future__ import annotations
@@ -124,7 +125,7 @@ def keeps_known(known: dict, shipped: dict, setting: dict) -> bool:
     return True
 
 
-def report(locomo: str | None = None) -> dict:
+def report(locomo: str | None = None, titled: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="bf-quality-") as tmp:
         tmp = Path(tmp)
         example = json.loads((FIXTURES / "quality.json").read_text("utf-8"))["queries"]
@@ -135,4 +136,6 @@ def report(locomo: str | None = None) -> dict:
         shipped = {name: _known(*pair) for name, pair in known.items()}
         admit = (lambda setting: keeps_known(known, shipped, setting))
         real = {"locomo": locomo_report(Path(locomo), tmp, admit=admit)} if locomo else {}
+        if locomo and titled:   # the same chats, every record titled "SPEAKER, session N"
+            real["locomo_titled"] = locomo_report(Path(locomo), tmp, candidates=[{}], titled=True)
         return real | {"conversations": conversations(tmp)} | shipped

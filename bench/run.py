@@ -374,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--phone", metavar="SITE", type=Path,
                    help="only the phone measurement (bench/phone.py), on the site already built in SITE "
                         "(a --workdir's site-N): one JSON object")
+    p.add_argument("--titled", action="store_true", help="with --locomo: also the same chats with every record "
+                                                         "titled \"SPEAKER, session N\"")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
     p.add_argument("--child-now", default=NOW, help=argparse.SUPPRESS)
     p.add_argument("--child-watch", nargs=2, metavar=("CORPUS", "OUT"), help=argparse.SUPPRESS)
@@ -396,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.quality:
         from .quality import report
-        print(json.dumps(report(locomo=args.locomo), sort_keys=True), flush=True)
+        print(json.dumps(report(locomo=args.locomo, titled=args.titled), sort_keys=True), flush=True)
         return 0
     extra = bool(args.vault or args.lang)
     sizes = args.notes or ([] if extra else [1000] if args.quick else [1000, 10000])

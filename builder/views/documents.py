@@ -125,6 +125,9 @@ def index_input(brain: Brain, known: dict | None = None, changes=model_changes,
     records = known.get("records", {})   # record ref → (record, its neighbourhood, its document)
     kept = dict(records)
     todo = changes(brain.records, known.get("record_objects", {})) | known["around"].redone | (relinked & records.keys())
+    shared = shared_titles(brain.records)
+    if shared != known.get("shared_titles", frozenset()):   # a title came to be shared, or no longer is
+        todo |= {ref for ref, rec in records.items() if (rec[0].source, rec[0].own_title) in shared ^ known.get("shared_titles", frozenset())}
     for ref in sorted(todo):
         rec = brain.records.get(ref)
         if rec is None:
@@ -132,9 +135,12 @@ def index_input(brain: Brain, known: dict | None = None, changes=model_changes,
             continue
         near, old = around[ref], records.get(ref)
         facets = record_facets(brain, rec, linked)
+        named = (rec.source, rec.own_title) not in shared
         kept[ref] = (old if old is not None and old[0] is rec and old[1] == near and (old[2]["facets"], old[2]["placed"]) == facets
-                     else (rec, near, _record_document(rec, near, facets)))
+                     and old[2]["title"] == (rec.own_title if named else "")
+                     else (rec, near, _record_document(rec, near, facets, named)))
     known.update(notes=made, records=kept, note_objects=brain.notes, record_objects=brain.records,   # the model's: never mutated
+                 shared_titles=shared,
                  modified=brain.modified, identities=identities, linked=linked, links=brain.links)
     docs = list(chain.from_iterable(map(itemgetter(2), made.values())))
     docs += map(itemgetter(2), kept.values())
@@ -188,12 +194,26 @@ def _note_documents(note: Note, pieces: list[str], facets: tuple) -> list[dict]:
     return docs
 
 
-def _record_document(rec: Record, around: tuple[int, list], facets: tuple) -> dict:
-    given = rec.raw.get("title") if isinstance(rec.raw.get("title"), str) else ""
+def shared_titles(records: dict) -> frozenset[tuple[str, str]]:
+    """(source, title) of every title its file gives that two or more records of the source
+    carry ("Caroline, session 3" on each of her messages that day): it names none of them."""
+    seen, shared = set(), set()
+    for rec in records.values():
+        if title := rec.own_title:
+            key = (rec.source, title)
+            (shared if key in seen else seen).add(key)
+    return frozenset(shared)
+
+
+def _record_document(rec: Record, around: tuple[int, list], facets: tuple, named: bool = True) -> dict:
+    """A record's index document. Its title is the one its file gives (a title made from the
+    text would count the text twice, ten times over); a title its source's records share
+    (`named` false: shared_titles) is no name, so it is left out: weighed as a title, ten
+    times the text, it outweighed what each message says
+    (docs/decisions.md#a-semantic-arm-that-earns-its-place-issue-62)."""
     number, near = around
-    # A title made from the text would count the text twice, ten times over.
     # group: the index knows each hit's source without its ref, so a scoped search drops hits early
-    return {"ref": rec.ref, "title": given.strip(), "aliases": "", "headings": "", "body": rec.text,
+    return {"ref": rec.ref, "title": rec.own_title if named else "", "aliases": "", "headings": "", "body": rec.text,
             "group": rec.source, "neighbours": near, "conversation": number, "facets": facets[0], "placed": facets[1]}
 
 
