@@ -48,6 +48,13 @@ def brain_files(explicit: bool = False) -> dict:
     return files
 
 
+def write_brain(root: Path, files: dict) -> Path:
+    for rel, content in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(content if isinstance(content, bytes) else content.encode())
+    return root
+
+
 def site_words(site: Path, words) -> dict[str, list[str]]:
     """file → the words of `words` in its path or its bytes, raw, gunzipped or inflated."""
     found = {}
@@ -71,10 +78,7 @@ def site_words(site: Path, words) -> dict[str, list[str]]:
 def private_site(tmp_path_factory):
     from builder.build import build
     tmp = tmp_path_factory.mktemp("private")
-    brain = tmp / "brain"
-    for rel, content in brain_files().items():
-        (brain / rel).parent.mkdir(parents=True, exist_ok=True)
-        (brain / rel).write_bytes(content if isinstance(content, bytes) else content.encode())
+    brain = write_brain(tmp / "brain", brain_files())
     out = tmp / "site"
     report = build([brain], out, now=NOW, pagefind=True)
     return brain, out, report

@@ -57,18 +57,14 @@ def test_the_activity_chart_stands_out_with_an_axis_and_a_name(chromium, base, s
         context.close()
 
 
-def test_a_summary_that_starts_with_the_title_is_listed(chromium, base):
-    page = chromium.new_page()
-    try:
-        for ref in ("notes", "tags/demo", DAY):
-            opened(page, base + page_file("brain", ref))
-            got = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('ul.items > li')].map((li) =>
-                [li.querySelector('a').textContent, li.querySelector('.excerpt')?.textContent]))""")
-            assert got["Diagram"] == "Diagram is a note with a chart. It shows the flow.", ref
-            if "Plan" in got:      # the H1 repeating `title:` is not the summary's first words
-                assert got["Plan"] == "We start on Monday.", ref
-    finally:
-        page.close()
+def test_a_summary_that_starts_with_the_title_is_listed(page, base):
+    for ref in ("notes", "tags/demo", DAY):
+        opened(page, base + page_file("brain", ref))
+        got = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('ul.items > li')].map((li) =>
+            [li.querySelector('a').textContent, li.querySelector('.excerpt')?.textContent]))""")
+        assert got["Diagram"] == "Diagram is a note with a chart. It shows the flow.", ref
+        if "Plan" in got:      # the H1 repeating `title:` is not the summary's first words
+            assert got["Plan"] == "We start on Monday.", ref
 
 
 def test_the_note_page_reads_as_words_on_one_grid(chromium, base):
@@ -95,28 +91,20 @@ def test_the_note_page_reads_as_words_on_one_grid(chromium, base):
         page.close()
 
 
-def test_home_has_one_title_and_no_empty_sections(chromium, base):
-    page = chromium.new_page()
-    try:
-        opened(page, base + page_file("brain", "home"))
-        assert page.title() == "My brain"
-        assert page.locator(".home .empty").count() == 0
-        assert "actions" not in page.evaluate("[...document.querySelectorAll('.home h2')].map((h) => h.id)")
-    finally:
-        page.close()
+def test_home_has_one_title_and_no_empty_sections(page, base):
+    opened(page, base + page_file("brain", "home"))
+    assert page.title() == "My brain"
+    assert page.locator(".home .empty").count() == 0
+    assert "actions" not in page.evaluate("[...document.querySelectorAll('.home h2')].map((h) => h.id)")
 
 
-def test_home_shows_the_vaults_front_page_above_its_dashboard(chromium, base):
-    page = chromium.new_page()
-    try:
-        opened(page, base + page_file("brain", "home"))
-        front = page.locator(".home > .front")
-        assert front.locator("p").first.inner_text() == "The front page of the vault: start at Plan."
-        assert front.locator("a").first.get_attribute("href").endswith("notes/plan.html")
-        below = page.evaluate("""() => [...document.querySelectorAll('.home > section')].every((s) =>
-            document.querySelector('.home > .front').compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING)""")
-        assert below                                                   # above every section of the dashboard
-        ids = page.evaluate("[...document.querySelectorAll('[id]')].map((e) => e.id)")
-        assert len(ids) == len(set(ids)), ids                          # its "Projects" is not home's
-    finally:
-        page.close()
+def test_home_shows_the_vaults_front_page_above_its_dashboard(page, base):
+    opened(page, base + page_file("brain", "home"))
+    front = page.locator(".home > .front")
+    assert front.locator("p").first.inner_text() == "The front page of the vault: start at Plan."
+    assert front.locator("a").first.get_attribute("href").endswith("notes/plan.html")
+    below = page.evaluate("""() => [...document.querySelectorAll('.home > section')].every((s) =>
+        document.querySelector('.home > .front').compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING)""")
+    assert below                                                   # above every section of the dashboard
+    ids = page.evaluate("[...document.querySelectorAll('[id]')].map((e) => e.id)")
+    assert len(ids) == len(set(ids)), ids                          # its "Projects" is not home's

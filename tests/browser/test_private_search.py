@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_publishing import NOW, brain_files
+from test_publishing import NOW, brain_files, write_brain
 
 pytestmark = pytest.mark.browser
 
@@ -13,11 +13,7 @@ pytestmark = pytest.mark.browser
 def site(tmp_path_factory):
     from builder.build import build
     tmp = tmp_path_factory.mktemp("private-browser")
-    brain = tmp / "brain"
-    for rel, content in brain_files().items():
-        (brain / rel).parent.mkdir(parents=True, exist_ok=True)
-        (brain / rel).write_bytes(content if isinstance(content, bytes) else content.encode())
-    build([brain], tmp / "site", now=NOW, pagefind=True)
+    build([write_brain(tmp / "brain", brain_files())], tmp / "site", now=NOW, pagefind=True)
     return tmp / "site"
 
 
