@@ -1,6 +1,6 @@
 // Math and diagrams of Obsidian notes (docs/brain.md). Loaded, after the vendored KaTeX and/or
 // Mermaid, only by pages whose HTML holds math (.math) or a diagram (pre.mermaid).
-// Nothing here may move the page as it loads (issue 64): display maths has its height reserved
+// Nothing here may move the page as it loads: display maths has its height reserved
 // by bf.css, and a diagram has a box of its own (bf.css) until it is drawn, which happens as it
 // nears the window.
 (() => {

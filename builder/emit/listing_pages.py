@@ -28,7 +28,7 @@ from .writer import Writer
 TEMPLATES = ("listing.html", "home.html")
 DAY_TEMPLATE = "day.html"        # a source's day: each of its records in full (views/calendar.py)
 PAGED = TEMPLATES + (DAY_TEMPLATE,)     # besides note.html: the templates of views with a page
-FRONT = "index.md"   # a vault's front page: home shows its text above the dashboard (issue 64)
+FRONT = "index.md"   # a vault's front page: home shows its text above the dashboard
 STAMPED = ("home", "memories", "source")   # pages that print the build instant (stamped), and some periods
 
 

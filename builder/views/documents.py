@@ -210,7 +210,7 @@ def _record_document(rec: Record, around: tuple[int, list], facets: tuple, named
     text would count the text twice, ten times over); a title its source's records share
     (`named` false: shared_titles) is no name, so it is left out: weighed as a title, ten
     times the text, it outweighed what each message says
-    (docs/decisions.md#a-semantic-arm-that-earns-its-place-issue-62)."""
+    (docs/decisions.md#a-semantic-arm-that-earns-its-place)."""
     number, near = around
     # group: the index knows each hit's source without its ref, so a scoped search drops hits early
     return {"ref": rec.ref, "title": rec.own_title if named else "", "aliases": "", "headings": "", "body": rec.text,

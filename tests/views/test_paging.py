@@ -22,7 +22,7 @@ class StaleSite:
     """What `finish` asks of a site: its build instant and the largest `stale` there can be."""
     as_of = NOW
 
-    def stale(self, brain):
+    def stale(self, brain, paths=()):
         return {"built_at": NOW, "changed": MOST_CHANGED}
 
 
