@@ -20,6 +20,7 @@ import watchfiles
 
 from .brain.discover import SKIP_DIRS
 from .kernel.errors import BfError
+from .kernel.fingerprint import CACHE_DIR
 from .kernel.model import LEFT_OUT
 from .kernel.times import rfc3339
 
@@ -35,7 +36,7 @@ class BrainFilter(watchfiles.DefaultFilter):
         super().__init__()
         self.brains = [Path(b).resolve() for b in brains]
         out = Path(out).resolve()
-        self.owned = [out, out.parent / ".bf-cache"]
+        self.owned = [out, out.parent / CACHE_DIR]
         self.siblings = (out.parent, f".{out.name}.")   # .NAME.building-PID, .NAME.old
 
     def __call__(self, change, path: str) -> bool:

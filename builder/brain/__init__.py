@@ -67,9 +67,8 @@ def load(root: Path, *, skip: set[Path] = frozenset(), cache: dict | None = None
     notes, private, records = _parsed(found, digest, cache, cfg, problems, spread, withheld, tally)
     digest.remember()
     sources = _sources(root, cfg, found, problems)
-    records = _published_records(records, sources, cfg, withheld)
-    sources = {name: src for name, src in sources.items()
-               if publish.source_published(cfg.sources.get(name), cfg.site.publish)}
+    shown = {name: src for name, src in sources.items() if publish.source_published(cfg.sources.get(name), cfg.site.publish)}
+    records, sources = _published_records(records, sources.keys() - shown.keys(), withheld), shown
     identities = known_identities(cfg.identities, notes, records, sources, memo.identities if memo else None)
     names = build_names(notes, identities, memo.names if memo else None)
     if memo:
@@ -188,9 +187,8 @@ def _parsed(found, digest, cache: dict, cfg, problems: list, spread: Spread, wit
     return notes, private, records
 
 
-def _published_records(records: dict, sources: dict, cfg, withheld: dict) -> dict:
-    """`records` but those of sources that are not published (brain/publish.py)."""
-    hidden = {name for name in sources if not publish.source_published(cfg.sources.get(name), cfg.site.publish)}
+def _published_records(records: dict, hidden: set[str], withheld: dict) -> dict:
+    """`records` but those of the `hidden` sources (brain/publish.py)."""
     if not hidden:
         return records
     kept = {ref: rec for ref, rec in records.items() if rec.source not in hidden}

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pathspec
 
-SKIP_DIRS = frozenset({"_site", ".bf-cache", "node_modules"})
+from ..kernel.fingerprint import CACHE_DIR
+
+SKIP_DIRS = frozenset({"_site", CACHE_DIR, "node_modules"})
 CONTROL = re.compile("[\x00-\x1f\x7f]")   # characters no ref may hold
 
 
