@@ -237,6 +237,28 @@ def test_a_rebuild_making_a_new_day_page_renders_the_pages_that_link_to_it_alone
     assert days() - before == {f"memories/brief/{day}"}
 
 
+def test_a_new_day_renders_the_notes_whose_due_badges_read_otherwise_alone(tmp_path, build_site):
+    """A watch rebuild a day later renders a note page whose due badge now reads otherwise ("due
+    tomorrow" → "due today"), not one whose badge reads the same nor one without a badge; the
+    site equals a clean build's (emit/reuse.py)."""
+    from builder.emit.state import BuildState
+    brain = tmp_path / "brain"
+    shutil.copytree(ROOT / "examples" / "brain", brain)
+    (brain / "projects" / "soon.md").write_text("# Soon\n\n- [ ] Ship it 📅 2026-12-06\n", encoding="utf-8")
+    (brain / "projects" / "later.md").write_text("# Later\n\n- [ ] Plan it 📅 2027-03-01\n", encoding="utf-8")
+    (brain / "projects" / "plain.md").write_text("# Plain\n\nNo task.\n", encoding="utf-8")
+    out, state = tmp_path / "site", BuildState()
+    build_site(brain, out, state=state, now="2026-12-05T12:00:00Z")
+    assert "due <time datetime=\"2026-12-06\" title=\"2026-12-06\">tomorrow</time>" in page(out, "projects/soon.md")
+    build_site(brain, out, state=state, now="2026-12-06T12:00:00Z")
+    rendered = set(state["views", "pages", "brain"].made)
+    assert "projects/soon.md" in rendered
+    assert not rendered & {"projects/later.md", "projects/plain.md"}, sorted(rendered)
+    assert ">today</time>" in page(out, "projects/soon.md")
+    build_site(brain, tmp_path / "clean", now="2026-12-06T12:00:00Z")
+    assert tree(out) == tree(tmp_path / "clean")
+
+
 def test_two_builds_are_byte_identical(tmp_path, build_site):
     brain = tmp_path / "brain"
     shutil.copytree(ROOT / "examples/brain", brain)

@@ -10,9 +10,13 @@ A page is a function of its view's reply pages and of what the page shows of oth
   its relation lists, a day's neighbouring days, and a source page's newest day;
 - a listing or day page: which of the pages it may link to exist (its crumbs' parents, a period's
   source days, a day's period);
-- every page: the brain's config, attachments, which notes and identities exist, the build
-  instant's day (due badges), the base URL and whether it is the site's first brain
-  (index.html); the pages that print the build instant (listing_pages.stamped), the instant.
+- every page: the brain's config, attachments, which notes and identities exist, the base URL
+  and whether it is the site's first brain (index.html); the pages that print the build
+  instant (listing_pages.stamped), the instant;
+- a note page whose text, or an embedded note's, holds a due badge: the badges as the build
+  instant's day words them ("due tomorrow", "was due 20 Nov"). No other page shows the day (home
+  and the periods still running are stamped), so a new day renders the notes whose badges read
+  otherwise, the stamped pages and what the views changed, not every page.
 Items are compared as model objects, by value. A page's key holds all of these; when a shared
 thing changes every page is rendered. A kept page is taken from the previous site only when the
 writer's file index vouches it holds the bytes this memo saw written (Writer.keep), so a site
@@ -35,7 +39,7 @@ from ..views import View
 from ..views.graph import Graph
 from .data import stored_in_files
 from .entries import came_went
-from .days import local_day
+from .days import due_badge, local_day
 from .listing_pages import DAY_TEMPLATE, FRONT, PAGED, SiteViews, stamped
 from .pages import offset_variant
 from .recordtext import claims, text_names, text_targets
@@ -77,16 +81,28 @@ def _item(brain: Brain, ref: str):
     return "identity" if ref in brain.identities else "attachment" if ref in brain.attachments else None
 
 
-def _note_key(brain: Brain, g: Graph, view: View, reads: set) -> tuple:
+def _note_key(brain: Brain, g: Graph, view: View, reads: set, today) -> tuple:
     deps, embedded = _deps(brain, g, view.ref)
     reads.update((_token(brain, d),) for d in deps)
     reads.update(embedded)
-    return view.pages, tuple((d, _item(brain, d)) for d in sorted(deps))
+    key = view.pages, tuple((d, _item(brain, d)) for d in sorted(deps))
+    badges = _badges(brain, (view.ref, *embedded), today)
+    if badges:
+        reads.add(TODAY)
+        key += (badges,)
+    return key
+
+
+def _badges(brain: Brain, refs, today) -> tuple:
+    """The due badges the text of the notes `refs` shows on `today` (emit/html.py fills them)."""
+    return tuple(due_badge(*value, today) for ref in refs if ref in brain.notes
+                 for kind, value in brain.notes[ref].slots if kind == "due")
 
 
 EXISTS = "exists"   # (EXISTS, ref): read by the pages that link to ref's page when it has one
 DAYS = "days"       # (DAYS, source): read by the pages that show which days the source has
 NAME = "name"       # (NAME, name): read by the day pages whose records' text links that name
+TODAY = ("today",)  # read by the note pages that show a due badge: worded against the build's day
 
 
 def _existence(view: View) -> list:
@@ -151,7 +167,7 @@ def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, a
         for page in view.pages:
             keys[reply_path(view.brain, view.ref, *offset_variant(view, page))] = page
     if view.template == "note.html":
-        keys[page_path(brain, view.ref)] = _note_key(brain, g, view, reads)
+        keys[page_path(brain, view.ref)] = _note_key(brain, g, view, reads, local_day(as_of, brain.config.timezone))
     else:
         key = _listing_key(brain, site, view, as_of, reads)
         if view.ref == "home" and FRONT in brain.notes:   # home shows the front page's text, as its note page does
@@ -195,7 +211,7 @@ class PageMemo:
     def begin(self, brain: Brain, site: SiteViews, as_of: str, base_url: str | None, root: bool) -> None:
         """A change to what every page shares forgets every page."""
         shared = (brain.config, brain.attachments, frozenset(brain.notes), frozenset(brain.identities),
-                  tuple(sorted(brain.moved.items())), local_day(as_of, brain.config.timezone), base_url, root)
+                  tuple(sorted(brain.moved.items())), base_url, root)
         if shared != self.shared:
             self.shared, self.keys, self.digests, self.page_of = shared, {}, {}, {}
             self.reads, self.readers, self.stamped = {}, {}, set()
@@ -205,6 +221,9 @@ class PageMemo:
         """Take from the previous site (Writer.keep) each file whose key is unchanged: the views
         whose pages must be rendered, and the paths kept among theirs."""
         changed, pages = self._changed(brain, views, came_went)
+        today = local_day(as_of, brain.config.timezone)
+        if self.as_of is None or today != local_day(self.as_of, brain.config.timezone):
+            changed.add(TODAY)
         dirty = set().union(*(self.readers.get(t, ()) for t in changed))
         if as_of != self.as_of:
             dirty |= self.stamped
