@@ -195,8 +195,8 @@ class Runner:
 
     def stages(self, scope: str, ctx: Build) -> None:
         """The stages of `scope` over `ctx`; the content stages start beside once the last brain's
-        stages they need have run. The site's that need no other stage are the last index child's
-        when one is forked."""
+        stages they need have run. The site's that run beside (`Stage.beside`) are the last index
+        child's when one is forked."""
         select = _after_pages if scope == "site" and self.beside else None   # the others: index_of's child
         last = getattr(ctx, "brain", None) is self.build.brains[-1]
         run_stages(self.phases, scope, ctx, self.state, partial(self._ran, last) if self.pending else None, select)
@@ -250,18 +250,18 @@ def _then_site(index_side, site: Once, phases: Phases, build: Build) -> None:
 
 
 def _alone_site(phases: Phases, build: Build) -> None:
-    """The site's stages that need no other stage's files: they need only the parsed brains. The
-    others (the feeds: they list every page) run in the build's process once the pages are
-    written (Runner.stages)."""
-    run_stages(phases, "site", scoped("site", build), None, select=_alone)
+    """The site's stages that say they run beside (`Stage.beside`: they read only the parsed
+    brains). The others (the feeds: they list every page) run in the build's process once the
+    pages are written (Runner.stages)."""
+    run_stages(phases, "site", scoped("site", build), None, select=_beside)
 
 
-def _alone(stage: Stage) -> bool:
-    return not stage.needs
+def _beside(stage: Stage) -> bool:
+    return stage.beside
 
 
 def _after_pages(stage: Stage) -> bool:
-    return bool(stage.needs)
+    return not stage.beside
 
 
 def _content(phases: Phases, ctx: Build) -> None:

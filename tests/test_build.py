@@ -393,6 +393,19 @@ def test_every_file_comes_from_one_named_emitter(tmp_path):
     assert report.emitted["pages"] > 40 and report.emitted["token table"] > 1
 
 
+def test_a_stage_says_where_it_runs():
+    """Placement is declared (Stage.beside), not inferred from `needs`: the site's stages that read
+    only the parsed brains say so, the feeds (which list every page) do not, and a stage that
+    needs another cannot claim to run beside (docs/code.md#the-build)."""
+    from builder.emit.emitters import EMITTERS
+    from builder.emit.stage import Stage
+    beside = {s.name for s in EMITTERS if s.beside}
+    assert beside == {"site pages", "navigation", "assets", "token table"}
+    assert all(s.scope == "site" and not s.needs for s in EMITTERS if s.beside)
+    with pytest.raises(ValueError, match="runs beside"):
+        Stage("x", "site", "render", lambda ctx: [], needs=("pages",), beside=True)
+
+
 def test_a_site_past_github_pages_limit_is_said_once(tmp_path, make_brain, build_site, monkeypatch):
     """bf build sums its site's bytes; past GitHub Pages' 1 GB it says so (docs/site.md#sizes-a-host-takes)."""
     import builder.build as build_module

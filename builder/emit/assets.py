@@ -60,4 +60,4 @@ def _assets(ctx: SiteContext) -> None:
 
 
 ATTACHMENTS = Stage("attachments", "index", "render", _attachments)
-ASSETS = Stage("assets", "site", "assets", _assets)
+ASSETS = Stage("assets", "site", "assets", _assets, beside=True)

@@ -114,4 +114,4 @@ def _stage(ctx: SiteContext) -> None:
     emit_navigation(ctx.writer, list(ctx.brains), ctx.as_of, ctx.memo)
 
 
-NAVIGATION = Stage("navigation", "site", "render", _stage, memo=dict)
+NAVIGATION = Stage("navigation", "site", "render", _stage, memo=dict, beside=True)

@@ -75,4 +75,4 @@ def _stage(ctx: SiteContext) -> None:
     emit_site_pages(ctx.writer, list(ctx.brains), ctx.as_of, ctx.base_url)
 
 
-SITE_PAGES = Stage("site pages", "site", "render", _stage)
+SITE_PAGES = Stage("site pages", "site", "render", _stage, beside=True)

@@ -97,6 +97,14 @@ class Stage:
     # (the stage's context) → a context manager, left when the scope's stages are done; the stage
     # gets what it entered as `ctx.started`
     start: Callable[[Build], object] | None = None
+    # a site stage that reads only the parsed brains, never another stage's files or memo: a
+    # forking build runs it in the last brain's index child, beside the views (runner.py); the
+    # others run in the build's process once the brains' stages are done
+    beside: bool = False
+
+    def __post_init__(self):
+        if self.beside and (self.needs or self.scope != "site"):
+            raise ValueError(f"stage {self.name!r}: only a site stage that needs no other runs beside")
 
     def wanted(self, ctx: Build) -> bool:
         return not self.when or bool(getattr(ctx, self.when))

@@ -261,4 +261,4 @@ def _table(ctx: SiteContext) -> None:
 
 DOC_VECTORS = Stage("document vectors", "index", "vectors", _doc_vectors, needs=("search index",), memo=VectorMemo,
                     when="embeddings", start=_begin)
-TABLE = Stage("token table", "site", "vectors", _table, memo=dict, when="embeddings")
+TABLE = Stage("token table", "site", "vectors", _table, memo=dict, when="embeddings", beside=True)
