@@ -25,10 +25,10 @@ from types import MappingProxyType
 import orjson
 
 from . import __version__
+from .kernel.formats import PARSE_CACHE_FORMAT
 from .kernel.model import Note, RawLink, Section, Task
 from .kernel.owned import ours
 
-FORMAT = 2
 CLASSES = MappingProxyType({cls.__name__: cls for cls in (Note, Section, RawLink, Task)})
 
 
@@ -43,7 +43,7 @@ def _code_digest() -> str:
 
 def version() -> list:
     fields = {name: [f.name for f in dataclasses.fields(cls)] for name, cls in sorted(CLASSES.items())}
-    return [FORMAT, __version__, _code_digest(), fields]
+    return [PARSE_CACHE_FORMAT, __version__, _code_digest(), fields]
 
 
 class Unencodable(ValueError):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-FORMAT = "bf-lunr-11"
+from ..kernel.formats import LUNR_FORMAT as FORMAT  # noqa: F401  (read by index, layout and reader)
+
 FIELDS = ("title", "aliases", "headings", "body", "neighbours")
 # Per field: boost, k1, b (BM25 summed over fields, each with its own parameters). The one
 # place to tune ranking. `neighbours` (records only): the words of the messages around a

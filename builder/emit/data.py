@@ -29,7 +29,7 @@ from ..kernel import refs
 from ..kernel.canon import canonical_text
 from ..kernel.listing import paged
 from ..kernel.packs import packed_name
-from ..query.data import FORMAT
+from ..kernel.formats import DATA_FORMAT
 from ..views import View
 from .cardids import STRIDE, CardIds
 from .entries import Seen, came_went, entries, json_bytes
@@ -146,7 +146,7 @@ def emit_data(writer: Writer, brain: str, views: Sequence[View], memo: DataMemo 
             text = json_bytes([[e["placed"], e["source"], int(e["low"]), ids[t]] for e, t in zip(part, cards)])
         memo.timeline.append((part, cards, text))
     timeline = [c[2] for c in memo.timeline]
-    meta = {"format": FORMAT, "cards": len(ids), "cardChunk": STRIDE, "packs": counts,
+    meta = {"format": DATA_FORMAT, "cards": len(ids), "cardChunk": STRIDE, "packs": counts,
             "timeline": sum(len(c[0]) for c in chunks), "timelineChunks": len(chunks)}
     if once:   # what holds the cards' texts goes; their chunks stay
         del chunks, ids, moved

@@ -30,7 +30,7 @@ Incremental: bundles.json records, per bundle, a hash of its input — the bytes
 pages (without the spans marked ``data-bf-asof``: the footer's build instant, which is on every
 page, and due badges, all outside what pagefind indexes; the same instant anywhere else, say in
 a note's text, is indexed and stays in), the
-pagefind version, `FORMAT` and `CODE`. A bundle whose input hash
+pagefind version, `PAGEFIND_FORMAT` and `CODE`. A bundle whose input hash
 equals the previous site's is copied from it through the Writer (which hard-links the
 identical files) instead of re-running pagefind.
 
@@ -57,6 +57,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from ..kernel.errors import BuildError
+from ..kernel.formats import PAGEFIND_FORMAT
 from ..kernel.refs import escape_segment
 from .pagefind_canon import canonicalize
 from .stage import ContentContext, Stage, paths
@@ -69,11 +70,9 @@ __all__ = ["PagefindError", "Bundle", "plan_bundles", "emit_pagefind", "index_pa
 BUNDLE_DIR = "pagefind"
 BUNDLES_JSON = f"{BUNDLE_DIR}/bundles.json"
 UI_FILES = ("pagefind-ui.js", "pagefind-ui.css")
-#: Bump when the bundle layout or post-processing changes: every bundle is rebuilt.
-FORMAT = 2      # 2: pagefind's extended build, one index per page language
 ENGINE = "pagefind_bin_extended"   # the wheel holding the binary; its version is pagefind's
 #: The code that makes a bundle (this module: which pages, pagefind's flags; pagefind_canon.py):
-#: any change to it rebuilds every bundle, as the parse cache does, without relying on a FORMAT bump.
+#: any change to it rebuilds every bundle, as the parse cache does, without relying on a PAGEFIND_FORMAT bump.
 CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes()
                                for name in ("pagefind.py", "pagefind_canon.py"))).hexdigest()[:16]
 NOTES_PER_BUNDLE = 3000      # a run's memory grows with its pages: about half a GB each (docs/limits.md#the-site)
@@ -197,7 +196,7 @@ def emit_pagefind(writer: Writer, brains, later: bool = False, stop: threading.E
         for name in UI_FILES:  # the same in every bundle; the search page loads them from here
             writer.copy(writer.stage / BUNDLE_DIR / bundles[0].folder / name, f"{BUNDLE_DIR}/{name}")
     writer.write_json(BUNDLES_JSON, {
-        "format": FORMAT, "pagefind": engine,
+        "format": PAGEFIND_FORMAT, "pagefind": engine,
         "bundles": [{"path": b.folder, "pages": len(b.pages), "input": b.input, **entries[b.folder],
                      "languages": _languages(writer.stage / BUNDLE_DIR / b.folder)} for b in bundles]}, "pagefind")
     return bundles
@@ -216,7 +215,7 @@ ASOF_SPANS = re.compile(rb"<span [^>]*data-bf-asof[^>]*>.*?</span>", re.S)
 
 
 def _input_hash(stage: Path, pages: list[str], engine: str) -> str:
-    digest = hashlib.sha256(f"{FORMAT}\0{CODE}\0{engine}\0".encode("utf-8"))
+    digest = hashlib.sha256(f"{PAGEFIND_FORMAT}\0{CODE}\0{engine}\0".encode("utf-8"))
     for page in pages:
         data = ASOF_SPANS.sub(b"", (stage / page).read_bytes())
         digest.update(f"{page}\0{len(data)}\0".encode("utf-8"))
@@ -230,7 +229,7 @@ def _previous(site: Path | None, engine: str) -> dict[str, dict]:
         data = json.loads((site / BUNDLES_JSON).read_bytes()) if site else {}
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("pagefind") != engine:
+    if not isinstance(data, dict) or data.get("format") != PAGEFIND_FORMAT or data.get("pagefind") != engine:
         return {}
     return {b["path"]: b for b in data.get("bundles", []) if isinstance(b, dict) and "path" in b}
 

@@ -29,6 +29,7 @@ from itertools import repeat
 from ..bm25 import index_files
 from ..bm25.update import IndexState
 from ..kernel.canon import canonical_json
+from ..kernel.formats import STORE_FORMAT
 from ..kernel.model import Brain
 from ..kernel.parallel import SERIAL, Spread
 from ..kernel.refs import escape_segment
@@ -37,7 +38,6 @@ from ..views.memo import Memos, model_changes
 from .stage import IndexContext, Stage, paths
 from .writer import Writer
 
-STORE_FORMAT = "bf-search-4"   # 4: notes' meta in chunks (notes/m/K.json), no notes.json
 TEXT_CHUNK = 200   # records a meta chunk holds
 NOTE_CHUNK = 25    # notes a meta chunk and a text chunk hold: a search reads those of its hits
 

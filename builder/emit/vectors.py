@@ -46,7 +46,7 @@ from functools import lru_cache
 
 from .. import vectors
 from ..bm25.layout import arrange
-from ..query.vectorstore import FORMAT
+from ..kernel.formats import VECTORS_FORMAT
 from ..kernel.canon import canonical_json
 from ..kernel.packs import packed_name
 from ..kernel.parallel import SERIAL, Spread
@@ -77,7 +77,7 @@ def emit_table(writer: Writer, digests: dict | None = None) -> None:
     """The token table (builder/vectors) as site files; `digests`: the token table stage's memo
     (_write_files)."""
     meta = vectors.meta()
-    writer.write_json(f"{table_dir()}/table.json", {"format": FORMAT, "dims": meta["dims"], "rows": meta["rows"],
+    writer.write_json(f"{table_dir()}/table.json", {"format": VECTORS_FORMAT, "dims": meta["dims"], "rows": meta["rows"],
                                                     "shard": SHARD, "pieces": [INITIAL, CONTINUING]}, "vectors")
     _write_files(writer, _table_files(), "vectors", {} if digests is None else digests)
 
@@ -226,7 +226,7 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     packs = _related_packs(near, dict(zip(note_refs, (docs[i]["title"] for i in notes))), kept)
     for k, text in enumerate(packs):
         writer.write_pack(f"{base}/related/{k}.json", text.encode("utf-8"), owner)
-    meta = {"format": FORMAT, "dims": dims, "groups": groups, "mean": mean, "fixed": fixed, "page": PAGE,
+    meta = {"format": VECTORS_FORMAT, "dims": dims, "groups": groups, "mean": mean, "fixed": fixed, "page": PAGE,
             "related": len(packs)}
     old = kept.get("meta")
     kept["meta"] = old = old if old is not None and old[0] == meta else (meta, canonical_json(meta))

@@ -24,9 +24,9 @@ import zlib
 from pathlib import Path
 
 from .canon import canonical_json
+from .formats import FINGERPRINT_FORMAT
 from .refs import escape_segment
 
-FORMAT = 4
 SHARDS = 8
 MEMORIES = "memories"
 CACHE_DIR = ".bf-cache"   # the build's cache folder, beside --out (build.cache_path)
@@ -170,7 +170,7 @@ class Listing:
         self.dirs, self.folders, self.seen = dirs, folders, seen
 
     def main(self) -> dict:
-        return {"format": FORMAT, "dirs": self.dirs}
+        return {"format": FINGERPRINT_FORMAT, "dirs": self.dirs}
 
     @staticmethod
     def split(files: dict[str, str], dirs: dict[str, str], kept: dict | None = None) -> "Listing":

@@ -5,10 +5,9 @@ sections computed from their note's reply (query/sections.py). Packs are loaded 
 from __future__ import annotations
 
 from ..kernel import packs, refs
+from ..kernel.formats import DATA_FORMAT
 from ..kernel.listing import PAGE_ITEMS
 from .sections import section_reply
-
-FORMAT = "bf-data-2"
 
 
 class BrainData:
@@ -16,7 +15,7 @@ class BrainData:
         self.load_json, self.brain, self.load_raw = load_json, brain, load_raw
         self.root = f"_bf/{refs.escape_segment(brain)}/data"
         meta = load_json(f"{self.root}/meta.json")
-        self.meta = meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
+        self.meta = meta if isinstance(meta, dict) and meta.get("format") == DATA_FORMAT else None
         self.loaded: dict[str, object] = {}
         self.texts: dict[str, bytes | None] = {}   # a record pack's JSON bytes, while it is not parsed
         self.record_texts: dict[str, str] = {}   # ref -> record_text: each search of its words wants it again

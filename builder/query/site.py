@@ -11,7 +11,7 @@ from ..bm25.pipeline import WordMemo
 from ..kernel import packs, refs
 from ..kernel.canon import parsed
 from ..kernel.errors import IndexMissing
-from ..kernel.fingerprint import FORMAT, SHARDS, Staleness, fingerprint_files, fingerprint_main
+from ..kernel.fingerprint import FINGERPRINT_FORMAT, SHARDS, Staleness, fingerprint_files, fingerprint_main
 from .data import BrainData
 
 def find_site(site: str | None) -> Path:
@@ -91,7 +91,7 @@ class Site:
             root = Path(info.get("root", ""))
             before = self.load_json(fingerprint_main(brain), packed=True)
             found = None
-            if info.get("root") and root.is_dir() and isinstance(before, dict) and before.get("format") == FORMAT:
+            if info.get("root") and root.is_dir() and isinstance(before, dict) and before.get("format") == FINGERPRINT_FORMAT:
                 found = Staleness(root, before, lambda folder, shard=None: self._files_of(brain, folder, shard))
             self._stale[brain] = found
         found = self._stale[brain]

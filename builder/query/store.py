@@ -13,10 +13,10 @@ from bisect import bisect_right
 from ..kernel import packs
 from ..kernel.canon import parsed
 from ..bm25 import IndexReader, resident
+from ..kernel.formats import STORE_FORMAT
 from ..kernel.refs import escape_segment
 from .site import Site
 
-STORE_FORMAT = "bf-search-4"
 CHECKS_MAX = 16   # filter sets whose verdicts a store keeps (BrainStore.verdicts)
 EXCERPTS = 4096   # excerpts a store keeps (BrainStore.excerpt)
 

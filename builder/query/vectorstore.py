@@ -15,11 +15,8 @@ from itertools import accumulate
 from operator import mul
 
 from ..kernel import packs
+from ..kernel.formats import VECTORS_FORMAT
 from ..vectors.wordpiece import WordPiece, shards_of, words
-
-# 4: pages for the lexical candidates, buckets holding their docs' offsets, the vocabulary in
-# shards; 3: vectors in buckets (vectors/buckets.py); 2: every .bin file a pack
-FORMAT = "bf-vectors-4"
 
 
 def _bytes(site, rel: str) -> bytes | None:
@@ -39,7 +36,7 @@ class Table:
         self.wordpiece = WordPiece({})
 
     def ok(self) -> bool:
-        return self.meta.get("format") == FORMAT
+        return self.meta.get("format") == VECTORS_FORMAT
 
     def _read(self, text: str) -> WordPiece:
         """The tokenizer, holding every vocabulary shard `text`'s words need (shards_of)."""
@@ -90,7 +87,7 @@ class BrainVectors:
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
 
     def ok(self) -> bool:
-        return self.meta.get("format") == FORMAT
+        return self.meta.get("format") == VECTORS_FORMAT
 
     def _file(self, rel: str) -> bytes:
         return _bytes(self.site, f"{self.store.base}/vectors/{rel}.bin") or b""

@@ -6,14 +6,14 @@ import * as refs from './refs.js'
 import { PAGE_ITEMS } from './listing.js'
 import { sectionReply } from './sections.js'
 
-export const FORMAT = 'bf-data-2'
+export const DATA_FORMAT = 'bf-data-2' // kernel/formats.py
 
 export class BrainData {
   constructor (loadJson, brain) {
     this.loadJson = loadJson
     this.brain = brain
     this.root = `_bf/${refs.escapeSegment(brain)}/data`
-    this.meta = loadJson(`${this.root}/meta.json`).then((m) => (m && typeof m === 'object' && m.format === FORMAT ? m : null))
+    this.meta = loadJson(`${this.root}/meta.json`).then((m) => (m && typeof m === 'object' && m.format === DATA_FORMAT ? m : null))
   }
 
   family (meta, ref, variant) {

@@ -6,7 +6,7 @@ import { packedName, unpack } from './packs.js'
 import { indexMissing } from './errors.js'
 import { WordMemo } from './bm25/pipeline.js'
 
-export const BUNDLE_VERSION = 11 // builder/__init__.py BUNDLE_VERSION; test_parity checks they agree
+export const BUNDLE_VERSION = 11 // kernel/formats.py
 export const MANIFEST = '_bf/manifest.json'
 
 async function fetchJson (url, packed = false) {

@@ -4,7 +4,7 @@ import { IndexReader } from './bm25/reader.js'
 import { escapeSegment } from './refs.js'
 import { cmp, sortedBy } from './order.js'
 
-export const STORE_FORMAT = 'bf-search-4'
+export const STORE_FORMAT = 'bf-search-4' // kernel/formats.py
 
 // Where `ref` would go in the sorted `heads`, after equal ones (Python's bisect_right, by code point).
 function bisectRight (heads, ref) {

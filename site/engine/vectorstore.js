@@ -6,7 +6,7 @@ import { WordPiece, shardsOf, words } from './wordpiece.js'
 import { sortedBy } from './order.js'
 import { packedName, unpackBytes } from './packs.js'
 
-const FORMAT = 'bf-vectors-4' // vectorstore.py FORMAT
+const VECTORS_FORMAT = 'bf-vectors-4' // kernel/formats.py
 
 async function fetchBytes (site, rel) {
   if (!site.vectorFiles) site.vectorFiles = new Map()
@@ -30,7 +30,7 @@ export class Table {
     return this
   }
 
-  ok () { return this.meta.format === FORMAT }
+  ok () { return this.meta.format === VECTORS_FORMAT }
 
   // The tokenizer, holding every vocabulary shard `text`'s words need (vectorstore.py _read).
   async read (text) {
@@ -94,7 +94,7 @@ export class BrainVectors {
     return this
   }
 
-  ok () { return this.meta.format === FORMAT }
+  ok () { return this.meta.format === VECTORS_FORMAT }
 
   file (rel) { return fetchBytes(this.site, `${this.store.base}/vectors/${rel}.bin`) }
 

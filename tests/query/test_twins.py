@@ -221,14 +221,17 @@ def js_literal(value: int | float | str) -> str:
     return repr(value)
 
 
+FORMATS = ROOT / "builder" / "kernel" / "formats.py"   # every format's version, which any JS module may hold
+
+
 def shared_constants() -> list[tuple[Path, str, str, int | float | str, int]]:
     """(JS file, name, its JS literal, the Python value, where the literal starts) of every
-    constant a JS twin or mirror shares by name with its Python module."""
-    out = []
+    constant a JS twin or mirror shares by name with its Python module or kernel/formats.py."""
+    out, formats = [], py_constants(FORMATS)
     for _, py, js in pairs() + mirror_pairs():
         if not js.is_file():
             continue
-        values = py_constants(py)
+        values = formats | py_constants(py)
         for m in JS_CONST.finditer(js.read_text("utf-8")):
             if m.group(2) in values:
                 out.append((js, m.group(2), m.group(3), values[m.group(2)], m.start(3)))
@@ -240,7 +243,8 @@ def test_shared_constants_hold_the_python_value():
     names = {(js.name, name) for js, name, *_ in found}
     assert {("page.js", "LISTED_EXCERPT"), ("navdata.js", "EXPLORER"), ("navdata.js", "GRAPH"),
             ("text.js", "EXCERPT_CHARS"), ("listing.js", "PAGE_ITEMS"), ("vector.js", "WEIGHT"),
-            ("excerpt.js", "SPACE")} <= names, sorted(names)
+            ("excerpt.js", "SPACE"), ("store.js", "STORE_FORMAT"), ("data.js", "DATA_FORMAT"),
+            ("vectorstore.js", "VECTORS_FORMAT"), ("scoring.js", "LUNR_FORMAT"), ("site.js", "BUNDLE_VERSION")} <= names, sorted(names)
     wrong = [f"{js.relative_to(ROOT)} {name} = {literal}, Python has {value!r}"
              for js, name, literal, value, _ in found if ast.literal_eval(literal) != value]
     assert not wrong, "python tests/query/test_twins.py writes the Python values:\n" + "\n".join(wrong)

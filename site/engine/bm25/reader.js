@@ -4,7 +4,7 @@ import { packedName, unpack, unpackBytes } from '../packs.js'
 import { cmp } from '../order.js'
 import { phraseBuckets } from './adjacent.js'
 import { analyzePairs } from './pipeline.js'
-import { FORMAT, WHEN_BOOST, fnv1a } from './scoring.js'
+import { LUNR_FORMAT, WHEN_BOOST, fnv1a } from './scoring.js'
 import { bigPosting, makePosting } from './postings.js'
 
 export class FormatError extends Error {}
@@ -60,8 +60,8 @@ export class IndexReader {
 
   async meta () {
     const m = await this.json('meta.json')
-    if (!m || m.format !== FORMAT) {
-      throw new FormatError(`index format ${m && m.format !== undefined ? `'${m.format}'` : 'None'}, need '${FORMAT}'`)
+    if (!m || m.format !== LUNR_FORMAT) {
+      throw new FormatError(`index format ${m && m.format !== undefined ? `'${m.format}'` : 'None'}, need '${LUNR_FORMAT}'`)
     }
     return m
   }

@@ -1,7 +1,7 @@
 // BM25 arithmetic.
 // Twin of builder/bm25/scoring.py: same tokens, same numbers, bit for bit.
 
-export const FORMAT = 'bf-lunr-11'
+export const LUNR_FORMAT = 'bf-lunr-11' // kernel/formats.py
 // A hit placed in the span of a date the query names weighs this much more (scoring.WHEN_BOOST).
 export const WHEN_BOOST = 2.0
 

@@ -1,0 +1,27 @@
+"""Every versioned format bf writes, named and numbered once (docs/code.md#twins).
+
+A reader refuses a file of another version, and a build does not reuse one: bump a format's
+version when what it holds changes in a way an older reader would misread. The browser's engine
+holds the formats it reads under the same names (store.js, data.js, vectorstore.js,
+bm25/scoring.js), written from here by `python tests/query/test_twins.py`; a test fails while one
+differs. What each format holds: the docs each line names.
+"""
+from __future__ import annotations
+
+# The layout of a built site (docs/site.md#search-data); the manifest says it and a query engine
+# refuses a site of another bundle version.
+BUNDLE_VERSION = 11
+# The sharded BM25 index (builder/bm25/FORMAT.md).
+LUNR_FORMAT = "bf-lunr-11"
+# Each brain's search store: the metadata and texts a search reply is cut from (docs/site.md#search-data).
+STORE_FORMAT = "bf-search-4"
+# The compact data: listings, timeline and cards as packs (docs/data.md).
+DATA_FORMAT = "bf-data-2"
+# The vector arm's pages and token table (docs/site.md#search-data).
+VECTORS_FORMAT = "bf-vectors-4"
+# The full-text bundles bf keeps between builds: pagefind's extended build, one index per page language.
+PAGEFIND_FORMAT = 2
+# The staleness fingerprint: the published files and a digest of the rest (docs/site.md#staleness).
+FINGERPRINT_FORMAT = 4
+# The parse cache in the cache folder (builder/parsecache.py).
+PARSE_CACHE_FORMAT = 2
