@@ -11,7 +11,8 @@ from .delta import Last, changed_items, changed_replies
 from .graph import Graph, graph
 from .paging import paginate
 from .memo import Memos, ViewsMemo, model_changes
-from .reads import back_stamp, claims_stamp, note_reply, problems_by_path, record_reply, section_reply
+from .reads import (note_reply, note_stamp, problems_by_path, record_reply, record_stamp, section_reply,
+                    section_stamp)
 from .view import View
 
 __all__ = ["View", "ViewsMemo", "compute"]
@@ -54,18 +55,16 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, memo: ViewsMemo | 
         note = brain.notes.get(ref)
         if note is None:
             rec = brain.records[ref]
-            stamp = (rec, g.outgoing.get(ref), back_stamp(brain, g, ref), problems.get(rec.path))
+            stamp = record_stamp(brain, g, rec, problems.get(rec.path))
             reply = memos["records"](ref, stamp, lambda: record_reply(brain, g, rec, problems.get(rec.path, ())))
             replies[ref] = (View(brain.name, ref, "record.html", pages(ref, reply, ("record", "text"))),)
             continue
-        back = back_stamp(brain, g, ref)
-        stamp = (note, brain.modified[ref], g.outgoing.get(ref), back, claims_stamp(brain, note),
-                 problems.get(ref), reviews.get(ref))
+        stamp = note_stamp(brain, g, note, reviews.get(ref), problems.get(ref))
         reply = memos["notes"](ref, stamp, lambda: note_reply(brain, g, note, reviews.get(ref), problems.get(ref, ())))
         made = [View(brain.name, ref, "note.html", pages(ref, reply, divided=bool(note.sections)))]
+        sections = section_stamp(brain, g, note) if note.sections else None
         for section in note.sections:
-            sreply = memos["sections"](section.ref, (note, brain.modified[ref], back),
-                                       lambda: section_reply(brain, g, note, section))
+            sreply = memos["sections"](section.ref, sections, lambda: section_reply(brain, g, note, section))
             made.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))
         replies[ref] = tuple(made)
     if dirty is not None and any(ref not in last.replies for ref in todo):

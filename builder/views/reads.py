@@ -96,6 +96,13 @@ def _problems(brain: Brain, path: str, problems: list | None) -> list[dict]:
     return [p.to_json() for p in problems]
 
 
+def note_stamp(brain: Brain, g: Graph, note: Note, signals: dict | None = None, problems: list | None = None) -> tuple:
+    """All that note_reply(brain, g, note, signals, problems) is made of (views/memo.py): beside it,
+    so a field the reply gains from elsewhere joins its stamp here."""
+    return (note, brain.modified[note.ref], g.outgoing.get(note.ref), back_stamp(brain, g, note.ref),
+            claims_stamp(brain, note), problems, signals)
+
+
 def note_reply(brain: Brain, g: Graph, note: Note, signals: dict | None = None, problems: list | None = None) -> dict:
     """`problems`: the note's own (problems_by_path)."""
     reply = {
@@ -117,6 +124,12 @@ def _links_to_section(g: Graph, note: Note, section) -> list:
     return [l for l in g.backlinks.get(note.ref, ()) if l.heading and l.heading in (section.heading, section.id)]
 
 
+def section_stamp(brain: Brain, g: Graph, note: Note) -> tuple:
+    """All that section_reply(brain, g, note, section) is made of, for any section of `note`: its
+    backlinks are among the note's (views/memo.py)."""
+    return note, brain.modified[note.ref], back_stamp(brain, g, note.ref)
+
+
 def section_reply(brain: Brain, g: Graph, note: Note, section) -> dict:
     data = note.text.encode("utf-8")
     return {
@@ -128,6 +141,11 @@ def section_reply(brain: Brain, g: Graph, note: Note, section) -> dict:
         "backlinks": backlinks(brain, g, section.ref, _links_to_section(g, note, section)),
         "problems": [],
     }
+
+
+def record_stamp(brain: Brain, g: Graph, rec, problems: list | None = None) -> tuple:
+    """All that record_reply(brain, g, rec, problems) is made of (views/memo.py)."""
+    return rec, g.outgoing.get(rec.ref), back_stamp(brain, g, rec.ref), problems
 
 
 def record_reply(brain: Brain, g: Graph, rec, problems: list | None = None) -> dict:
