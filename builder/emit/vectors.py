@@ -20,6 +20,11 @@
   _bf/search/BRAIN/vectors/N/p/J.bin.gz
                                the int8 vectors of group N's docs [J·page, (J+1)·page), stored
                                column by column: what a search reads to rank a lexical candidate
+  _bf/search/BRAIN/vectors/weights.json.gz
+                               [[id gaps…], [sixteenths…]]: the brain's token weights
+                               (vectors/weights.py), the tokens that weigh less than 16
+                               sixteenths in id order, each id the last one's plus its gap (the
+                               first's: from 0); a query's vector weighs its tokens by them
   _bf/search/BRAIN/vectors/related/K.json.gz
                                {NOTE_REF: [[REF, TITLE]…]}: each note's related notes
                                (vectors/related.py), for the "Related" list of its page
@@ -215,7 +220,8 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     slots, id_refs, files = arrange(docs, arranged)   # the index's ids (None: unused)
     docs = [doc for doc in slots if doc is not None]
     refs = [doc["ref"] for doc in docs]
-    rows, mean = doc_rows(docs, refs, dims, known, spread, begun)
+    rows, mean, (ids, weights) = doc_rows(docs, refs, dims, known, spread, begun)
+    writer.write_pack(f"{base}/weights.json", canonical_json([[b - a for a, b in zip([0, *ids], ids)], weights]), owner)
     by_id = iter(rows)
     id_rows = [next(by_id) if doc is not None else None for doc in slots]
     groups, fixed = _write_groups(writer, base, owner, id_refs, id_rows, files, _sections(slots, id_refs, kept),

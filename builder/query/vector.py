@@ -1,9 +1,11 @@
 """The vector arm of bf search and its fusion with the lexical arm (docs/replies.md#the-reply).
 JS twin: site/engine/vector.js — same steps, same orders, same float operations.
 
-1. The query's vector: the integer sum of the table rows of its WordPiece tokens
-   (builder/vectors/wordpiece.py), read from the site's copy of the table (_bf/vectors/), so
-   Python and the browser use the same rows as the build did (vectorstore.py reads the files).
+1. The query's vector in each brain: the integer sum of the table rows of its WordPiece tokens
+   (builder/vectors/wordpiece.py), read from the site's copy of the table (_bf/vectors/), each
+   times the token's weight in that brain (vectors/weights.py: the brain's weights file), so
+   Python and the browser use the same rows and weights as the build did (vectorstore.py reads
+   the files).
 2. similarity(doc) = dot / (sqrt(qq) * sqrt(dd)) with dot, qq, dd exact integers (int8 document
    vectors, so every product and sum is exact in a float64): one correctly rounded sqrt,
    multiply and divide each, identical in both runtimes. A document or query with a zero
@@ -114,23 +116,32 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
     (for a semantic search, the candidates when the arm may not add its own, else none);
     `n_words`: how many distinct words the query has; `limit`: the reply's; `admit(entry)`:
     whether an addition of the arm's holds the query's phrases (None: no phrase)."""
-    q = table(site).query(text)
-    qq = dot(q, q)
+    queries: dict[str, tuple[list[int], int]] = {}
+
+    def query(name: str) -> tuple[list[int], int]:   # (vector, squared norm) in brain `name`
+        if name not in queries:
+            q = table(site).query(text, brain_vectors(site, stores[name]).weights())
+            queries[name] = q, dot(q, q)
+        return queries[name]
     sims: dict[tuple, float | None] = {}
     entries: dict[tuple, object] = {}
     for entry, *_ in lexical:
         entries[entry.brain, entry.doc], sims[entry.brain, entry.doc] = entry, None
     for name in sorted({brain for brain, _ in entries}):   # each brain's candidates at once
         docs = [doc for brain, doc in entries if brain == name]
+        q, qq = query(name)
         found = brain_vectors(site, stores[name]).similarities(q, qq, docs) if qq else [None] * len(docs)
         sims.update(((name, doc), sim) for doc, sim in zip(docs, found))
     every_word = any(c[3] <= 2 for c in lexical)
     need = held_enough(n_words)   # whether or not another candidate holds every word
     strong = {(c[0].brain, c[0].doc) for c in lexical if c[3] <= 2 or c[2] >= need} if mode == "hybrid" else set()
     added = 0
-    if qq and len(strong) < limit and topk.own_candidates(scope, type_, path) and table(site).known(text):
+    if len(strong) < limit and topk.own_candidates(scope, type_, path) and table(site).known(text):
         for name, store in sorted(stores.items()):
             groups = topk.keep_groups(scope, store, type_, path)
+            q, qq = query(name)
+            if not qq:
+                continue
             for sim, doc in brain_vectors(site, store).nearest(q, qq, groups, DEPTH if mode == "semantic" else EXTEND, PROBE):
                 key = (name, doc)
                 if key not in entries and sim >= MIN_ADDED:

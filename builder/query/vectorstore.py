@@ -3,8 +3,9 @@ table (`_bf/vectors/`) and each brain's document vectors (`_bf/search/BRAIN/vect
 file read once. JS twin: site/engine/vectorstore.js. How the arm uses them: vector.py.
 
 Document vectors are int8 rows and the query's the integer sum of its WordPiece tokens' rows
-(builder/vectors/wordpiece.py), read from the site's copy of the table, so Python and the
-browser use the same rows as the build did; dots and squared norms are exact integers.
+(builder/vectors/wordpiece.py), read from the site's copy of the table, each times its weight
+in the brain searched (vectors/weights.py, the brain's weights file), so Python and the browser
+use the same rows and weights as the build did; dots and squared norms are exact integers.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from operator import mul
 
 from ..kernel import packs
 from ..kernel.formats import VECTORS_FORMAT
+from ..vectors.weights import ONE
 from ..vectors.wordpiece import WordPiece, shards_of, words
 
 
@@ -67,9 +69,11 @@ class Table:
         dims = self.meta["dims"]
         return self.shards[k][i * dims:(i + 1) * dims]
 
-    def query(self, text: str) -> list[int]:
-        """The query's vector: the exact integer sum of its tokens' rows."""
-        rows = [self.row(token) for token in self._read(text).tokens(text)]
+    def query(self, text: str, weights: dict[int, int]) -> list[int]:
+        """The query's vector in a brain: the exact integer sum of its tokens' rows, each times
+        its weight there in sixteenths (`weights`, BrainVectors.weights: a token it does not
+        list weighs ONE), as the brain's documents were embedded (vectors/weights.py)."""
+        rows = [[weights.get(token, ONE) * v for v in self.row(token)] for token in self._read(text).tokens(text)]
         return [sum(column) for column in zip(*rows)] if rows else [0] * self.meta["dims"]
 
 
@@ -85,9 +89,18 @@ class BrainVectors:
         self.pages: dict[tuple[int, int], bytes] = {}  # page (n, j)'s int8 vectors, column by column
         self.centres: dict[int, tuple] = {}
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
+        self.weighs: dict[int, int] | None = None   # token id -> its weight in sixteenths, when below ONE
 
     def ok(self) -> bool:
         return self.meta.get("format") == VECTORS_FORMAT
+
+    def weights(self) -> dict[int, int]:
+        """The brain's token weights (emit/vectors.py weights.json: the tokens weighing less
+        than ONE sixteenths, by id gaps), read once."""
+        if self.weighs is None:
+            ids, weights = json.loads(_bytes(self.site, f"{self.store.base}/vectors/weights.json") or b"[[], []]")
+            self.weighs = dict(zip(accumulate(ids), weights))
+        return self.weighs
 
     def _file(self, rel: str) -> bytes:
         return _bytes(self.site, f"{self.store.base}/vectors/{rel}.bin") or b""
@@ -95,6 +108,7 @@ class BrainVectors:
     def preload(self) -> None:
         """Read every page now (bf mcp's startup: the candidates' vectors are then in memory)."""
         if self.ok():
+            self.weights()
             for n, (_, first, count, *_) in enumerate(self.meta["groups"]):
                 for j in range(-(-count // self.meta["page"])):
                     self._vector(first + j * self.meta["page"])

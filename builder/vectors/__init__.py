@@ -5,13 +5,15 @@ token a line, line k is token id k); table.json: where it came from (scripts/dis
 pinned sha256 of the teacher's files) and its shape. NOTICE credits the teacher. Nothing is
 downloaded at run time.
 
-A text's vector is the sum of its tokens' rows as integers (the SIF weights are baked into the
-rows), so Python and JS compute the same vector exactly; documents are stored as int8 vectors
-scaled to a largest component of ±127 (doc_vectors).
+A text's vector is the sum of its tokens' rows as integers, each row times its token's weight
+in the brain in sixteenths (weights.py; the SIF weights of English are baked into the rows), so
+Python and JS compute the same vector exactly; documents are stored as int8 vectors scaled to a
+largest component of ±127 (doc_vectors).
 """
 from __future__ import annotations
 
 import json
+from array import array
 from functools import lru_cache
 from itertools import chain, islice
 from pathlib import Path
@@ -49,19 +51,36 @@ def wordpiece() -> WordPiece:
     return WordPiece(vocab())
 
 
-def doc_vectors(texts: list[str], memo: "Chunks | None" = None) -> list[bytes]:
-    """Each text's int8 vector: the integer sum of its doc_tokens' rows, scaled to a largest
-    component of ±127 (a text of no token: all zero). The rows of all the texts' tokens are
-    taken from the table at once, and scaled at once: numpy calls per text are only the sums."""
-    import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
+def token_ids(texts: list[str], memo: "Chunks | None" = None) -> list[tuple[bytes, bytes]]:
+    """Each text's (doc_tokens, their distinct ids ascending: the tokens its document holds), as
+    uint16 bytes (every id of the vocabulary fits): what doc_vectors sums and the brain's token
+    weights count (weights.py)."""
     memo = Chunks() if memo is None else memo
-    flat, ends = [], []
+    out = []
     for text in texts:
-        flat += _first_tokens(text, memo)
-        ends.append(len(flat))
-    rows = table()[np.fromiter(flat, np.intp, len(flat))]
-    # int32 holds any sum (DOC_TOKENS rows of ±128 at most), and numpy adds int8 into it faster
-    sums = np.zeros((len(texts), meta()["dims"]), dtype=np.int32)
+        ids = list(_first_tokens(text, memo))   # a list, then an array: C loops, not a generator's
+        out.append((array("H", ids).tobytes(), array("H", sorted(set(ids))).tobytes()))
+    return out
+
+
+def weighed_table(weights) -> np.ndarray:
+    """The table's rows, each times its token's weight in sixteenths (weights.py): int16 holds
+    any (127 × 16)."""
+    import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
+    return table().astype(np.int16) * np.asarray(weights, dtype=np.int16)[:, None]
+
+
+def doc_vectors(tokens: list[bytes], weighed) -> list[bytes]:
+    """Each text's int8 vector from its token_ids: the integer sum of its tokens' rows of
+    `weighed` (weighed_table), scaled to a largest component of ±127 (no token: all zero). The
+    rows of all the texts' tokens are taken from the table at once, and scaled at once: numpy
+    calls per text are only the sums."""
+    import numpy as np   # lazily: `bf search` imports this package, numpy costs 50 ms
+    flat = np.frombuffer(b"".join(tokens), dtype=np.uint16).astype(np.intp)
+    ends = np.cumsum([len(t) // 2 for t in tokens]).tolist()
+    rows = weighed[flat]
+    # int32 holds any sum (DOC_TOKENS rows of ±128 × 16 at most), and numpy adds int16 into it fast
+    sums = np.zeros((len(tokens), meta()["dims"]), dtype=np.int32)
     for i, (start, end) in enumerate(zip([0, *ends], ends)):
         if end > start:
             rows[start:end].sum(axis=0, dtype=np.int32, out=sums[i])

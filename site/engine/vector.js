@@ -63,8 +63,14 @@ export function heldEnough (n) { return n === 2 ? 1 : 2 }
 // [[[entry, score, lexical score | null, similarity | null]] in reply order, total] (vector.py fused).
 // admit(entry): whether an addition holds the query's phrases (null: no phrase).
 export async function fused (mode, site, stores, text, lexical, lexicalTotal, nWords, limit, scope, type, path, admit = null) {
-  const q = await (await table(site)).query(text)
-  const qq = dot(q, q, 0)
+  const queries = new Map()
+  const query = async (name) => { // [vector, squared norm] in brain `name`
+    if (!queries.has(name)) {
+      const q = await (await table(site)).query(text, await (await brainVectors(site, stores.get(name))).weights())
+      queries.set(name, [q, dot(q, q, 0)])
+    }
+    return queries.get(name)
+  }
   const keyOf = (entry) => JSON.stringify([entry.brain, entry.id])
   const sims = new Map()
   const entries = new Map()
@@ -73,15 +79,18 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, nW
     const key = keyOf(entry)
     entries.set(key, entry)
     keys.set(key, [entry.brain, entry.id])
+    const [q, qq] = await query(entry.brain)
     sims.set(key, qq ? await (await brainVectors(site, stores.get(entry.brain))).similarity(q, qq, entry.id) : null)
   }
   const everyWord = lexical.some((c) => c[3] <= 2)
   const need = heldEnough(nWords) // whether or not another candidate holds every word (vector.py)
   const strong = new Set(mode === 'hybrid' ? lexical.filter((c) => c[3] <= 2 || c[2] >= need).map((c) => keyOf(c[0])) : [])
   let added = 0 // additions follow every strong item: sought only when those do not fill the reply
-  if (qq && strong.size < limit && ownCandidates(scope, type, path) && await (await table(site)).known(text)) {
+  if (strong.size < limit && ownCandidates(scope, type, path) && await (await table(site)).known(text)) {
     for (const name of sortedBy([...stores.keys()], (n) => n)) {
       const store = stores.get(name)
+      const [q, qq] = await query(name)
+      if (!qq) continue
       const near = await (await brainVectors(site, store)).nearest(q, qq, keepGroups(scope, store, type, path), mode === 'semantic' ? DEPTH : EXTEND, PROBE)
       for (const [sim, doc] of near) {
         const key = JSON.stringify([name, doc])

@@ -6,7 +6,8 @@ import { WordPiece, shardsOf, words } from './wordpiece.js'
 import { sortedBy } from './order.js'
 import { packedName, unpackBytes } from './packs.js'
 
-const VECTORS_FORMAT = 'bf-vectors-4' // kernel/formats.py
+const VECTORS_FORMAT = 'bf-vectors-5' // kernel/formats.py
+const ONE = 16 // a weight of 1, in sixteenths (builder/vectors/weights.py ONE)
 
 async function fetchBytes (site, rel) {
   if (!site.vectorFiles) site.vectorFiles = new Map()
@@ -47,14 +48,16 @@ export class Table {
 
   async known (text) { return (await this.read(text)).known(text) }
 
-  // The query's vector (exact integers).
-  async query (text) {
+  // The query's vector in a brain: each token's row times its weight there in sixteenths
+  // (`weights`, BrainVectors.weights; a token it does not list weighs ONE), exact integers.
+  async query (text, weights) {
     const dims = this.meta.dims
     const total = new Array(dims).fill(0)
     for (const token of (await this.read(text)).tokens(text)) {
       const shard = await fetchBytes(this.site, `_bf/vectors/t/${Math.floor(token / this.meta.shard)}.bin`)
       const at = (token % this.meta.shard) * dims
-      for (let i = 0; i < dims; i++) total[i] += shard[at + i]
+      const w = weights.has(token) ? weights.get(token) : ONE
+      for (let i = 0; i < dims; i++) total[i] += w * shard[at + i]
     }
     return total
   }
@@ -95,6 +98,19 @@ export class BrainVectors {
   }
 
   ok () { return this.meta.format === VECTORS_FORMAT }
+
+  // The brain's token weights: token id -> sixteenths, for the tokens weighing less than ONE
+  // (weights.json: id gaps, then weights), read once.
+  weights () {
+    if (!this.weighs) {
+      this.weighs = this.site.loadJson(`${this.store.base}/vectors/weights.json`, true).then((data) => {
+        const [gaps, weights] = data || [[], []]
+        let id = 0
+        return new Map(gaps.map((gap, i) => { id += gap; return [id, weights[i]] }))
+      })
+    }
+    return this.weighs
+  }
 
   file (rel) { return fetchBytes(this.site, `${this.store.base}/vectors/${rel}.bin`) }
 

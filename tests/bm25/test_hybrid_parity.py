@@ -50,7 +50,7 @@ def calls() -> list:
     queries = [q["query"] for q in MISMATCH["queries"]] + [
         "new website", "pricing tiers", "who owns the blog archive", "launch", "Alice Martin", "東京 タワー",
         "Ünïcödé", "the of and", "café", "\"launch checklist\"", "budget", "zzzqqq", "xqzvvk brrtt",
-        "What did Carol say about the logo?", "Bob and Alice launch"]
+        "What did Carol say about the logo?", "Bob and Alice launch", "the notes of the team about the annual evaluation"]
     out = [[q, {"mode": m}] for q in queries for m in ("hybrid", "semantic")]
     out += [[q, {"mode": "hybrid", "scope": s, "limit": 5}] for q in queries[::5] for s in ("memories", "projects", "mm")]
     out += [[q, {}] for q in queries[::3]] + [["launch", {"mode": "lexical"}], ["x", {"mode": "fuzzy"}]]
@@ -157,7 +157,7 @@ def test_the_arm_reads_only_the_buckets_it_probes(sites):
     s = open_site(sites[0])
     vectors = brain_vectors(s, open_stores(s, None)[0]["brain"])
     assert sum(g[3] for g in vectors.meta["groups"]) > PROBE + 5
-    q = table(s).query("annual employee evaluation")
+    q = table(s).query("annual employee evaluation", vectors.weights())
     qq = sum(v * v for v in q)
     probed = vectors.nearest(q, qq, None, 20, PROBE)
     assert len(vectors.blocks) == PROBE and not vectors.pages   # no page read: no lexical candidate
@@ -166,3 +166,23 @@ def test_the_arm_reads_only_the_buckets_it_probes(sites):
                     for d in range(first, first + count) if vectors.addable(d)), key=lambda sd: (-sd[0], sd[1]))
     assert probed == [sd for sd in every if sd[1] in seen][:20]
     assert vectors.nearest(q, qq, None, 20) == every[:20]
+
+
+def test_the_brains_weights_weigh_the_query(sites):
+    """The query's vector weighs each token by the brain's weights file (vectors/weights.py), as
+    the documents were embedded: a token many of the brain's docs hold weighs less than 16
+    sixteenths, the others 16; node gives the same replies for such queries (the parity calls
+    hold "the notes of the team about the annual evaluation")."""
+    from builder.query.search import open_stores
+    from builder.query.vectorstore import brain_vectors, table
+    from builder.vectors import doc_tokens
+    s = open_site(sites[0])
+    vectors = brain_vectors(s, open_stores(s, None)[0]["brain"])
+    weights = vectors.weights()
+    text = "the notes of the team about the annual evaluation"
+    assert 1 <= weights[doc_tokens("the")[0]] < 16 and all(1 <= w < 16 for w in weights.values())
+    assert any(t not in weights for t in doc_tokens(text))
+    rows = [table(s).row(t) for t in doc_tokens(text)]
+    assert table(s).query(text, weights) == [sum(weights.get(t, 16) * r[i] for t, r in zip(doc_tokens(text), rows))
+                                             for i in range(len(rows[0]))]
+    assert table(s).query(text, weights) != [16 * sum(column) for column in zip(*rows)]

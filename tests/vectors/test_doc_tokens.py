@@ -7,7 +7,7 @@ import unicodedata
 
 from builder import vectors
 from builder.bm25.pipeline import LATIN, SPACELESS
-from builder.vectors import DOC_TOKENS, Chunks, doc_tokens, doc_vectors
+from builder.vectors import DOC_TOKENS, Chunks, doc_tokens, doc_vectors, token_ids, weighed_table
 
 SCRIPTS = (*SPACELESS, *LATIN, (0x370, 0x3FF), (0x400, 0x52F), (0x590, 0x5FF), (0x600, 0x6FF), (0x900, 0x97F),
            (0x2000, 0x206F), (0x3000, 0x303F), (0xFF00, 0xFFEF), (0x1F300, 0x1F64F))
@@ -54,7 +54,31 @@ def test_vectors_at_once_equal_each_alone():
         top = int(np.abs(total).max())
         return bytes(len(total)) if top == 0 else np.rint(total * (127 / top)).astype(np.int8).tobytes()
 
-    got = doc_vectors(texts, Chunks())
+    ones = weighed_table([16] * vectors.meta()["rows"])
+    got = doc_vectors([t for t, _ in token_ids(texts, Chunks())], ones)
     assert got == [alone(t) for t in texts]
     assert got[-4] == bytes(vectors.meta()["dims"]) and any(got[:40])
-    assert doc_vectors([]) == []
+    assert doc_vectors([], ones) == []
+
+
+def test_weighed_vectors_sum_each_row_times_its_weight():
+    """A document's vector weighs each token's row by the brain's weight in sixteenths
+    (vectors/weights.py): a token that weighs less moves the vector less, a weight of 16 for
+    every token gives the unweighed vector."""
+    import numpy as np
+    texts = _texts(4, 20) + ["Caroline: I went to the support group yesterday"]
+    tokens = [t for t, _ in token_ids(texts)]
+    weights = np.full(vectors.meta()["rows"], 16, dtype=np.int64)
+    light = doc_tokens("caroline")
+    weights[light] = 3
+    table = vectors.table().astype(np.int64)
+
+    def alone(text):
+        ids = doc_tokens(text)
+        total = (table[ids] * weights[ids][:, None]).sum(axis=0)
+        top = int(np.abs(total).max())
+        return bytes(len(total)) if top == 0 else np.rint(total * (127 / top)).astype(np.int8).tobytes()
+
+    got = doc_vectors(tokens, weighed_table(weights))
+    assert got == [alone(t) for t in texts]
+    assert got[-1] != doc_vectors(tokens[-1:], weighed_table([16] * len(weights)))[0]
