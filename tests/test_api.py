@@ -179,6 +179,6 @@ def test_replies_are_the_callers_to_change(example_site):
 def test_import_builder_stays_light():
     """`import builder` (every CLI start) must not load the query engine."""
     code = ("import sys, builder; bad = sorted(m for m in sys.modules if m.startswith('builder.') "
-            "and m not in ('builder.kernel', 'builder.kernel.bundle', 'builder.kernel.errors')); print(bad)")
+            "and m not in ('builder.kernel', 'builder.kernel.bundle', 'builder.kernel.errors', 'builder.kernel.formats')); print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.strip() == "[]"
