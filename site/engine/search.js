@@ -392,10 +392,11 @@ export async function search (site, query, { scope = null, type = null, path = n
       limit, sc, type, path, admit)
   }
   const terms = new Set(words.flat())
-  const items = []
   const shown = scored.slice(0, limit)
   await refsOf(stores, shown.map((cand) => cand[0]))
-  for (const cand of shown) items.push(await itemOf(stores.get(cand[0].brain), cand, terms))
+  // every item's files asked at once (its text, a record's meta): one after another they were
+  // a round trip each
+  const items = await Promise.all(shown.map((cand) => itemOf(stores.get(cand[0].brain), cand, terms)))
   const reply = {
     query: text, scope: sc.text, as_of: site.asOf, brains: sortedBy([...stores.keys()], (b) => b), items,
     total, scope_empty: sc.kind !== 'none' && !items.length && narrowed,
