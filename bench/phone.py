@@ -20,6 +20,7 @@ import gzip
 import http.server
 import json
 import os
+import re
 import statistics
 import threading
 import urllib.parse
@@ -30,6 +31,7 @@ QUERIES = (4, 3, 3)   # how many of the mix's frequent, rare and three-word quer
 TIMEOUT_MS = 180_000
 PHONE = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
 CPU_SLOWDOWN = 4
+RANGE = re.compile(r"bytes=(\d+)-(\d*)")
 COMPRESS = {".html", ".js", ".css", ".json", ".svg", ".txt", ".xml"}   # a .gz file is sent as it is
 KEYS = [f"phone_{what}_{stat}" for what in ("scoped_first_result_s", "scoped_final_list_s", "scoped_first_result_kb",
                                             "scoped_final_list_kb", "dialog_field_s", "dialog_first_result_s")
@@ -96,6 +98,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if encoded:
                 body = gzip.compress(body, 6, mtime=0)
             self.cache[file] = (body, encoded)
+        asked = RANGE.fullmatch(self.headers.get("Range") or "")
+        if asked and not encoded and not head:   # as a static host answers (a search's item texts)
+            last = min(int(asked[2]) if asked[2] else len(body) - 1, len(body) - 1)
+            self.send_response(206)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Range", f"bytes {asked[1]}-{last}/{len(body)}")
+            self.send_header("Content-Length", str(last - int(asked[1]) + 1))
+            self.end_headers()
+            self.wfile.write(body[int(asked[1]):last + 1])
+            return
         self.send_response(200)
         types = {".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css",
                  ".json": "application/json", ".svg": "image/svg+xml", ".wasm": "application/wasm"}

@@ -77,6 +77,7 @@ def site_prefix(out: Path) -> str:
 
 # base.html's footer: the build instant in words ("as of 2 Dec 2026, 13:00"), which masking the
 # instants alone leaves in.
+RANGE = re.compile(r"bytes=(\d+)-(\d*)")   # one range, what the search asks (docs/site.md#search-data)
 AS_OF = re.compile(rb'<span data-bf-asof>as of <time datetime="[^"]*">[^<]*</time></span>')
 
 
@@ -175,8 +176,28 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             page = self._page(path)
             body = b"404 not found\n" if page is None else self._inject(page)
             return self._send(status, body, "text/html; charset=utf-8", head)
+        asked = RANGE.fullmatch(self.headers.get("Range") or "")
+        if asked and not head:
+            return self._part(where, int(asked[1]), int(asked[2]) if asked[2] else None)
         self.path = "/" + path[len(self.prefix):] + sep + query
         return super().do_HEAD() if head else super().do_GET()
+
+    def _part(self, file: Path, start: int, last: int | None) -> None:
+        """The bytes start..last of `file`, as a static host answers a Range request: a search
+        fetches one text of a file of gzip members so (docs/site.md#search-data)."""
+        data = file.read_bytes()
+        last = len(data) - 1 if last is None else min(last, len(data) - 1)
+        if start > last:
+            self.send_response(416)
+            self.send_header("Content-Range", f"bytes */{len(data)}")
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
+        self.send_response(206)
+        self.send_header("Content-Type", self.guess_type(str(file)))
+        self.send_header("Content-Range", f"bytes {start}-{last}/{len(data)}")
+        self.send_header("Content-Length", str(last - start + 1))
+        self.end_headers()
+        self.wfile.write(data[start:last + 1])
 
     def _inject(self, page: bytes) -> bytes:
         if not self.live:

@@ -92,7 +92,13 @@ class QuickSearch {
     if (query) more.searchParams.set('q', query)
     this.more.href = more.href
     const pagefind = await this.pagefind
-    const found = !query ? { n: 0, nodes: [] } : pagefind ? await this.fullText(pagefind, query) : await this.engine(query)
+    let found
+    try {
+      found = !query ? { n: 0, nodes: [] } : pagefind ? await this.fullText(pagefind, query) : await this.engine(query)
+    } catch (err) {
+      if (query === this.input.value.trim()) this.failed(err)
+      return
+    }
     if (found === null || query !== this.input.value.trim()) return // a later keystroke took over
     this.list.replaceChildren(...found.nodes)
     this.input.setAttribute('aria-expanded', String(found.nodes.length > 0))
@@ -112,13 +118,16 @@ class QuickSearch {
   async engine (query) {
     await new Promise((resolve) => setTimeout(resolve, WAIT_MS))
     if (query !== this.input.value.trim()) return null
-    try {
-      const [site, reply] = await Promise.all([this.bf.site(), this.bf.search(query, { limit: SHOWN })])
-      return { n: reply.total, nodes: reply.items.map((it, i) => itemResult(site, this.root, it, 'qs-result-' + i)) }
-    } catch (err) {
-      this.status.textContent = 'Search failed: ' + (err.error || String(err))
-      return null
-    }
+    const [site, reply] = await Promise.all([this.bf.site(), this.bf.search(query, { limit: SHOWN })])
+    return { n: reply.total, nodes: reply.items.map((it, i) => itemResult(site, this.root, it, 'qs-result-' + i)) }
+  }
+
+  // A search that could not finish (a file that did not load, a bad query): the status says why,
+  // and the results shown stay, links that work, for the query before.
+  failed (err) {
+    const why = err.error || err.message || String(err)
+    const kept = this.list.children.length ? ' The results shown are for the query before.' : ''
+    this.status.textContent = `Search failed: ${why}.${kept}`
   }
 
   select (index) {

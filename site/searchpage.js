@@ -207,8 +207,8 @@ function showReply (site, results, reply, query) {
 }
 
 // The search shows the lexical ranking's first items as soon as they are known (titles, links,
-// kinds: `early`), then the reply (fused order, excerpts) once their files arrived. A failure
-// says so and leaves what is shown.
+// kinds: `early`), then the reply (fused order, excerpts) once their files arrived. A failure (a
+// file that did not load names itself) says so and leaves what is shown, links that work.
 async function runScoped (event) {
   if (event) event.preventDefault()
   const run = ++running
@@ -232,6 +232,7 @@ async function runScoped (event) {
     touched = false
   }
   let site = null
+  let settled = false // the reply came, or the search failed: the ranking's first items come too late
   try {
     const options = { limit }
     if (scope) options.scope = scope
@@ -240,11 +241,11 @@ async function runScoped (event) {
     const bytes = params.get('arm') === 'hybrid' ? 0 : await vectorBytes(site)
     if (bytes > FIRST_DOWNLOAD) options.mode = 'lexical'
     options.early = (items) => {
-      if (run !== running || results.children.length) return
+      if (run !== running || settled || results.children.length) return
       results.replaceChildren(...items.map((item) => renderItem(site, item, query, true)))
       status.textContent = `The first ${items.length} result${items.length === 1 ? '' : 's'} for “${query}”; ranking and excerpts follow…`
     }
-    const reply = await bf.search(query, options)
+    const reply = await bf.search(query, options).finally(() => { settled = true })
     if (run !== running) return
     showReply(site, results, reply, query)
     status.replaceChildren(summary(reply, query, scope))
@@ -253,7 +254,8 @@ async function runScoped (event) {
   } catch (err) {
     if (run !== running) return
     $('#scoped-sources').hidden = true
-    const why = err.error || String(err)
+    settled = true
+    const why = err.error || err.message || String(err)
     status.textContent = results.children.length ? `Could not finish the search (${why}); the results shown are the ranking's first, without excerpts.` : why
     status.classList.add('error')
   } finally {

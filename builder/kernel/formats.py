@@ -13,8 +13,9 @@ from __future__ import annotations
 BUNDLE_VERSION = 11
 # The sharded BM25 index (builder/bm25/FORMAT.md).
 LUNR_FORMAT = "bf-lunr-11"
-# Each brain's search store: the metadata and texts a search reply is cut from (docs/site.md#search-data).
-STORE_FORMAT = "bf-search-4"
+# Each brain's search store: the metadata, and the texts as gzip members a search reads by range
+# (docs/site.md#search-data).
+STORE_FORMAT = "bf-search-5"
 # The compact data: listings, timeline and cards as packs (docs/data.md).
 DATA_FORMAT = "bf-data-2"
 # The vector arm's pages, token table and the brain's token weights (docs/site.md#search-data).

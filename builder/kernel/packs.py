@@ -58,6 +58,26 @@ def pack_all(datas: list[bytes], numbers: bool = False) -> list[bytes]:
         return list(pool.map(one, datas))
 
 
+def members(datas: list[bytes]) -> tuple[bytes, list[tuple[int, int]]]:
+    """A file of one gzip member per value of `datas` (a search's item texts: docs/site.md#search-data),
+    and each member's (start, length) in it: a reader fetches a member's bytes alone (an HTTP
+    Range request, read_member) rather than a pack of many items' texts."""
+    parts = pack_all(datas)
+    spans, at = [], 0
+    for part in parts:
+        spans.append((at, len(part)))
+        at += len(part)
+    return b"".join(parts), spans
+
+
+def read_member(folder, rel: str, start: int, length: int) -> bytes:
+    """The JSON bytes of the member at (`start`, `length`) of the file `rel` (members()) under
+    `folder`. Raises OSError when missing, ValueError when those bytes are not a gzip member."""
+    with open(os.path.join(folder, packed_name(rel)), "rb") as fh:
+        fh.seek(start)
+        return unpack(fh.read(length))
+
+
 def unpack(data: bytes) -> bytes:
     """The JSON bytes of a pack file; raises ValueError when it is not one."""
     try:

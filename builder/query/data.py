@@ -61,7 +61,8 @@ class BrainData:
 
     def record_text(self, ref: str) -> str:
         """Record `ref`'s text with each run of whitespace as one space (what search excerpts and
-        phrase checks read), joined from its reply pages: the site keeps a record's text once."""
+        phrase checks read), joined from its reply pages: a search reads it here only when the
+        search store keeps no copy of it (a text longer than emit/search_index.py RECORD_TEXT_MAX)."""
         text = self.record_texts.get(ref)
         if text is None:
             pages = self._record_pages(self.record_family(ref), refs.data_key(self.brain, ref), ref)

@@ -129,8 +129,9 @@ class BrainStore:
         self._owners: _Owners | None = None
         self._groups: list[str] | None = None
         self._spans: dict[tuple, range] = {}
-        self._raws: dict[str, bytes | None] = {}   # notes/K.json's and meta chunks' bytes (preload)
-        self._texts: dict[str, dict] = {}   # a note's {summary, pieces}, cut from them
+        self._raws: dict[str, bytes | None] = {}   # record meta chunks' JSON bytes (preload)
+        self._packed: dict[str, bytes | None] = {}   # text files as stored (preload)
+        self._texts: dict[tuple, dict | str] = {}   # (kind, note or record ref) -> its text
         self._metas: dict[str, dict | None] = {}   # a record's meta, cut from its chunk's bytes
         self._excerpts: dict[tuple, str] = {}   # (kind, ref, terms) -> an item's excerpt
 
@@ -187,7 +188,7 @@ class BrainStore:
 
     def preload(self) -> None:
         """Read now what most searches read (bf mcp's startup): the index's per-doc chunks, the
-        meta chunks, and the texts' bytes (notes', and the records' packs)."""
+        meta chunks, and the text files' bytes (and the records' packs, for the longest texts)."""
         if self.ok():
             resident.hold(self.reader)
             self.owners().fill()
@@ -196,9 +197,12 @@ class BrainStore:
             for source, heads in self.meta.get("record_chunks", {}).items():
                 for k in range(len(heads)):
                     self._raw(f"records/{escape_segment(source)}/m/{k}.json")
-            for k in sorted({meta.get("t", 0) for rel, chunk in self._files.items() if rel.startswith("notes/m/")
-                             for meta in (chunk or {}).values()}):
-                self._raw(f"notes/{k}.json")
+            texts = [f"notes/{k}.json" for k in range(len(self.meta.get("note_chunks") or ()))]
+            size = self.meta.get("record_texts") or 1
+            for source, n in self.meta.get("records", {}).items():
+                texts += [f"records/{escape_segment(source)}/x/{k}.json" for k in range(-(-n // size))]
+            for rel in texts:
+                self._stored(rel)
             self.site.brain_data(self.brain).preload()
 
     def sources(self) -> list[str]:
@@ -321,18 +325,45 @@ class BrainStore:
         return self._owners
 
     def text(self, entry: Entry) -> dict | str:
-        """A note's {summary, pieces}, or a record's text (from the brain's record store). A
-        note's is cut from its file's bytes (packs.cut): the file holds other notes'."""
-        if entry.kind == "record":
-            return self.site.brain_data(self.brain).record_text(entry.ref)
-        note = entry.note
-        if note not in self._texts:
-            raw = self._raw(f"notes/{entry.meta.get('t', 0)}.json")
-            self._texts[note] = _entry(raw, note) or {}
-        return self._texts[note]
+        """A note's {summary, pieces}, or a record's text: the gzip member its meta entry's `x`
+        names ([K, start, length] in notes/K.json or records/SRC/x/K.json); a record without
+        one, from the brain's record store. {} or "" when it cannot be read."""
+        key = (entry.kind == "record", entry.ref if entry.kind == "record" else entry.note)
+        if key not in self._texts:
+            x = entry.meta.get("x")
+            if entry.kind != "record":
+                text = self._member(f"notes/{x[0]}.json", x) if x else None
+                self._texts[key] = text if isinstance(text, dict) else {}
+            elif x is None:
+                self._texts[key] = self.site.brain_data(self.brain).record_text(entry.ref)
+            else:
+                text = self._member(f"records/{escape_segment(entry.source)}/x/{x[0]}.json", x)
+                self._texts[key] = text if isinstance(text, str) else ""
+        return self._texts[key]
+
+    def _member(self, rel: str, x: list):
+        """The JSON value of the member at x[1:] (start, length) of text file `rel`, or None."""
+        start, length = x[1], x[2]
+        try:
+            stored = self._packed.get(rel)
+            if stored is None:
+                return parsed(packs.read_member(self.site.path / self.base, rel, start, length))
+            return parsed(packs.unpack(stored[start:start + length]))
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def _stored(self, rel: str) -> bytes | None:
+        """The bytes of text file `rel` as stored, kept (preload); None when missing."""
+        if rel not in self._packed:
+            try:
+                with open(self.site.path / self.base / packs.packed_name(rel), "rb") as fh:
+                    self._packed[rel] = fh.read()
+            except OSError:
+                self._packed[rel] = None
+        return self._packed[rel]
 
     def _raw(self, rel: str) -> bytes | None:
-        """The bytes of pack file `rel`, kept; None when missing or not a pack."""
+        """The JSON bytes of pack file `rel`, kept; None when missing or not a pack."""
         if rel not in self._raws:
             try:
                 self._raws[rel] = packs.read(self.site.path / self.base, rel, True)

@@ -39,7 +39,8 @@ export class BrainData {
   }
 
   // Record `ref`'s text with each run of whitespace as one space (what search excerpts and phrase
-  // checks read), joined from its reply pages: the site keeps a record's text once.
+  // checks read), joined from its reply pages: a search reads it here only when the search store
+  // keeps no copy of it (a text longer than emit/search_index.py RECORD_TEXT_MAX).
   async recordText (ref) {
     const meta = await this.meta
     const pages = await this.entry(meta, this.recordFamily(ref), refs.dataKey(this.brain, ref))

@@ -18,6 +18,7 @@ import { cmp, sortedBy } from './order.js'
 import { POOL, spread } from './spread.js'
 import { keepGroups, ownCandidates, rankedTop } from './topk.js'
 import { DEPTH, checkMode, fused } from './vector.js'
+import { brainVectors, table } from './vectorstore.js'
 
 const MAX_QUERY = 4096
 const MAX_LIMIT = 50
@@ -51,6 +52,28 @@ export function parseQuery (text) {
     if (terms.length) phrases.push(terms)
   }
   return [queryTerms(text), phrases]
+}
+
+// The files a search reads first, asked at once: each brain's availability, its store's and
+// index's meta files, and the vector arm's unless the search is lexical. Awaited one after
+// another they cost a round trip each, what a phone waits for most; their readers keep them,
+// and a failure is met where each is awaited.
+function prefetch (site, brains, mode) {
+  const ignore = () => {}
+  let chosen
+  try {
+    [chosen] = selected(site, '', brains)
+  } catch {
+    return // search() reports the bad brains
+  }
+  for (const name of chosen) {
+    const store = openStore(site, name)
+    site.available(name).catch(ignore)
+    store.ok().catch(ignore)
+    store.reader.meta().catch(ignore)
+    if (mode !== 'lexical') brainVectors(site, store).catch(ignore)
+  }
+  if (mode !== 'lexical') table(site).catch(ignore)
 }
 
 export async function openStores (site, brains) {
@@ -336,6 +359,7 @@ export async function search (site, query, { scope = null, type = null, path = n
   limit = checkLimit(limit)
   type = checkText('type', type)
   path = checkText('path', path)
+  prefetch(site, brains, mode)
   const [stores, missing] = await openStores(site, brains)
   const sc = await parseScope(scope, stores)
   const asOf = new Date(site.asOf)
@@ -368,10 +392,11 @@ export async function search (site, query, { scope = null, type = null, path = n
       limit, sc, type, path, admit)
   }
   const terms = new Set(words.flat())
-  const items = []
   const shown = scored.slice(0, limit)
   await refsOf(stores, shown.map((cand) => cand[0]))
-  for (const cand of shown) items.push(await itemOf(stores.get(cand[0].brain), cand, terms))
+  // every item's files asked at once (its text, a record's meta): one after another they were
+  // a round trip each
+  const items = await Promise.all(shown.map((cand) => itemOf(stores.get(cand[0].brain), cand, terms)))
   const reply = {
     query: text, scope: sc.text, as_of: site.asOf, brains: sortedBy([...stores.keys()], (b) => b), items,
     total, scope_empty: sc.kind !== 'none' && !items.length && narrowed,

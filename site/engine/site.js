@@ -9,13 +9,11 @@ import { WordMemo } from './bm25/pipeline.js'
 export const BUNDLE_VERSION = 11 // kernel/formats.py
 export const MANIFEST = '_bf/manifest.json'
 
+// A request that fails on the way (the network, an aborted transfer) throws: a reply computed
+// without that file would not be Python's, so the caller says the file did not load. A response
+// that is not ok, or not JSON (or not a pack when `packed`), reads as a missing file: null.
 async function fetchJson (url, packed = false) {
-  let resp
-  try {
-    resp = await fetch(url, { cache: 'no-cache' })
-  } catch {
-    return null
-  }
+  const resp = await request(url)
   if (!resp.ok) return null
   try {
     return packed ? await unpack(resp) : await resp.json()
@@ -24,11 +22,30 @@ async function fetchJson (url, packed = false) {
   }
 }
 
+async function request (url, headers = {}) {
+  try {
+    return await fetch(url, { cache: 'no-cache', headers })
+  } catch (e) {
+    throw new Error(`${new URL(url).pathname} did not load (${e.message || e})`)
+  }
+}
+
+// A fetch kept once per key; a failed one is dropped, so a later search asks again.
+function kept (files, key, load) {
+  if (!files.has(key)) {
+    const p = load()
+    p.catch(() => files.delete(key))
+    files.set(key, p)
+  }
+  return files.get(key)
+}
+
 export class Site {
   constructor (root, manifest) {
     this.root = root // URL of the site folder, ending in "/"
     this.manifest = manifest
     this.files = new Map() // rel → Promise of parsed JSON or null
+    this.wholes = new Map() // a file of members a host sent whole → Promise of its bytes
     this.availability = new Map()
     this.data = new Map() // brain → BrainData (its packs, loaded on demand)
     this.words = new WordMemo() // the analysis of the words its searches read
@@ -44,8 +61,36 @@ export class Site {
   // missing or unreadable.
   loadJson (rel, packed = false) {
     const name = packed ? packedName(rel) : rel
-    if (!this.files.has(name)) this.files.set(name, fetchJson(new URL(name, this.root), packed))
-    return this.files.get(name)
+    return kept(this.files, name, () => fetchJson(new URL(name, this.root), packed))
+  }
+
+  // The JSON value of the gzip member at [start, start + length) of the file of `rel`
+  // (packs.py members, read_member), or null as loadJson reads a missing or damaged file:
+  // fetched by a Range request for those bytes alone. A host that ignores Range sends the
+  // whole file, kept for its other members.
+  loadMember (rel, start, length) {
+    const name = packedName(rel)
+    return kept(this.files, `${name}@${start}`, async () => {
+      const bytes = await this.memberBytes(name, start, length)
+      try {
+        return bytes === null ? null : await unpack(new Response(bytes))
+      } catch {
+        return null
+      }
+    })
+  }
+
+  async memberBytes (name, start, length) {
+    const url = new URL(name, this.root)
+    if (!this.wholes.has(name)) {
+      const resp = await request(url, { Range: `bytes=${start}-${start + length - 1}` })
+      if (!resp.ok) return null
+      if (resp.status === 206) {
+        return (resp.headers.get('Content-Range') || '').startsWith(`bytes ${start}-`) ? resp.arrayBuffer() : null
+      }
+      kept(this.wholes, name, () => resp.arrayBuffer())
+    }
+    return (await this.wholes.get(name)).slice(start, start + length)
   }
 
   brainData (brain) {

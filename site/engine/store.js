@@ -4,7 +4,7 @@ import { IndexReader } from './bm25/reader.js'
 import { escapeSegment } from './refs.js'
 import { cmp, sortedBy } from './order.js'
 
-export const STORE_FORMAT = 'bf-search-4' // kernel/formats.py
+export const STORE_FORMAT = 'bf-search-5' // kernel/formats.py
 
 // Where `ref` would go in the sorted `heads`, after equal ones (Python's bisect_right, by code point).
 function bisectRight (heads, ref) {
@@ -161,11 +161,20 @@ export class BrainStore {
     return entry
   }
 
-  // A note's {summary, pieces}, or a record's text (from the brain's record store).
+  // A note's {summary, pieces}, or a record's text: the gzip member its meta entry's `x` names
+  // ([K, start, length] in notes/K.json or records/SRC/x/K.json), fetched alone (site.js
+  // loadMember); a record without one, from the brain's record store (store.py text).
   async text (entry) {
-    if (entry.kind === 'record') return this.site.brainData(this.brain).recordText(entry.ref)
-    const chunk = await this.load(`notes/${entry.meta.t ?? 0}.json`)
-    return Object.hasOwn(chunk, entry.note) ? chunk[entry.note] : {}
+    if (entry.kind === 'record') {
+      await this.withMeta(entry)
+      const x = entry.meta.x
+      if (!x) return this.site.brainData(this.brain).recordText(entry.ref)
+      const text = await this.site.loadMember(`${this.base}/records/${escapeSegment(entry.source)}/x/${x[0]}.json`, x[1], x[2])
+      return typeof text === 'string' ? text : ''
+    }
+    const x = entry.meta.x
+    const text = x ? await this.site.loadMember(`${this.base}/notes/${x[0]}.json`, x[1], x[2]) : null
+    return text && typeof text === 'object' && !Array.isArray(text) ? text : {}
   }
 }
 

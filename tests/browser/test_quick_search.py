@@ -145,18 +145,39 @@ def test_keys_typed_right_after_slash_land_in_the_field_on_a_slow_phone(watched,
     assert page.errors == []
 
 
-def test_without_pagefind_the_dialog_searches_with_bfs_engine(watched, example_site, serve_site):
-    base = serve_site(example_site, "/")
-    page = watched
-    page.goto(base + NOTE)
+def _careers_without_pagefind(page, site, serve_site) -> list[str]:
+    """On a note page of `site` (built without pagefind), Ctrl-K and "careers" typed: the titles
+    the dialog shows once it answers."""
+    page.goto(serve_site(site, "/") + NOTE)
     page.wait_for_function("window.bf !== undefined")
     page.keyboard.press("Control+K")
     page.keyboard.type("careers")
-    first = page.locator("dialog.quick-search-dialog li[role=option]").first
-    first.wait_for()
+    page.locator("dialog.quick-search-dialog li[role=option]").first.wait_for()
+    return page.locator("dialog.quick-search-dialog li[role=option] > a").all_inner_texts()
+
+
+def test_without_pagefind_the_dialog_searches_with_bfs_engine(watched, example_site, serve_site):
+    page = watched
+    _careers_without_pagefind(page, example_site, serve_site)
     reply = page.evaluate("async () => await bf.search('careers', {limit: 8})")
     shown = page.locator("dialog.quick-search-dialog li[role=option] > a").all_inner_texts()
     assert shown == [it["title"] for it in reply["items"]] and shown[0] == "Careers page"
     assert page.locator("dialog.quick-search-dialog .status").inner_text().startswith(f"{reply['total']} result")
     # the one miss: the dialog asks for pagefind's bundles first, as the search page does
     assert [e for e in page.errors if not e.endswith("/pagefind/bundles.json")] == []
+
+
+def test_a_file_that_does_not_load_is_named_and_the_results_stay(page, example_site, serve_site):
+    """Without pagefind the dialog searches with bf's engine: when a file it reads fails on the
+    way (a route aborts the item texts), the status says which, and the results of the query
+    before stay, links that work."""
+    shown = _careers_without_pagefind(page, example_site, serve_site)
+    page.route("**/_bf/search/brain/notes/*.json.gz", lambda route: route.abort())
+    page.route("**/_bf/search/brain/records/*/x/*.json.gz", lambda route: route.abort())
+    page.keyboard.type(" launch")
+    status = page.locator("dialog.quick-search-dialog .status")
+    page.wait_for_function("document.querySelector('dialog.quick-search-dialog .status').textContent.startsWith('Search failed')")
+    assert " did not load " in status.inner_text() and "The results shown are for the query before." in status.inner_text()
+    assert page.locator("dialog.quick-search-dialog li[role=option] > a").all_inner_texts() == shown
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/careers*")

@@ -128,6 +128,57 @@ def test_scoped_search_shows_the_ranking_first_and_keeps_a_list_under_the_pointe
     assert page.locator("#scoped-status").inner_text().startswith("10 results")
 
 
+def test_a_file_that_does_not_load_is_named_and_the_ranking_stays(page, base):
+    """A text file that fails on the way (a route aborts it, as a dropped connection would): the
+    status says which file, as an error, and the ranking's first items stay, links that work;
+    asked again, the search finishes."""
+    held, hold = [], [True]
+    page.route("**/_bf/search/brain/notes/*.json.gz", lambda route: held.append(route) if hold[0] else route.abort())
+    page.goto(base + "search.html?mode=scoped&q=launch+checklist")
+    page.locator("#scoped-results[aria-busy=true] li").first.wait_for()
+    early = page.eval_on_selector_all("#scoped-results li > a", "els => els.map(a => a.href)")
+    hold[0] = False
+    for route in held:
+        route.abort()
+    page.wait_for_function("document.querySelector('#scoped-status').classList.contains('error')")
+    status = page.locator("#scoped-status").inner_text()
+    assert re.search(r"_bf/search/brain/notes/\d+\.json\.gz did not load", status), status
+    assert "the results shown are the ranking's first" in status
+    assert page.locator("#scoped-results[aria-busy]").count() == 0
+    assert page.eval_on_selector_all("#scoped-results li > a", "els => els.map(a => a.href)") == early
+    page.goto(early[0])
+    assert page.locator("main h1").count() == 1
+    page.go_back()
+    page.unroute("**/_bf/search/brain/notes/*.json.gz")
+    page.click("#scoped-form button")
+    page.wait_for_selector(FINAL)
+    assert page.locator("#scoped-status").inner_text().startswith("10 results")
+
+
+def test_a_host_that_ignores_range_requests_gives_the_same_reply(page, base, site, serve_site):
+    """An item's text is a gzip member its file's other bytes need not come with (a Range
+    request); a host that ignores Range sends the whole file, and the reply is the same."""
+    query = "pricing page launch"
+    page.goto(base + "search.html")
+    page.wait_for_function("window.bf !== undefined")
+    ranged = page.evaluate("async (q) => (await bf.search(q)).items", query)
+    parts = [path for _, path, code in serve_site.servers[-1].requests if code == 206]
+    assert any("/notes/" in p for p in parts) and any("/x/" in p for p in parts)
+    whole = []
+
+    def ignore_range(route):
+        whole.append(route.request.url)
+        route.fulfill(status=200, body=(site / unquote(route.request.url.partition(base)[2])).read_bytes(),
+                      headers={"Content-Type": "application/gzip"})
+    for pattern in ("**/_bf/search/brain/notes/*.json.gz", "**/_bf/search/brain/records/*/x/*.json.gz"):
+        page.route(pattern, ignore_range)
+    page.reload()
+    page.wait_for_function("window.bf !== undefined")
+    assert page.evaluate("async (q) => (await bf.search(q)).items", query) == ranged
+    assert whole and any(it["excerpt"] for it in ranged)
+    assert {it["kind"] for it in ranged} >= {"note", "record"}
+
+
 def test_scoped_search_links_each_note_at_its_page(page, base, site):
     """bf.js finds a result's page as the build placed it: the page it links names that ref."""
     page.goto(base + "search.html?mode=scoped&q=launch+checklist")

@@ -40,6 +40,8 @@ ARGS = ["--now", NOW, "--no-pagefind", "--quiet"]   # pagefind has its own tests
 COPIED = re.compile(r"^(_bf/.*\.(js|css|txt)|_bf/vectors/.*|schemas/.*|\.nojekyll)$")
 # Kept under replies/ instead (reply files), or an encoding of them (compact data, the source
 # folders' file lists): listed in FILES.txt only.
+# Files of gzip members (kernel/packs.members: search texts), kept as the list of the members' JSON.
+MEMBERS = re.compile(r"^_bf/search/[^/]+/(notes|records/[^/]+/x)/\d+\.json\.gz$")
 REPLIES_OR_DATA = re.compile(r"^([^_/][^/]*/.*\.json|_bf/[^/]+/(data|fingerprint)/.*)$")
 
 
@@ -66,6 +68,16 @@ def pretty(value, indent: str = "") -> str:
     if all(not isinstance(v, (dict, list)) for v in value):
         return flat                      # a long list of numbers or words: one line still diffs well
     return "[\n" + ",\n".join(inner + pretty(v, inner) for v in value) + "\n" + indent + "]"
+
+
+def _members(data: bytes) -> bytes:
+    """The JSON values one after another in `data` (the members of a file inflated whole), as
+    the bytes of one JSON list."""
+    text, values, at, decoder = data.decode("utf-8"), [], 0, json.JSONDecoder()
+    while at < len(text):
+        value, at = decoder.raw_decode(text, at)
+        values.append(value)
+    return json.dumps(values, ensure_ascii=False).encode("utf-8")
 
 
 def normalize_json(path: str, data: bytes, root: str) -> str:
@@ -255,7 +267,9 @@ def normalized(site: Path, brain: Path = BRAIN) -> dict[str, str]:
         if COPIED.match(rel) or REPLIES_OR_DATA.match(rel):
             continue
         data = (site / rel).read_bytes()
-        if rel.endswith(".json.gz"):   # a pack file (search files): kept as the JSON it holds
+        if MEMBERS.match(rel):
+            tree[rel[:-3]] = normalize_json(rel[:-3], _members(gzip.decompress(data)), root)
+        elif rel.endswith(".json.gz"):   # a pack file (search files): kept as the JSON it holds
             tree[rel[:-3]] = normalize_json(rel[:-3], gzip.decompress(data), root)
         elif rel.endswith(".json"):
             tree[rel] = normalize_json(rel, data, root)

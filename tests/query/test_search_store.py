@@ -90,7 +90,7 @@ def test_phrase_is_ordered_and_skips_stop_words():
 def test_build_writes_search_files():
     base = site_dir() / "_bf" / "search" / "brain"
     meta = json.loads((base / "meta.json").read_text("utf-8"))
-    assert meta["format"] == "bf-search-4" and meta["notes"] == 25
+    assert meta["format"] == "bf-search-5" and meta["notes"] == 25
     assert sum(meta["records"].values()) == 55
     assert set(meta["sources"]) == {"brief", "calendar", "chat", "deploys", "email", "issues", "survey"}
     notes = {}
@@ -111,7 +111,34 @@ def test_build_writes_search_files():
     assert meta["record_chunks"]["chat"] == [min(chat)]
     assert chat["chat:pinned-message"]["placed"] == "2026-11-30T10:00:00Z" and "time" not in chat["chat:pinned-message"]
     assert not (base / "records" / "chat.json").exists() and not (base / "notes.json").exists()
-    assert not (base / "records" / "chat" / "0.json.gz").exists()   # record text: in the record store only
+    assert not (base / "records" / "chat" / "0.json.gz").exists()
+    assert "x" not in chat["chat:2026-11-19-workshop-transcript"]   # longer than RECORD_TEXT_MAX
+    for ref, entry in [*notes.items(), *chat.items()]:   # each text a gzip member of its file, at its `x`
+        if ref == "chat:2026-11-19-workshop-transcript":
+            continue
+        k, start, length = entry["x"]
+        folder = base / "notes" if ":" not in ref else base / "records" / "chat" / "x"
+        text = json.loads(gzip.decompress((folder / f"{k}.json.gz").read_bytes()[start:start + length]))
+        assert isinstance(text, str if ":" in ref else dict) and text
+    members = sorted(e["x"][1:] for e in chat.values() if "x" in e)   # the members make one gzip file
+    stored = (base / "records" / "chat" / "x" / "0.json.gz").read_bytes()
+    assert members[0][0] == 0 and sum(n for _, n in members) == len(stored)
+    assert gzip.decompress(stored) == b"".join(gzip.decompress(stored[a:a + n]) for a, n in members)
+
+
+def test_a_records_text_read_from_its_member_is_the_record_stores():
+    """The search store's copy of a record's text (a gzip member) is the text the record store's
+    reply pages give, whitespace runs as one space; a longer one is read from them."""
+    from builder.emit import search_index
+    from builder.query.site import open_site
+    from builder.query.store import open_store
+    site = open_site(site_dir())
+    store = open_store(site, "brain")
+    for source in store.sources():
+        for pos in range(store.meta["records"][source]):
+            entry = store.record_entry(store.record_ref(source, pos))
+            kept = len(site.brain_data("brain").record_text(entry.ref)) <= search_index.RECORD_TEXT_MAX
+            assert ("x" in entry.meta) == kept and store.text(entry) == site.brain_data("brain").record_text(entry.ref)
 
 
 def unpacked(path):
@@ -127,8 +154,9 @@ def test_lunr_phase_is_timed(tmp_path):
 
 
 def test_a_paged_records_text_is_read_whole_from_the_record_store(tmp_path):
-    """Search keeps no copy of a record's text: excerpts and phrase checks read it from the
-    record store, every page of a long record joined, whitespace runs as one space."""
+    """Search keeps no copy of a record's text longer than RECORD_TEXT_MAX: excerpts and phrase
+    checks read it from the record store, every page of a long record joined, whitespace runs as
+    one space."""
     from builder.build import build
     from builder.query.search import search
     from builder.query.site import open_site
@@ -140,6 +168,8 @@ def test_a_paged_records_text_is_read_whole_from_the_record_store(tmp_path):
     site = open_site(tmp_path / "site")
     [item] = search(site, '"zebrafinch lands"')["items"]
     assert item["ref"] == "chat:long" and item["excerpt"].endswith("zebrafinch lands here")
+    meta = json.loads(gzip.decompress((tmp_path / "site/_bf/search/b/records/chat/m/0.json.gz").read_bytes()))
+    assert "x" not in meta["chat:long"] and not (tmp_path / "site/_bf/search/b/records/chat/x/0.json.gz").exists()
 
 
 def test_note_meta_chunks_answer_every_note_and_folder(tmp_path, monkeypatch):

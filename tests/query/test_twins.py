@@ -35,6 +35,9 @@ EXCEPTIONS = {
     ("kernel/packs.py", "py:cut"): "Python cuts one value from a pack's bytes (a record's pages, a note's text, a "
                                    "term's posting); the browser parses the packs it fetches",
     ("kernel/packs.py", "py:read"): "reads a pack from disk; the browser fetches through site.js",
+    ("kernel/packs.py", "py:members"): "files of gzip members are written by the build",
+    ("kernel/packs.py", "py:readMember"): "reads a member's bytes from disk; the browser asks for them by a Range "
+                                          "request (site.js loadMember)",
     ("kernel/packs.py", "js:unpackBytes"): "a fetched pack's bytes (the vector files): Python's unpack gives bytes "
                                            "already, JS's unpack the parsed JSON that its other callers want",
     ("query/site.py", "py:findSite"): "--site / $BF_SITE / ./_site; a page's site is its own root",
