@@ -18,6 +18,7 @@
         el.classList.add('math-error')
         el.title = String(err && err.message)
       }
+      if (el.scrollWidth > el.clientWidth) el.tabIndex = 0 // a formula wider than its column scrolls: Tab must reach it
     }
   }
   const diagrams = [...document.querySelectorAll('pre.mermaid')]
@@ -41,10 +42,12 @@
     const box = el.getBoundingClientRect()
     if (!el.classList.contains('drawn') && box.bottom > 0 && box.top < window.innerHeight) el.classList.add('kept')
     el.classList.add('drawn')
+    if (el.scrollWidth > el.clientWidth) el.tabIndex = 0 // it scrolls: Tab must reach it
   }
   const draw = (nodes) => mermaid().then((lib) => {
     nodes.forEach((el) => { el.removeAttribute('data-processed'); el.textContent = sources.get(el); drawn.add(el) })
-    lib.initialize({ startOnLoad: false, securityLevel: 'strict', theme: dark.matches ? 'dark' : 'default' })
+    // dark's edge labels (#ccc on #585858, 4.4:1) darkened to 4.5:1 or more (WCAG 1.4.3)
+    lib.initialize({ startOnLoad: false, securityLevel: 'strict', ...(dark.matches ? { theme: 'dark', themeVariables: { edgeLabelBackground: '#484848' } } : { theme: 'default' }) })
     return lib.run({ nodes, suppressErrors: true }).then(() => {
       nodes.forEach(natural)
       if (drawn.size === diagrams.length) document.documentElement.setAttribute('data-bf-diagrams', 'drawn')

@@ -8,22 +8,11 @@ from __future__ import annotations
 import pytest
 
 from builder.kernel.pageurls import page_file
-from example import served_brain
+from example import EXAMPLE_NOW, SCRIPTS_BRAIN as NOTES, served_brain
 
 pytestmark = pytest.mark.browser
 
-NOW = "2026-12-02T12:00:00Z"
-DIAGRAM = ("```mermaid\ngraph LR\n  A[Start here] --> B{Is it a long decision label?}\n  B -->|yes| C[Do the first thing]\n"
-           "  B -->|no| D[Do the other thing]\n  C --> E[Finish with a long label]\n  D --> E\n```\n")
-NOTES = {
-    "brain.toml": 'title = "My brain"\n',
-    "notes/diagram.md": "# Diagram\n\nInline maths $e^{i\\pi}+1=0$ in a line.\n\n" + DIAGRAM +
-                        "\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$\n\n> [!note] A note\n> Callout text.\n\n"
-                        "> [!warning]- Folded\n> Hidden.\n\nSee [[zh]].\n\n" +
-                        "\n\n".join(f"Paragraph {i} to fill the page." for i in range(12)) + "\n",
-    "notes/zh.md": "---\nlang: zh\n---\n# 中文笔记\n\n" + "\n\n".join("这是一个中文段落，用来测试页面的布局是否稳定。" * 3 for _ in range(6)) +
-                   "\n\n[[diagram]]\n",
-}
+NOW = EXAMPLE_NOW
 # every shift not caused by the reader, summed from the page's first moment
 SHIFTS = """() => { window.__shift = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value })
   .observe({ type: 'layout-shift', buffered: true }) }"""
