@@ -75,8 +75,9 @@ if (window.matchMedia('(hover: hover)').matches) {
 
 // The table of contents marks the section being read (contents.js).
 if (document.querySelector('nav.toc')) import('./contents.js').then((contents) => contents.wire())
-// a code block wider than its column scrolls: Tab must reach it (axe: scrollable-region-focusable)
-for (const pre of document.querySelectorAll('main pre')) if (pre.scrollWidth > pre.clientWidth) pre.tabIndex = 0
+// a code block or table wider than its column scrolls (a table on a phone): Tab must reach it
+// (axe: scrollable-region-focusable); a diagram is checked once drawn (obsidian.js)
+for (const box of document.querySelectorAll('main pre, main table')) if (box.scrollWidth > box.clientWidth) box.tabIndex = 0
 
 // graph.html's whole graph is drawn at once; a note's local graph and its "Related" list when
 // they near the window (graph.js and related.js fetch their data then).

@@ -1,9 +1,13 @@
-// Math and diagrams of Obsidian notes (docs/brain.md). Loaded, after the vendored KaTeX and/or
-// Mermaid, only by pages whose HTML holds math (.math) or a diagram (pre.mermaid).
+// Math and diagrams of Obsidian notes (docs/brain.md). Loaded, after the vendored KaTeX, only by
+// pages whose HTML holds math (.math) or a diagram (pre.mermaid).
 // Nothing here may move the page as it loads: display maths has its height reserved
-// by bf.css, and a diagram has a box of its own (bf.css) until it is drawn, which happens as it
-// nears the window.
+// by bf.css, and a diagram has a box of its own (bf.css) until it is drawn.
+// Mermaid is not a script of the page: its modules (the ES build, split by diagram type) are
+// imported once the page has loaded and the browser is idle, and only when a diagram nears the
+// window, so a phone shows and scrolls the text before it parses a diagram library
+// (docs/decisions.md#diagrams-after-the-page).
 (() => {
+  const here = document.currentScript.src
   if (window.katex) {
     for (const el of document.querySelectorAll('.math')) {
       try {
@@ -14,11 +18,13 @@
         el.classList.add('math-error')
         el.title = String(err && err.message)
       }
+      if (el.scrollWidth > el.clientWidth) el.tabIndex = 0 // a formula wider than its column scrolls: Tab must reach it
     }
   }
-  const mermaid = window.mermaid
-  if (!mermaid) return
   const diagrams = [...document.querySelectorAll('pre.mermaid')]
+  if (!diagrams.length) return
+  let library = null
+  const mermaid = () => (library ??= import(new URL('vendor/mermaid/mermaid.esm.min.mjs', here).href).then((m) => m.default))
   const sources = new Map(diagrams.map((el) => [el, el.textContent]))
   const drawn = new Set()
   const dark = window.matchMedia('(prefers-color-scheme: dark)')
@@ -36,21 +42,26 @@
     const box = el.getBoundingClientRect()
     if (!el.classList.contains('drawn') && box.bottom > 0 && box.top < window.innerHeight) el.classList.add('kept')
     el.classList.add('drawn')
+    if (el.scrollWidth > el.clientWidth) el.tabIndex = 0 // it scrolls: Tab must reach it
   }
-  const draw = (nodes) => {
+  const draw = (nodes) => mermaid().then((lib) => {
     nodes.forEach((el) => { el.removeAttribute('data-processed'); el.textContent = sources.get(el); drawn.add(el) })
-    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: dark.matches ? 'dark' : 'default' })
-    return mermaid.run({ nodes, suppressErrors: true }).then(() => {
+    // dark's edge labels (#ccc on #585858, 4.4:1) darkened to 4.5:1 or more (WCAG 1.4.3)
+    lib.initialize({ startOnLoad: false, securityLevel: 'strict', ...(dark.matches ? { theme: 'dark', themeVariables: { edgeLabelBackground: '#484848' } } : { theme: 'default' }) })
+    return lib.run({ nodes, suppressErrors: true }).then(() => {
       nodes.forEach(natural)
       if (drawn.size === diagrams.length) document.documentElement.setAttribute('data-bf-diagrams', 'drawn')
     })
-  }
+  })
   let queue = Promise.resolve() // one run at a time: mermaid.initialize is global
   const near = new IntersectionObserver((entries) => {
     const nodes = entries.filter((e) => e.isIntersecting && !drawn.has(e.target)).map((e) => e.target)
     nodes.forEach((el) => near.unobserve(el))
     if (nodes.length) queue = queue.then(() => draw(nodes))
   }, { rootMargin: '600px 0px' })
-  diagrams.forEach((el) => near.observe(el))
-  dark.addEventListener('change', () => { queue = queue.then(() => draw([...drawn])) }) // redraw in the other scheme's colours
+  const watch = () => diagrams.forEach((el) => near.observe(el))
+  const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(watch, { timeout: 3000 }) : setTimeout(watch, 200))
+  if (document.readyState === 'complete') idle()
+  else window.addEventListener('load', idle, { once: true })
+  dark.addEventListener('change', () => { if (drawn.size) queue = queue.then(() => draw([...drawn])) }) // redraw in the other scheme's colours
 })()

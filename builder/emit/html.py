@@ -16,6 +16,7 @@ from urllib.parse import unquote
 from ..kernel.embeds import embeddable, fragment_key, page_assets
 from ..kernel.model import SLOT, Brain, Link
 from .days import due_badge
+from .imagesize import image_size
 from .look import environment as look_environment, guarded
 from ..kernel.mdlinks import SCHEME, joined, md_target
 from .urls import absolute, attachment_path, page_path, record_url, relative
@@ -168,7 +169,9 @@ class NoteRenderer:
         url = html.escape(self._target_url(page, link))
         if meta["embed"]:
             if IMAGE.search(link.ref):
-                return f'<img src="{url}" alt="{html.escape(meta["label"] or posixpath.basename(link.ref))}" loading="lazy">'
+                size = image_size(Path(self.brain.root) / link.ref)
+                sized = f' width="{size[0]}" height="{size[1]}"' if size else ""
+                return f'<img src="{url}" alt="{html.escape(meta["label"] or posixpath.basename(link.ref))}"{sized} loading="lazy">'
             if link.ref in self.brain.notes:
                 return self._embed(link, url, page, today, stack)
         return f'<a class="internal" href="{url}"{_named(self.brain, link.ref, label)}>{text}</a>'

@@ -1,14 +1,16 @@
-"""Accessibility (issue 19, item 7): axe-core (vendored: tests/vendor/axe-core-*.min.js, its
-licence beside it) finds no serious or critical violation on any page kind of the example site,
-in light and in dark, with the explorer, the local graph, a link preview and the search dialog
-open; and the home page and a note page work by keyboard alone."""
+"""Accessibility: axe-core (vendored: tests/vendor/axe-core-*.min.js, its licence beside it) finds
+no serious or critical violation on any page kind of the example site, in light and in dark, at a
+desktop's width and a phone's, nor on a note with a drawn diagram, maths and callouts, a Chinese
+note and an Arabic one; none with the explorer, the local graph, a link preview and the search
+dialog open; and the home page and a note page work by keyboard alone."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from example import EXAMPLE, EXAMPLE_NOW, opened
+from builder.kernel.pageurls import page_file
+from example import EXAMPLE, EXAMPLE_NOW, SCRIPTS_BRAIN, opened, served_brain
 
 AXE = next((Path(__file__).resolve().parents[1] / "vendor").glob("axe-core-*.min.js"))
 NOTE = "brain/projects/new-website.html"
@@ -20,6 +22,7 @@ PAGES = {   # one of each kind docs/site.md#pages lists
     "graph": "graph.html", "not found": "404.html",
 }
 SERIOUS = ("serious", "critical")
+SIZES = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 pytestmark = pytest.mark.browser
 
@@ -34,10 +37,11 @@ def violations(page) -> list[str]:
             for v in found if v["impact"] in SERIOUS]
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_no_serious_violations_on_any_page_kind(chromium, example_site, serve_site, scheme):
+def test_no_serious_violations_on_any_page_kind(chromium, example_site, serve_site, scheme, size):
     base = serve_site(example_site, "/")
-    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    context = chromium.new_context(viewport=SIZES[size], color_scheme=scheme)
     try:
         page = context.new_page()
         found = {}
@@ -45,6 +49,29 @@ def test_no_serious_violations_on_any_page_kind(chromium, example_site, serve_si
             opened(page, base + path)
             found[kind] = violations(page)
         assert found == {kind: [] for kind in PAGES}
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def scripts_base(tmp_path_factory):
+    yield from served_brain(tmp_path_factory.mktemp("a11y-scripts"), SCRIPTS_BRAIN, EXAMPLE_NOW)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_violations_on_a_diagram_and_in_other_scripts(chromium, scripts_base, scheme, size):
+    context = chromium.new_context(viewport=SIZES[size], color_scheme=scheme)
+    try:
+        page = context.new_page()
+        found = {}
+        for ref in ("notes/diagram.md", "notes/zh.md", "notes/ar.md"):
+            opened(page, scripts_base + page_file("brain", ref))
+            if ref == "notes/diagram.md":
+                page.wait_for_function("document.documentElement.dataset.bfDiagrams === 'drawn'")
+                page.locator(".math-display .katex-display").wait_for()
+            found[ref] = violations(page)
+        assert found == {ref: [] for ref in found}
     finally:
         context.close()
 

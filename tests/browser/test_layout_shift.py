@@ -1,6 +1,7 @@
-"""Pages that do not move as they load (issue 64), measured in Chromium with a
+"""Pages that do not move as they load, measured in Chromium with a
 PerformanceObserver('layout-shift') on one small brain built once: a note with a Mermaid diagram,
-maths and callouts, a Chinese note and home, at 1280×800 and 390×844, shift by at most 0.05
+maths and callouts, a Chinese note and home — and on the example site the graph, search with
+pagefind's results, a source and an identity — at 1280×800 and 390×844, shift by at most 0.05
 (Lighthouse's CLS budget); on a phone the header is one row of at most 64 px and a diagram scrolls
 sideways instead of shrinking its text."""
 from __future__ import annotations
@@ -8,22 +9,11 @@ from __future__ import annotations
 import pytest
 
 from builder.kernel.pageurls import page_file
-from example import served_brain
+from example import EXAMPLE, EXAMPLE_NOW, SCRIPTS_BRAIN as NOTES, served_brain
 
 pytestmark = pytest.mark.browser
 
-NOW = "2026-12-02T12:00:00Z"
-DIAGRAM = ("```mermaid\ngraph LR\n  A[Start here] --> B{Is it a long decision label?}\n  B -->|yes| C[Do the first thing]\n"
-           "  B -->|no| D[Do the other thing]\n  C --> E[Finish with a long label]\n  D --> E\n```\n")
-NOTES = {
-    "brain.toml": 'title = "My brain"\n',
-    "notes/diagram.md": "# Diagram\n\nInline maths $e^{i\\pi}+1=0$ in a line.\n\n" + DIAGRAM +
-                        "\n$$\n\\int_0^1 x^2\\,dx = \\frac{1}{3}\n$$\n\n> [!note] A note\n> Callout text.\n\n"
-                        "> [!warning]- Folded\n> Hidden.\n\nSee [[zh]].\n\n" +
-                        "\n\n".join(f"Paragraph {i} to fill the page." for i in range(12)) + "\n",
-    "notes/zh.md": "---\nlang: zh\n---\n# 中文笔记\n\n" + "\n\n".join("这是一个中文段落，用来测试页面的布局是否稳定。" * 3 for _ in range(6)) +
-                   "\n\n[[diagram]]\n",
-}
+NOW = EXAMPLE_NOW
 # every shift not caused by the reader, summed from the page's first moment
 SHIFTS = """() => { window.__shift = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value })
   .observe({ type: 'layout-shift', buffered: true }) }"""
@@ -57,6 +47,37 @@ def test_pages_do_not_move_as_they_load(chromium, base, size):
             if size == "phone":
                 assert page.locator("header.top").bounding_box()["height"] <= 64, ref
             page.close()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def full_site(tmp_path_factory):
+    """The example site with its pagefind bundles: search.html draws pagefind's results."""
+    from builder.build import build
+    out = tmp_path_factory.mktemp("shift-full") / "site"
+    build([EXAMPLE], out, now=EXAMPLE_NOW, pagefind=True)
+    return out
+
+
+# pages drawn after they load: the whole graph, pagefind's results (filters beside them on a wide
+# screen, below them on a phone), instants given their relative form ("· 3 days ago") in a source's
+# facts and an identity's lists
+LATE = {"graph.html": ["canvas.graph-whole"], "search.html?q=launch": [".pagefind-ui__result-title"],
+        "brain/memories/brief.html": ["time[data-ago]"], "brain/person/alice.html": ["time[data-ago]"]}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_pages_drawn_after_they_load_do_not_move(chromium, full_site, serve_site, size):
+    base_url = serve_site(full_site, "/")
+    context = chromium.new_context(viewport=SIZES[size])
+    try:
+        shifts = {}
+        for path, ready in LATE.items():
+            page = context.new_page()
+            shifts[path] = _loaded(page, base_url + path, ready)
+            page.close()
+        assert all(shift <= 0.05 for shift in shifts.values()), shifts
     finally:
         context.close()
 

@@ -1,8 +1,9 @@
-"""Screenshots for issue 19's done-when (not a check of pixels): home, a note with a preview open
-and its local graph, a record at its anchor on its day page, a period, the explorer and the search
-dialog with results, at 1280 and 375 px, light and dark, written to tests/artifacts/screens/
-(committed; each a viewport, not the whole page, to stay small). Each asserts that what it shows
-is on screen, so a broken feature fails here rather than leaving a blank picture."""
+"""Screenshots of the pages (not a check of pixels): home, a note with a preview open and its
+local graph, a record at its anchor on its day page, a period, the whole graph, the page not
+found, the explorer and the search dialog with results, at 1280 and 375 px, light and dark,
+written to tests/artifacts/screens/ (committed; each a viewport, not the whole page, to stay
+small). Each asserts that what it shows is on screen, so a broken feature fails here rather than
+leaving a blank picture."""
 from __future__ import annotations
 
 import pytest
@@ -48,6 +49,16 @@ def _period(page, base):
     opened(page, base + "brain/2026-W48.html")
 
 
+def _graph(page, base):
+    opened(page, base + "graph.html")
+    page.locator("canvas.graph-whole").wait_for()
+
+
+def _not_found(page, base):
+    opened(page, base + "404.html")
+    page.locator("main h1").wait_for()
+
+
 def _explorer(page, base):
     opened(page, base + NOTE)
     page.locator("[data-bf-explorer]").click()
@@ -63,7 +74,7 @@ def _search(page, base):
 
 
 VIEWS = {"home": _home, "note-preview-graph": _note, "record": _record, "period": _period,
-         "explorer": _explorer, "search-dialog": _search}
+         "graph": _graph, "not-found": _not_found, "explorer": _explorer, "search-dialog": _search}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
