@@ -2,9 +2,12 @@
 documents hold says little about any one of them, whatever its weight in English.
 
 A token held by df of the brain's N embedded documents (its notes, sections and records; a
-document holds the tokens its vector reads, vectors.doc_tokens) weighs min(1, N / (SHARE · df)),
-in sixteenths: round(ONE · N / (SHARE · df)), half up, between 1 and ONE (a token no document
-holds: ONE), computed in integers. Both a document's vector and a query's (query/vectorstore.py,
+document holds the tokens its vector reads, vectors.doc_tokens) weighs min(1, M / (SHARE · df)),
+M = max(N, FEW), in sixteenths: round(ONE · M / (SHARE · df)), half up, between 1 and ONE (a
+token no document holds: ONE), computed in integers. FEW keeps a small brain's words whole: in a
+brain of eight messages every word is in 2% of them, and weighing them all down left a vector
+mostly what a title or a name said; a token is weighed down only once more than FEW / SHARE
+documents hold it. Both a document's vector and a query's (query/vectorstore.py,
 site/engine/vectorstore.js) are sums of their tokens' rows times these weights, so Python and JS
 agree bit for bit. The static table's SIF weights know English: in a chat every message starts
 with its speaker's name, rare in English and so weighed in full, and a short message's vector
@@ -18,14 +21,15 @@ from __future__ import annotations
 
 ONE = 16      # a weight of 1, in sixteenths: a document's weighed sum stays below 2^31 (int32)
 SHARE = 50    # a token held by more than 1 / SHARE (2%) of the brain's documents weighs less
+FEW = 1000    # ... and by more than FEW / SHARE (20) of them
 
 
 def sixteenths(df, n: int):
     """Each token's weight in sixteenths (a numpy uint8 array) from `df`, how many of the
     brain's `n` documents hold it (an int64 array over the vocabulary)."""
     import numpy as np   # lazily, as everywhere the vector arm runs
-    df = np.asarray(df, dtype=np.int64)
-    w = (2 * ONE * n + SHARE * df) // (2 * SHARE * np.maximum(df, 1))   # ONE·n/(SHARE·df), half up
+    df, m = np.asarray(df, dtype=np.int64), max(n, FEW)
+    w = (2 * ONE * m + SHARE * df) // (2 * SHARE * np.maximum(df, 1))   # ONE·m/(SHARE·df), half up
     return np.where(df > 0, np.clip(w, 1, ONE), ONE).astype(np.uint8)
 
 

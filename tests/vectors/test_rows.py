@@ -67,7 +67,7 @@ def test_a_weight_step_embeds_again_the_docs_that_hold_the_token():
     zebra = vectors.doc_tokens("zebra")
     assert sixteenths([4], 200).tolist() == [16] and zebra[0] not in first[2][0]
     docs = docs + [{"ref": f"z{i}.md", "title": "zebra", "aliases": "", "headings": "", "body": "zebra"}
-                   for i in range(6)]
+                   for i in range(26)]   # 30 of 226 docs hold it: past FEW / SHARE
     refs = [d["ref"] for d in docs]
     again = doc_rows(docs, refs, dims, kept)
     assert again == doc_rows(docs, refs, dims)
