@@ -88,10 +88,20 @@ def page(browser_context):
 
 
 
+def _example(tmp_path_factory, pagefind: bool):
+    from builder.build import build
+    out = tmp_path_factory.mktemp("example") / "site"
+    build([EXAMPLE], out, now=EXAMPLE_NOW, pagefind=pagefind)
+    return out
+
+
 @pytest.fixture(scope="module")
 def example_site(tmp_path_factory):
     """examples/brain built at EXAMPLE_NOW, without pagefind: for tests of the pages' own behaviour."""
-    from builder.build import build
-    out = tmp_path_factory.mktemp("example") / "site"
-    build([EXAMPLE], out, now=EXAMPLE_NOW, pagefind=False)
-    return out
+    return _example(tmp_path_factory, pagefind=False)
+
+
+@pytest.fixture(scope="module")
+def full_site(tmp_path_factory):
+    """The same with its pagefind bundles: the search page and dialog draw pagefind's results."""
+    return _example(tmp_path_factory, pagefind=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from builder.kernel.pageurls import page_file
-from example import EXAMPLE, EXAMPLE_NOW, SCRIPTS_BRAIN, opened, served_brain
+from example import EXAMPLE_NOW, SCRIPTS_BRAIN, opened, served_brain
 
 AXE = next((Path(__file__).resolve().parents[1] / "vendor").glob("axe-core-*.min.js"))
 NOTE = "brain/projects/new-website.html"
@@ -125,15 +125,6 @@ def test_home_and_a_note_by_keyboard_alone(page, example_site, serve_site):
     preview.wait_for(state="visible")
     page.keyboard.press("/")                                                     # and the search dialog
     page.locator("dialog.quick-search-dialog").wait_for(state="visible")
-
-
-@pytest.fixture(scope="module")
-def full_site(tmp_path_factory) -> Path:
-    """The example site with its pagefind bundles: the full-text search UI is drawn."""
-    from builder.build import build
-    out = tmp_path_factory.mktemp("a11y") / "site"
-    build([EXAMPLE], out, now=EXAMPLE_NOW, pagefind=True)
-    return out
 
 
 SIX = {"home": "index.html", "note": NOTE, "period": "brain/2026-11.html", "folder": "brain/projects.html",

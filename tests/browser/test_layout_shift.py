@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from builder.kernel.pageurls import page_file
-from example import EXAMPLE, EXAMPLE_NOW, SCRIPTS_BRAIN as NOTES, served_brain
+from example import EXAMPLE_NOW, SCRIPTS_BRAIN as NOTES, served_brain
 
 pytestmark = pytest.mark.browser
 
@@ -49,15 +49,6 @@ def test_pages_do_not_move_as_they_load(chromium, base, size):
             page.close()
     finally:
         context.close()
-
-
-@pytest.fixture(scope="module")
-def full_site(tmp_path_factory):
-    """The example site with its pagefind bundles: search.html draws pagefind's results."""
-    from builder.build import build
-    out = tmp_path_factory.mktemp("shift-full") / "site"
-    build([EXAMPLE], out, now=EXAMPLE_NOW, pagefind=True)
-    return out
 
 
 # pages drawn after they load: the whole graph, pagefind's results (filters beside them on a wide

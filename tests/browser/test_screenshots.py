@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from crawl import ARTIFACTS
-from example import EXAMPLE, EXAMPLE_NOW, opened
+from example import opened
 
 SCREENS = ARTIFACTS / "screens"
 NOTE = "brain/projects/new-website.html"
@@ -17,15 +17,6 @@ SIZES = {1280: 800, 375: 740}
 SCALE = {1280: 0.8, 375: 1}   # device pixels per CSS pixel: the 1280 px layout in 1024 px keeps each PNG under 150 KB
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def full_site(tmp_path_factory):
-    """The example site with pagefind, for the search dialog."""
-    from builder.build import build
-    out = tmp_path_factory.mktemp("screens") / "site"
-    build([EXAMPLE], out, now=EXAMPLE_NOW, pagefind=True)
-    return out
 
 
 def _home(page, base):
