@@ -81,12 +81,14 @@ def _item(brain: Brain, ref: str):
     return "identity" if ref in brain.identities else "attachment" if ref in brain.attachments else None
 
 
-def _note_key(brain: Brain, g: Graph, view: View, reads: set, today) -> tuple:
-    deps, embedded = _deps(brain, g, view.ref)
+def _text_key(brain: Brain, g: Graph, ref: str, reads: set, today) -> tuple:
+    """What the text of note `ref` shows of other things, as its note page and home (the front
+    page's text) show it: the items it links to or is linked from, and its due badges."""
+    deps, embedded = _deps(brain, g, ref)
     reads.update((_token(brain, d),) for d in deps)
     reads.update(embedded)
-    key = view.pages, tuple((d, _item(brain, d)) for d in sorted(deps))
-    badges = _badges(brain, (view.ref, *embedded), today)
+    key = (tuple((d, _item(brain, d)) for d in sorted(deps)),)
+    badges = _badges(brain, (ref, *embedded), today)
     if badges:
         reads.add(TODAY)
         key += (badges,)
@@ -158,23 +160,21 @@ def _linked(brain: Brain, record: View) -> tuple:
             tuple((ref, _item(brain, ref) if ref else None) for ref in named))
 
 
-def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, as_of: str) -> tuple[dict, set]:
+def page_keys(brain: Brain, g: Graph, site: SiteViews, view: View, root: bool, as_of: str, today) -> tuple[dict, set]:
     """{site path: key} of the HTML page of `view` (emit/pages.py, listing_pages.py) and of its
     reply files (their bytes are a function of the page alone); and what the keys read: views by
-    ref (a view's own ref, embedded notes, records), items by (ref,)."""
+    ref (a view's own ref, embedded notes, records), items by (ref,). `today`: the build instant's
+    day in the brain's zone (emit/days.local_day)."""
     keys, reads = {}, {view.ref}
     if stored_in_files(view):
         for page in view.pages:
             keys[reply_path(view.brain, view.ref, *offset_variant(view, page))] = page
     if view.template == "note.html":
-        keys[page_path(brain, view.ref)] = _note_key(brain, g, view, reads, local_day(as_of, brain.config.timezone))
+        keys[page_path(brain, view.ref)] = (view.pages, *_text_key(brain, g, view.ref, reads, today))
     else:
         key = _listing_key(brain, site, view, as_of, reads)
         if view.ref == "home" and FRONT in brain.notes:   # home shows the front page's text, as its note page does
-            deps, embedded = _deps(brain, g, FRONT)
-            reads.update((_token(brain, d),) for d in deps | {FRONT})
-            reads.update(embedded)
-            key += (_item(brain, FRONT), tuple((d, _item(brain, d)) for d in sorted(deps)))
+            key += (_item(brain, FRONT), *_text_key(brain, g, FRONT, reads, today))
         keys[page_path(brain, view.ref)] = key
         if root and view.ref == "home":
             keys["index.html"] = key
@@ -236,7 +236,7 @@ class PageMemo:
         render = set()
         for ref in dirty:
             view = pages.get(ref)
-            if view is not None and self._rekey(ref, *page_keys(brain, g, site, view, root, as_of),
+            if view is not None and self._rekey(ref, *page_keys(brain, g, site, view, root, as_of, today),
                                                 view.template != "note.html" and stamped(view, as_of)):
                 render.add(ref)
         missed = writer.keep_all(self.digests)

@@ -62,7 +62,7 @@ def compute(brain: Brain, as_of: str, g: Graph | None = None, memo: ViewsMemo | 
         stamp = note_stamp(brain, g, note, reviews.get(ref), problems.get(ref))
         reply = memos["notes"](ref, stamp, lambda: note_reply(brain, g, note, reviews.get(ref), problems.get(ref, ())))
         made = [View(brain.name, ref, "note.html", pages(ref, reply, divided=bool(note.sections)))]
-        sections = section_stamp(brain, g, note) if note.sections else None
+        sections = section_stamp(stamp) if note.sections else None
         for section in note.sections:
             sreply = memos["sections"](section.ref, sections, lambda: section_reply(brain, g, note, section))
             made.append(View(brain.name, section.ref, None, pages(section.ref, sreply, divided=bool(sreply["outline"]))))

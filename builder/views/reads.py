@@ -124,10 +124,12 @@ def _links_to_section(g: Graph, note: Note, section) -> list:
     return [l for l in g.backlinks.get(note.ref, ()) if l.heading and l.heading in (section.heading, section.id)]
 
 
-def section_stamp(brain: Brain, g: Graph, note: Note) -> tuple:
-    """All that section_reply(brain, g, note, section) is made of, for any section of `note`: its
-    backlinks are among the note's (views/memo.py)."""
-    return note, brain.modified[note.ref], back_stamp(brain, g, note.ref)
+def section_stamp(note_stamped: tuple) -> tuple:
+    """All that section_reply(brain, g, note, section) is made of, for any section of the note
+    whose note_stamp is `note_stamped` (views/memo.py): the note, its modified time and its
+    backlinks (a section's are among the note's), taken from that stamp rather than made again."""
+    note, modified, _, back, *_ = note_stamped
+    return note, modified, back
 
 
 def section_reply(brain: Brain, g: Graph, note: Note, section) -> dict:
