@@ -3,8 +3,11 @@
 module that checks one holds it under the same name (tests/query/test_twins.py writes it)."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+
+from jsonschema import Draft202012Validator
 
 from builder.kernel import formats
 
@@ -42,3 +45,33 @@ def test_the_browser_holds_each_format_it_reads_once():
                 if not re.match(rf"(?:export )?const {name} = $", line):
                     problems.append(f"{path.relative_to(ROOT)}: {value!r} outside const {name}")
     assert not problems, "\n".join(problems)
+
+
+# The item's own fields, made by the engine rather than copied from its store entry
+# (query/search.item_of): who it is, where it ranked, its excerpt and a record's source.
+OWN = {"kind", "brain", "ref", "uri", "title", "excerpt", "score", "lexical_score", "similarity", "path", "source"}
+
+
+def _item_schema() -> dict:
+    return json.loads((ROOT / "schemas" / "search-reply.schema.json").read_text("utf-8"))
+
+
+def test_the_search_item_schema_and_the_declared_store_fields_agree():
+    """A field the schema names that no declaration copies, or one declared that the schema does
+    not name (docs/code.md, "A field of a search item"), fails here."""
+    item = _item_schema()["$defs"]["item"]
+    declared = [name for name, *_ in formats.ITEM_FIELDS + formats.RECORD_FIELDS]
+    assert len(declared) == len(set(declared))
+    assert set(item["properties"]) - OWN == set(declared) - OWN
+    assert {name for name, *_ in formats.ITEM_FIELDS} <= set(item["required"])
+    assert {name for name, *_ in formats.RECORD_FIELDS} - set(item["required"]) <= set(item["then"]["required"])
+
+
+def test_each_declared_default_is_a_value_the_schema_allows():
+    """An entry without a field gives its declared value: a reply holding it must validate."""
+    schema = _item_schema()
+    for name, default, quoted in formats.ITEM_FIELDS + formats.RECORD_FIELDS:
+        assert isinstance(quoted, bool)
+        part = {"$defs": schema["$defs"], **schema["$defs"]["item"]["properties"][name]}
+        errors = list(Draft202012Validator(part).iter_errors(default))
+        assert not errors, (name, default, errors[0].message)

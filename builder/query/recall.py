@@ -26,6 +26,7 @@ import re
 from typing import Callable
 
 from ..kernel.errors import InvalidInput
+from ..kernel.formats import ITEM_FIELDS, RECORD_FIELDS
 from ..kernel.text import cut
 from .read import read
 from .search import search
@@ -38,6 +39,10 @@ MAX_BUDGET = 1_000_000
 CANDIDATES = 50
 MAX_PER_ENTITY = 2
 GIST_CHARS = 160
+# what a quoted memory keeps of its search item: who it is, the store's fields recall quotes
+# (kernel/formats.py), its source and score
+QUOTED = tuple(dict.fromkeys(("kind", "brain", "ref", "uri", "title", "path",
+                               *(name for name, _, quoted in ITEM_FIELDS + RECORD_FIELDS if quoted), "source", "score")))
 
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n.*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.S)
 _DETAILS_TAGS = re.compile(r"</?(?:details|summary)\b[^>]*>", re.I)
@@ -83,9 +88,7 @@ def pack(items: list[dict], budget: int, body: Callable[[dict], str]) -> dict:
 
 
 def _quoted(item: dict, rank: int, text: str) -> dict:
-    keep = ("kind", "brain", "ref", "uri", "title", "type", "path", "tags", "entities", "modified",
-            "source", "time", "observed", "score")
-    return {k: item[k] for k in keep if k in item} | {"rank": rank, "text": text, "chars": len(text)}
+    return {k: item[k] for k in QUOTED if k in item} | {"rank": rank, "text": text, "chars": len(text)}
 
 
 def _body_of(site: Site, item: dict) -> str:

@@ -27,9 +27,11 @@ rather than one item per hit); _candidates is the reference both runtimes share.
 from __future__ import annotations
 
 import re
+from copy import copy
 
 from ..kernel import refs
 from ..kernel.errors import IndexMissing, InvalidInput
+from ..kernel.formats import ITEM_FIELDS, RECORD_FIELDS
 from ..kernel.periods import parse_period
 from ..bm25 import FormatError, analyze, query_terms
 from ..kernel.text import join_pieces   # the same join the build used
@@ -261,15 +263,20 @@ def spans(stores: dict[str, BrainStore], period: str | None, as_of) -> dict[str,
     return out
 
 
+def copied(meta: dict, fields: tuple) -> dict:
+    """Each of `fields` (kernel/formats.ITEM_FIELDS, RECORD_FIELDS) from a store entry, else the
+    value it stands for, a fresh one (an item is the caller's to change)."""
+    return {name: meta[name] if name in meta else copy(default) for name, default, _ in fields}
+
+
 def item_of(store: BrainStore, cand: tuple, terms: set[str]) -> dict:
     entry, score, lexical_score, similarity = cand
     meta = entry.meta
     item = {"kind": entry.kind, "brain": entry.brain, "ref": entry.ref, "uri": refs.uri(entry.brain, entry.ref),
-            "score": score, "lexical_score": lexical_score, "similarity": similarity, "type": meta.get("type"), "path": _path(entry), "tags": meta.get("tags", []),
-            "fields": meta.get("fields", {}), "entities": meta.get("entities", []), "modified": meta.get("modified")}
+            "score": score, "lexical_score": lexical_score, "similarity": similarity, "path": _path(entry),
+            **copied(meta, ITEM_FIELDS)}
     if entry.kind == "record":
-        item.update(title=meta.get("title", ""), source=entry.source, time=meta.get("time"),
-                    observed=meta.get("observed"))
+        item.update(copied(meta, RECORD_FIELDS), source=entry.source)
     else:
         item.update(title=entry.section[1] if entry.kind == "section" else meta.get("title", ""))
     item["excerpt"] = store.excerpt(entry, terms, lambda: _excerpt(store, entry, terms))

@@ -2,7 +2,7 @@
 import { invalidInput, pyRepr } from './errors.js'
 import { cut } from './text.js'
 import { read } from './read.js'
-import { search } from './search.js'
+import { ITEM_FIELDS, RECORD_FIELDS, search } from './search.js'
 import { openStore } from './store.js'
 import { diversify, vectorOf } from './vector.js'
 import { pyStrip, pyWords } from './refs.js'
@@ -12,6 +12,9 @@ const MAX_BUDGET = 1000000
 const CANDIDATES = 50
 const MAX_PER_ENTITY = 2
 const GIST_CHARS = 160
+// what a quoted memory keeps of its search item (twin of recall.QUOTED)
+const QUOTED = [...new Set(['kind', 'brain', 'ref', 'uri', 'title', 'path',
+  ...[...ITEM_FIELDS, ...RECORD_FIELDS].filter(([, , quoted]) => quoted).map(([name]) => name), 'source', 'score'])]
 const FRONTMATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/
 // Python's \b is Unicode-aware: a tag name ends where no letter, digit or "_" follows.
 const DETAILS_TAGS = /<\/?(?:details|summary)(?![\p{L}\p{N}_])[^>]*>/giu
@@ -35,8 +38,7 @@ function indexLine (item, rank, reason) {
 
 function quoted (item, rank, text) {
   const out = {}
-  for (const k of ['kind', 'brain', 'ref', 'uri', 'title', 'type', 'path', 'tags', 'entities', 'modified',
-    'source', 'time', 'observed', 'score']) if (Object.hasOwn(item, k)) out[k] = item[k]
+  for (const k of QUOTED) if (Object.hasOwn(item, k)) out[k] = item[k]
   return Object.assign(out, { rank, text, chars: length(text) })
 }
 

@@ -23,6 +23,10 @@ import { brainVectors, table } from './vectorstore.js'
 const MAX_QUERY = 4096
 const MAX_LIMIT = 50
 const get = (obj, key, dflt = null) => (Object.hasOwn(obj, key) ? obj[key] : dflt)
+// What an item copies from its store entry: (field, its value when the entry leaves it out,
+// whether recall quotes it). Written from builder/kernel/formats.py by the twins tool.
+export const ITEM_FIELDS = [['type', null, true], ['tags', [], true], ['fields', {}, false], ['entities', [], true], ['modified', null, true]] // kernel/formats.py
+export const RECORD_FIELDS = [['title', '', true], ['time', null, true], ['observed', null, true]] // kernel/formats.py
 
 function checkQuery (text) {
   if (typeof text !== 'string') throw invalidInput('query', 'must be a string')
@@ -310,20 +314,24 @@ export async function refsOf (stores, entries) {
   await Promise.all(entries.filter((e) => e.ref === null).map((e) => stores.get(e.brain).withRef(e)))
 }
 
+// Each of `fields` from a store entry, else the value it stands for, a fresh one (twin of copied).
+export function copied (meta, fields) {
+  const out = {}
+  for (const [name, dflt] of fields) out[name] = Object.hasOwn(meta, name) ? meta[name] : structuredClone(dflt)
+  return out
+}
+
 export async function itemOf (store, [entry, score, lexicalScore, similarity], terms) {
   if (entry.kind === 'record') await store.withMeta(entry)
   const meta = entry.meta
   const item = {
     kind: entry.kind, brain: entry.brain, ref: entry.ref, uri: refs.uri(entry.brain, entry.ref), score,
-    lexical_score: lexicalScore, similarity,
-    type: get(meta, 'type'), path: pathOf(entry), tags: get(meta, 'tags', []), fields: get(meta, 'fields', {}),
-    entities: get(meta, 'entities', []), modified: get(meta, 'modified')
+    lexical_score: lexicalScore, similarity, path: pathOf(entry), ...copied(meta, ITEM_FIELDS)
   }
   const text = await textOf(store, entry)
   if (entry.kind === 'record') {
-    Object.assign(item, {
-      title: get(meta, 'title', ''), source: entry.source, time: get(meta, 'time'),
-      observed: get(meta, 'observed'), excerpt: excerpt(text, terms, text, EXCERPT_CHARS, store.site.words)
+    Object.assign(item, copied(meta, RECORD_FIELDS), {
+      source: entry.source, excerpt: excerpt(text, terms, text, EXCERPT_CHARS, store.site.words)
     })
   } else if (entry.kind === 'section') {
     Object.assign(item, { title: entry.section[1], excerpt: excerpt(text, terms, text, EXCERPT_CHARS, store.site.words) })

@@ -6,7 +6,7 @@ const NAME = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|
 const DAY = '([0-9]{1,2})(?:st|nd|rd|th)?'
 const YEAR = '((?:19|20)[0-9]{2})'
 const GAP = '[ \\t]+'
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']
 // [pattern, which groups are year, month, day]
 export const PATTERNS = [
   [/\b([0-9]{4})-([0-9]{2})-([0-9]{2})\b/g, [1, 2, 3]],
@@ -18,7 +18,7 @@ export const PATTERNS = [
 ]
 
 function month (text) {
-  return /^[0-9]+$/.test(text) ? parseInt(text, 10) : MONTHS.indexOf(text.slice(0, 3).toLowerCase()) + 1
+  return /^[0-9]+$/.test(text) ? parseInt(text, 10) : MONTHS.map((m) => m.slice(0, 3)).indexOf(text.slice(0, 3).toLowerCase()) + 1
 }
 
 // The period key (YYYY-MM-DD, YYYY-MM or YYYY) of the first date `text` names, or null.

@@ -14,6 +14,7 @@ test fails when a value differs."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -198,8 +199,8 @@ def test_every_export_of_a_mirror_is_declared():
 
 
 # --- constants both runtimes need ------------------------------------------------------------
-JS_CONST = re.compile(r"^((?:export )?const ([A-Z][A-Z0-9_]*) = )('(?:[^'\\\n]|\\.)*'|-?[0-9][0-9a-fA-FxX._]*)"
-                      r"(?=\s*(?://.*)?$)", re.M)
+JS_CONST = re.compile(r"^((?:export )?const ([A-Z][A-Z0-9_]*) = )('(?:[^'\\\n]|\\.)*'|-?[0-9][0-9a-fA-FxX._]*|\[[^\n]*\])"
+                      r"(?=\s*(?://[^\n]*)?$)", re.M)
 
 
 def py_constants(path: Path) -> dict[str, int | float | str]:
@@ -213,15 +214,38 @@ def py_constants(path: Path) -> dict[str, int | float | str]:
                 value = ast.literal_eval(node.value)
             except ValueError:
                 continue
-            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            if isinstance(value, (int, float, str, tuple)) and not isinstance(value, bool):
                 out[target.id] = value
     return out
 
 
-def js_literal(value: int | float | str) -> str:
+def js_literal(value) -> str:
+    """A constant as JS: a string or number, or a tuple of JSON values as an array literal."""
     if isinstance(value, str):
         return "'" + value.encode("unicode_escape").decode("ascii").replace("'", "\\'") + "'"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(map(js_literal, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{js_literal(str(k))}: {js_literal(v)}" for k, v in value.items()) + "}"
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
     return repr(value)
+
+
+def js_value(literal: str):
+    """What a JS constant's literal holds, as Python (an array as lists, as json reads it)."""
+    if not literal.startswith("["):
+        return ast.literal_eval(literal)
+    # a JS array of JSON values: Python reads it once null, true and false outside strings are its own
+    words = {"null": "None", "true": "True", "false": "False"}
+    return ast.literal_eval(re.sub(r"'(?:[^'\\]|\\.)*'|\b(null|true|false)\b",
+                                   lambda m: words[m.group(1)] if m.group(1) else m.group(0), literal))
+
+
+def same(literal: str, value) -> bool:
+    if isinstance(value, tuple):   # as arrays both ways: tuples and lists alike
+        return json.loads(json.dumps(js_value(literal))) == json.loads(json.dumps(value))
+    return js_value(literal) == value
 
 
 FORMATS = ROOT / "builder" / "kernel" / "formats.py"   # every format's version, which any JS module may hold
@@ -247,9 +271,10 @@ def test_shared_constants_hold_the_python_value():
     assert {("page.js", "LISTED_EXCERPT"), ("navdata.js", "EXPLORER"), ("navdata.js", "GRAPH"),
             ("text.js", "EXCERPT_CHARS"), ("listing.js", "PAGE_ITEMS"), ("vector.js", "WEIGHT"),
             ("excerpt.js", "SPACE"), ("store.js", "STORE_FORMAT"), ("data.js", "DATA_FORMAT"),
-            ("vectorstore.js", "VECTORS_FORMAT"), ("scoring.js", "LUNR_FORMAT"), ("site.js", "BUNDLE_VERSION")} <= names, sorted(names)
+            ("vectorstore.js", "VECTORS_FORMAT"), ("scoring.js", "LUNR_FORMAT"), ("site.js", "BUNDLE_VERSION"),
+            ("search.js", "ITEM_FIELDS"), ("search.js", "RECORD_FIELDS")} <= names, sorted(names)
     wrong = [f"{js.relative_to(ROOT)} {name} = {literal}, Python has {value!r}"
-             for js, name, literal, value, _ in found if ast.literal_eval(literal) != value]
+             for js, name, literal, value, _ in found if not same(literal, value)]
     assert not wrong, "python tests/query/test_twins.py writes the Python values:\n" + "\n".join(wrong)
 
 
@@ -266,7 +291,7 @@ def write_constants() -> list[str]:
     for js in sorted({c[0] for c in found}):
         text = js.read_text("utf-8")
         for _, name, literal, value, start in sorted((c for c in found if c[0] == js), key=lambda c: -c[4]):
-            if ast.literal_eval(literal) != value:   # a value unchanged keeps its spelling ('\f', 0x…)
+            if not same(literal, value):   # a value unchanged keeps its spelling ('\f', 0x…)
                 text = text[:start] + js_literal(value) + text[start + len(literal):]
                 changed.append(f"{js.relative_to(ROOT)} {name} = {js_literal(value)}")
         if text != js.read_text("utf-8"):
