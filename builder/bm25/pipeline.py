@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from functools import cache
 from itertools import chain
 from operator import add
 from types import MappingProxyType
@@ -80,14 +81,19 @@ def _class(ranges) -> str:
     return "".join(f"{chr(a)}-{chr(b)}" for a, b in ranges)
 
 
-_WORD_RE = re.compile(f"[{char_class(WORD)}]+")
 # The same without astral characters: re compiles a class of BMP characters alone to a bitmap,
-# about ten times faster on long texts; texts with astral characters take _WORD_RE.
+# about ten times faster on long texts; texts with astral characters take _astral()'s.
 _WORD_BMP_RE = re.compile("[" + "".join(f"{chr(a)}-{chr(min(b, 0xFFFF))}" for a, b in decode(WORD)
                                         if a <= 0xFFFF).replace("\\", "\\\\") + "]+")
 _ASTRAL_RE = re.compile("[\U00010000-\U0010FFFF]")
-_ASTRAL_WORD_RE = re.compile("[" + "".join(f"{chr(max(a, 0x10000))}-{chr(b)}" for a, b in decode(WORD)
-                                           if b > 0xFFFF) + "]")
+
+
+@cache
+def _astral() -> tuple[re.Pattern, re.Pattern]:
+    """(the astral letters, every word character) as patterns, compiled when a text first holds an
+    astral character: a tenth of a query's import otherwise."""
+    return (re.compile("[" + "".join(f"{chr(max(a, 0x10000))}-{chr(b)}" for a, b in decode(WORD) if b > 0xFFFF) + "]"),
+            re.compile(f"[{char_class(WORD)}]+"))
 _ASCII_WORD_RE = re.compile("[a-z0-9]+")
 _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if not chr(i).isalnum()})
 _MN_RE = re.compile(f"[{char_class(MN)}]+")
@@ -146,9 +152,10 @@ def _words(text: str) -> list[str]:
     """The raw words of *text* (ASCII text lower-cased already: its analysis starts so)."""
     if text.isascii():   # = _ASCII_WORD_RE.findall(text.lower()), 6x faster
         return text.lower().translate(_ASCII_SEPARATORS).split()
-    for m in _ASTRAL_RE.finditer(text):      # emoji separate: only astral letters need _WORD_RE
-        if _ASTRAL_WORD_RE.match(m.group()):
-            return _WORD_RE.findall(text)
+    for m in _ASTRAL_RE.finditer(text):      # emoji separate: only astral letters need the whole class
+        letters, words = _astral()
+        if letters.match(m.group()):
+            return words.findall(text)
     return _WORD_BMP_RE.findall(text)
 
 
