@@ -113,7 +113,7 @@ def _build(req: Request, state: BuildState | None, forks: bool) -> BuildReport:
     phases = Phases(report, req.progress)
     cache_file = cache_path(req.out)
     recover(req.out, cache_file.parent)
-    cache = _parse_cache(state, cache_file)
+    cache = _parse_cache(state, cache_file, report.notices)
     asked = Load(tuple(req.roots), frozenset({req.out, cache_file.parent}),
                  None if req.changed is None else frozenset(req.changed), req.site_url, req.theme, req.base_url)
     runner = Runner(phases, state, forks, partial(_load, cache=cache), index_side)
@@ -202,9 +202,13 @@ def index_side(phases: Phases, build: Build, brain, state: BuildState | None = N
         phases.run("parse", save)
 
 
-def _parse_cache(state: BuildState | None, cache_file: Path):
-    """The parse cache: a kept state's, else read from beside --out (and kept by the state)."""
+def _parse_cache(state: BuildState | None, cache_file: Path, notices: list):
+    """The parse cache: a kept state's, else read from beside --out (and kept by the state); why
+    a file there was not read joins `notices`, said by the build that found it."""
     cache = state.parse if state is not None and state.parse is not None else parsecache.load(cache_file)
+    if cache.unused is not None:
+        notices.append(cache.unused)
+        cache.unused = None
     if state is not None:
         state.parse = cache
     cache_file.with_suffix(".pickle").unlink(missing_ok=True)   # an older bf's pickle cache: never read

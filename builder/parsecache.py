@@ -132,29 +132,37 @@ class Cache:
     never saved). Each loaded note keeps its JSON line, so saving re-encodes only notes parsed since.
     `memos`: {brain root: brain.LoadMemo}, what a process that builds again reuses; never saved."""
 
-    def __init__(self):
+    def __init__(self, unused: str | None = None):
         self.notes: dict[str, dict] = {}
         self.lines: dict[tuple, tuple] = {}   # (root, key) → (the Note loaded, its line)
         self.memos: dict[str, object] = {}
+        self.unused = unused   # why a cache file there was not read: the build says so, once
 
 
 def load(path: Path) -> Cache:
-    """The cache saved at `path`; an empty one when there is none we can use."""
-    cache = Cache()
+    """The cache saved at `path`; an empty one when there is none we can use, saying why when
+    there was a file (`Cache.unused`, docs/site.md#the-cache-folder)."""
     try:
         st = os.stat(path)
-        if not ours(st):
-            return cache
+    except OSError:
+        return Cache()
+    if not ours(st):
+        return Cache(f"the parse cache {path.name} is not this user's alone: every note parsed again")
+    cache = Cache()
+    try:
         with path.open("rb") as fh:
-            if orjson.loads(fh.readline()) != version():
-                return cache
+            stamp = orjson.loads(fh.readline())
+            if stamp != version():
+                made = stamp[1] if isinstance(stamp, list) and len(stamp) > 1 and isinstance(stamp[1], str) else "?"
+                return Cache(f"the parse cache {path.name} was written by another bf ({made}, or other code): "
+                             "every note parsed again")
             for line in fh:
                 root, key, note = orjson.loads(line)
                 key, note = decode(key), decode(note)
                 cache.notes.setdefault(root, {})[key] = note
                 cache.lines[root, key] = (note, line if line.endswith(b"\n") else line + b"\n")
-    except Exception:   # no cache, or a damaged one, only costs a full parse
-        return Cache()
+    except Exception:   # a damaged cache only costs a full parse
+        return Cache(f"the parse cache {path.name} is damaged: every note parsed again")
     return cache
 
 

@@ -107,11 +107,16 @@ def tree(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def test_a_warm_rebuild_equals_a_cold_build(tmp_path, build_site, monkeypatch):
-    brain = tmp_path / "brain"
+def _built(tmp_path: Path, build_site) -> tuple[Path, Path]:
+    """A copy of the example brain, built once into `site` (its cache beside)."""
+    brain, site = tmp_path / "brain", tmp_path / "site"
     shutil.copytree(EXAMPLE, brain)
-    site = tmp_path / "site"
     build_site(brain, site)
+    return brain, site
+
+
+def test_a_warm_rebuild_equals_a_cold_build(tmp_path, build_site, monkeypatch):
+    brain, site = _built(tmp_path, build_site)
     cache = tmp_path / ".bf-cache" / "site.parse.jsonl"
     assert len(cache.read_text().splitlines()) > 10
     (tmp_path / ".bf-cache" / "site.parse.pickle").write_bytes(b"old")
@@ -175,3 +180,57 @@ def test_links_resolved_again_by_a_process_equal_a_fresh_load(tmp_path):
         again, fresh = load(brain, cache=cache, memo=memo), load(brain)
         assert (again.links, again.problems) == (fresh.links, fresh.problems)
     assert any(link.status == "broken" for link in again.links)
+
+
+def _spoil(cache: Path, how: str) -> None:
+    lines = cache.read_bytes().splitlines(keepends=True)
+    if how == "another bf":
+        stamp = orjson.loads(lines[0])
+        stamp[1] = "0.0.1"
+        cache.write_bytes(orjson.dumps(stamp) + b"\n" + b"".join(lines[1:]))
+    elif how == "truncated":
+        data = cache.read_bytes()
+        cache.write_bytes(data[:len(data) // 2])
+    else:
+        cache.write_bytes(os.urandom(4096))
+
+
+@pytest.mark.parametrize("how", ["another bf", "truncated", "garbage"])
+def test_a_cache_bf_cannot_use_is_said_once_and_the_site_is_a_clean_builds(tmp_path, build_site, how):
+    """docs/site.md#the-cache-folder: one line in the summary, every note parsed, the same site."""
+    brain, site = _built(tmp_path, build_site)
+    clean = build_site(brain, tmp_path / "clean")
+    assert not [n for n in clean.notices if "parse cache" in n]   # no file there yet: nothing to say
+    _spoil(tmp_path / ".bf-cache" / "site.parse.jsonl", how)
+    report = build_site(brain, site)
+    said = [n for n in report.notices if "parse cache" in n]
+    assert len(said) == 1 and "site.parse.jsonl" in said[0] and "every note parsed again" in said[0]
+    assert ("another bf (0.0.1" in said[0]) == (how == "another bf")
+    assert tree(site) == tree(tmp_path / "clean")
+    again = build_site(brain, site)                       # the cache saved afresh: nothing to say
+    assert not [n for n in again.notices if "parse cache" in n]
+
+
+def test_a_build_killed_while_saving_the_cache_leaves_the_one_it_started_from(tmp_path, build_site, monkeypatch):
+    brain, site = _built(tmp_path, build_site)
+    cache = tmp_path / ".bf-cache" / "site.parse.jsonl"
+    before = cache.read_bytes()
+    (brain / "notes-edited.md").write_text("# Edited\n\nA new note, so the cache is saved again.\n")
+
+    real, calls = parsecache.version, []
+
+    def killed():   # the first call reads the stamp; the second writes it, into the new file
+        calls.append(1)
+        if len(calls) > 1:
+            raise KeyboardInterrupt   # as a signal would, once the new file is begun
+        return real()
+    monkeypatch.setattr(parsecache, "version", killed)
+    with pytest.raises(BaseException):
+        build_site(brain, site)
+    monkeypatch.undo()
+    assert len(calls) == 2 and cache.read_bytes() == before
+    report = build_site(brain, site)
+    assert not [n for n in report.notices if "parse cache" in n]
+    clean = tmp_path / "clean"
+    build_site(brain, clean)
+    assert tree(site) == tree(clean)
