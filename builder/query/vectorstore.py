@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import math
 import sys
-from itertools import accumulate
-from operator import mul
+from itertools import accumulate, cycle
+from operator import mul, sub
 
 from ..kernel import packs
 from ..kernel.formats import VECTORS_FORMAT
@@ -87,7 +87,8 @@ class BrainVectors:
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
         self.blocks: dict[tuple[int, int], tuple] = {}
         self.pages: dict[tuple[int, int], bytes] = {}  # page (n, j)'s int8 vectors, column by column
-        self.centres: dict[int, tuple] = {}
+        self.centres: dict[int, tuple] = {}     # group n → its buckets' centres less the mean, and their norms
+        self.matrices: dict[tuple[int, int], object] = {}   # a bucket's rows as numpy float64, once numpy is loaded
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
         self.weighs: dict[int, int] | None = None   # token id -> its weight in sixteenths, when below ONE
 
@@ -130,18 +131,15 @@ class BrainVectors:
         count = len(page) // self.meta["dims"]   # 0: a missing file
         return memoryview(page[r::count] if count else b"").cast("b")
 
-    def block(self, n: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(vectors, their norms, doc ids) of bucket b of group n: its docs are those the arm
-        may add (a vector, and not a section). The vectors are float64 so that numpy's BLAS
-        computes the dots: exactly, as every partial sum of int8 rows times an integer query is
-        an integer far below 2**53."""
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
+    def block(self, n: int, b: int) -> tuple[memoryview, list[float], list[int]]:
+        """(vectors, row after row, int8; their norms; doc ids) of bucket b of group n: its docs
+        are those the arm may add (a vector, and not a section)."""
         if (n, b) not in self.blocks:
             data, dims = self._file(f"{n}/{b}"), self.meta["dims"]
-            count = len(data) // (4 + dims)
-            ids = np.frombuffer(data[:4 * count], dtype="<u4").astype(np.int64) + self.meta["groups"][n][1]
-            rows = np.frombuffer(self._rows(data[4 * count:]), dtype=np.int8).reshape(-1, dims).astype(np.float64)
-            self.blocks[n, b] = (rows, np.sqrt(np.einsum("ij,ij->i", rows, rows)), ids)
+            count, first = len(data) // (4 + dims), self.meta["groups"][n][1]
+            ids = [first + int.from_bytes(data[at:at + 4], "little") for at in range(0, 4 * count, 4)]
+            rows = self._rows(data[4 * count:])
+            self.blocks[n, b] = (rows, [math.sqrt(_norm(rows, at, dims)) for at in range(0, len(rows), dims)], ids)
         return self.blocks[n, b]
 
     def row(self, doc: int) -> tuple[list[int], int]:
@@ -190,50 +188,68 @@ class BrainVectors:
         return [dot / (root * math.sqrt(self.norms[doc])) if self.norms[doc] else None
                 for doc, dot in zip(docs, (rows @ np.asarray(q, dtype=np.int64)).tolist())]
 
-    def _probed(self, q, qq: int, groups: set[str] | None, probe: int | None) -> list[tuple[int, int]]:
+    def _probed(self, q: list[int], groups: set[str] | None, probe: int | None) -> list[tuple[int, int]]:
         """The buckets (n, b) of `groups` to scan: every one (probe None), else the `probe`
         whose centres are most similar to q (similarity descending, then n, then b), all
         centred on the brain's mean as the build assigned them (vectors/buckets.py): q scaled
         to the docs' ±127, in integers, qc = 127·q − max|q|·mean, and similarity = qc·(c −
         mean) / (sqrt(qc·qc) · sqrt((c − mean)·(c − mean))), every dot an exact integer."""
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
         kept = [(n, g) for n, g in enumerate(self.meta["groups"]) if groups is None or g[0] in groups]
         if probe is None:
             return [(n, b) for n, g in kept for b in range(g[3])]
-        ranked, top, mean = [], float(np.abs(q).max()), np.asarray(self.meta["mean"], dtype=np.float64)
-        qc = 127.0 * q - top * mean
-        root = np.sqrt(float(qc @ qc) or 1.0)
+        top, mean = max(map(abs, q)), self.meta["mean"]
+        qc = [127 * v - top * m for v, m in zip(q, mean)]
+        root, dims, ranked = math.sqrt(float(dot(qc, qc)) or 1.0), len(qc), []
+        np = sys.modules.get("numpy")
         for n, _ in kept:
             if n not in self.centres:
-                c = np.frombuffer(self._file(f"{n}/c"), dtype=np.int8).reshape(-1, self.meta["dims"]) - mean
-                self.centres[n] = (c, np.sqrt(np.einsum("ij,ij->i", c, c)))
+                c = list(map(sub, memoryview(self._file(f"{n}/c")).cast("b"), cycle(mean)))
+                self.centres[n] = (c, [math.sqrt(_norm(c, at, dims)) for at in range(0, len(c), dims)])
             c, roots = self.centres[n]
-            sims = (c @ qc) / (root * roots)
-            ranked += [(-sim, n, b) for b, sim in enumerate(sims.tolist())]
+            if np is not None:   # the same exact integer dots, at C speed
+                dots = (np.asarray(c, dtype=np.float64).reshape(-1, dims) @ np.asarray(qc, dtype=np.float64)).tolist()
+            else:
+                dots = [dot(qc, c, at) for at in range(0, len(c), dims)]
+            ranked += [(-(d / (root * cc)), n, b) for b, (d, cc) in enumerate(zip(dots, roots))]
         return [(n, b) for _, n, b in sorted(ranked)[:probe]]
 
     def nearest(self, q: list[int], qq: int, groups: set[str] | None, n_best: int,
                 probe: int | None = None) -> list[tuple[float, int]]:
         """[(similarity, doc)] of the n_best most similar notes and records of `groups` (None:
-        all) in the buckets _probed() picks, ties included at the cut, in vector order."""
-        import numpy as np   # lazily: only hybrid and semantic searches need it (cold start)
-        sims, docs, q = [], [], np.asarray(q, dtype=np.float64)
-        for n, b in self._probed(q, qq, groups, probe):
+        all) in the buckets _probed() picks, ties included at the cut, in vector order. With
+        numpy loaded (bf mcp) the dots run at C speed; a cold `bf search` computes them in plain
+        integers rather than import numpy (a third of its time): both exact, so both give the
+        same list, as the browser's (vectorstore.js). A scan of every bucket (probe None: bf
+        similar of a note) is worth numpy's import."""
+        if probe is None:
+            import numpy   # noqa: F401  (loaded: the dots below run at C speed)
+        np = sys.modules.get("numpy")
+        found = []
+        for n, b in self._probed(q, groups, probe):
             rows, roots, ids = self.block(n, b)
-            sims.append((rows @ q) / (np.sqrt(float(qq)) * roots))
-            docs.append(ids)
-        if not sims:
-            return []
-        sim, doc = np.concatenate(sims), np.concatenate(docs)
-        if len(sim) > n_best:   # keep the n_best largest and every tie of the last
-            keep = sim >= np.partition(sim, len(sim) - n_best)[len(sim) - n_best]
-            sim, doc = sim[keep], doc[keep]
-        return sorted(zip(sim.tolist(), doc.tolist()), key=lambda sd: (-sd[0], sd[1]))
+            if np is not None:
+                if (n, b) not in self.matrices:
+                    self.matrices[n, b] = np.frombuffer(rows, dtype=np.int8).reshape(-1, len(q)).astype(np.float64)
+                dots = (self.matrices[n, b] @ np.asarray(q, dtype=np.float64)).tolist()
+            else:
+                dots = [dot(q, rows, at) for at in range(0, len(rows), len(q))]
+            found += [(d / (math.sqrt(qq) * root), doc) for d, root, doc in zip(dots, roots, ids)]
+        found.sort(key=lambda sd: (-sd[0], sd[1]))
+        if len(found) > n_best:   # the n_best largest and every tie of the last
+            cut = found[n_best - 1][0]
+            found = [sd for sd in found if sd[0] >= cut]
+        return found
 
 
 def dot(q, rows, at: int = 0) -> int:
     """q · rows[at…at + len(q)]: exact integer sums (a row of a file's vectors, or a whole vector)."""
     return sum(map(mul, q, rows[at:at + len(q)]))
+
+
+def _norm(rows, at: int, dims: int) -> int:
+    """The squared norm of rows[at…at + dims]: an exact integer."""
+    row = rows[at:at + dims]
+    return sum(map(mul, row, row))
 
 
 def table(site) -> Table:
