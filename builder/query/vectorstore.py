@@ -21,6 +21,11 @@ from ..vectors.weights import ONE
 from ..vectors.wordpiece import WordPiece, shards_of, words
 
 
+# Rows a search scores in plain integers before numpy's import pays (it costs about as much as
+# the dots and norms of 4,000 rows of 128 dimensions: docs/decisions.md#a-cold-searchs-vector-arm-in-plain-integers).
+PLAIN_ROWS = 4096
+
+
 def _bytes(site, rel: str) -> bytes | None:
     """The int8 rows of vector file `rel`, None when it is missing or not a pack."""
     try:
@@ -88,7 +93,8 @@ class BrainVectors:
         self.blocks: dict[tuple[int, int], tuple] = {}
         self.pages: dict[tuple[int, int], bytes] = {}  # page (n, j)'s int8 vectors, column by column
         self.centres: dict[int, tuple] = {}     # group n → its buckets' centres less the mean, and their norms
-        self.matrices: dict[tuple[int, int], object] = {}   # a bucket's rows as numpy float64, once numpy is loaded
+        self.roots: dict[tuple[int, int], list[float]] = {}   # a bucket's rows' norms, counted in Python
+        self.matrices: dict[tuple[int, int], tuple] = {}   # a bucket's rows as numpy float64 and their norms
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
         self.weighs: dict[int, int] | None = None   # token id -> its weight in sixteenths, when below ONE
 
@@ -131,21 +137,29 @@ class BrainVectors:
         count = len(page) // self.meta["dims"]   # 0: a missing file
         return memoryview(page[r::count] if count else b"").cast("b")
 
-    def block(self, n: int, b: int) -> tuple[memoryview, list[float], list[int]]:
-        """(vectors, row after row, int8; their norms; doc ids) of bucket b of group n: its docs
-        are those the arm may add (a vector, and not a section)."""
+    def block(self, n: int, b: int) -> tuple[memoryview, list[int]]:
+        """(vectors, row after row, int8; doc ids) of bucket b of group n: its docs are those the
+        arm may add (a vector, and not a section)."""
         if (n, b) not in self.blocks:
-            data, dims = self._file(f"{n}/{b}"), self.meta["dims"]
-            count, first = len(data) // (4 + dims), self.meta["groups"][n][1]
+            data = self._file(f"{n}/{b}")
+            count, first = len(data) // (4 + self.meta["dims"]), self.meta["groups"][n][1]
             ids = [first + int.from_bytes(data[at:at + 4], "little") for at in range(0, 4 * count, 4)]
-            rows, np = self._rows(data[4 * count:]), sys.modules.get("numpy")
-            if np is not None:   # the same exact squared norms and correctly rounded roots, at C speed
-                m = np.frombuffer(rows, dtype=np.int8).reshape(-1, dims).astype(np.int64)
-                roots = np.sqrt(np.einsum("ij,ij->i", m, m).astype(np.float64)).tolist()
-            else:
-                roots = [math.sqrt(_norm(rows, at, dims)) for at in range(0, len(rows), dims)]
-            self.blocks[n, b] = (rows, roots, ids)
+            self.blocks[n, b] = (self._rows(data[4 * count:]), ids)
         return self.blocks[n, b]
+
+    def _scored(self, n: int, b: int, rows: memoryview, q: list[int], np) -> tuple[list[int], list[float]]:
+        """q's dot with each row of bucket (n, b), and the rows' norms (kept): exact integers and
+        correctly rounded roots either way, over arrays when numpy is loaded (`np`)."""
+        dims = len(q)
+        if np is None:
+            if (n, b) not in self.roots:
+                self.roots[n, b] = [math.sqrt(_norm(rows, at, dims)) for at in range(0, len(rows), dims)]
+            return [dot(q, rows, at) for at in range(0, len(rows), dims)], self.roots[n, b]
+        if (n, b) not in self.matrices:
+            m = np.frombuffer(rows, dtype=np.int8).reshape(-1, dims).astype(np.float64)
+            self.matrices[n, b] = (m, np.sqrt(np.einsum("ij,ij->i", m, m)).tolist())
+        m, roots = self.matrices[n, b]
+        return (m @ np.asarray(q, dtype=np.float64)).tolist(), roots
 
     def row(self, doc: int) -> tuple[list[int], int]:
         """Doc `doc`'s vector and its squared norm (bf similar's query), in plain integers:
@@ -225,19 +239,13 @@ class BrainVectors:
         numpy loaded (bf mcp) the dots run at C speed; a cold `bf search` computes them in plain
         integers rather than import numpy (a third of its time): both exact, so both give the
         same list, as the browser's (vectorstore.js). A scan of every bucket (probe None: bf
-        similar of a note) is worth numpy's import."""
-        if probe is None:
-            import numpy   # noqa: F401  (loaded: the dots below run at C speed)
-        np = sys.modules.get("numpy")
-        found = []
-        for n, b in self._probed(q, groups, probe):
-            rows, roots, ids = self.block(n, b)
-            if np is not None:
-                if (n, b) not in self.matrices:
-                    self.matrices[n, b] = np.frombuffer(rows, dtype=np.int8).reshape(-1, len(q)).astype(np.float64)
-                dots = (self.matrices[n, b] @ np.asarray(q, dtype=np.float64)).tolist()
-            else:
-                dots = [dot(q, rows, at) for at in range(0, len(rows), len(q))]
+        similar of a note), or of more than PLAIN_ROWS rows, is worth numpy's import."""
+        blocks = [(n, b, *self.block(n, b)) for n, b in self._probed(q, groups, probe)]
+        if probe is None or sum(len(ids) for *_, ids in blocks) > PLAIN_ROWS:
+            import numpy   # noqa: F401  (worth its import: the dots below run at C speed)
+        np, found = sys.modules.get("numpy"), []
+        for n, b, rows, ids in blocks:
+            dots, roots = self._scored(n, b, rows, q, np)
             found += [(d / (math.sqrt(qq) * root), doc) for d, root, doc in zip(dots, roots, ids)]
         found.sort(key=lambda sd: (-sd[0], sd[1]))
         if len(found) > n_best:   # the n_best largest and every tie of the last
