@@ -94,7 +94,8 @@ class BrainVectors:
         self.pages: dict[tuple[int, int], bytes] = {}  # page (n, j)'s int8 vectors, column by column
         self.centres: dict[int, tuple] = {}     # group n → its buckets' centres less the mean, and their norms
         self.roots: dict[tuple[int, int], list[float]] = {}   # a bucket's rows' norms, counted in Python
-        self.matrices: dict[tuple[int, int], tuple] = {}   # a bucket's rows as numpy float64 and their norms
+        # as numpy float64, once numpy is loaded: group n's centres (key n), a bucket's rows and norms (key (n, b))
+        self.matrices: dict[int | tuple[int, int], object] = {}
         self.norms: dict[int, int] = {}        # doc id -> its vector's squared norm, as asked
         self.weighs: dict[int, int] | None = None   # token id -> its weight in sixteenths, when below ONE
 
@@ -226,7 +227,9 @@ class BrainVectors:
                 self.centres[n] = (c, [math.sqrt(_norm(c, at, dims)) for at in range(0, len(c), dims)])
             c, roots = self.centres[n]
             if np is not None:   # the same exact integer dots, at C speed
-                dots = (np.asarray(c, dtype=np.float64).reshape(-1, dims) @ np.asarray(qc, dtype=np.float64)).tolist()
+                if n not in self.matrices:
+                    self.matrices[n] = np.asarray(c, dtype=np.float64).reshape(-1, dims)
+                dots = (self.matrices[n] @ np.asarray(qc, dtype=np.float64)).tolist()
             else:
                 dots = [dot(qc, c, at) for at in range(0, len(c), dims)]
             ranked += [(-(d / (root * cc)), n, b) for b, (d, cc) in enumerate(zip(dots, roots))]
