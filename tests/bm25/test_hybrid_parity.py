@@ -160,7 +160,7 @@ def test_the_arm_reads_only_the_buckets_it_probes(sites):
     q = table(s).query("annual employee evaluation", vectors.weights())
     qq = sum(v * v for v in q)
     probed = vectors.nearest(q, qq, None, 20, PROBE)
-    assert len(vectors.blocks) == PROBE and not vectors.pages   # no page read: no lexical candidate
+    assert len(vectors.blocks) == PROBE and not vectors.vectors   # no row read: no lexical candidate
     seen = {int(d) for _, _, ids in vectors.blocks.values() for d in ids}
     every = sorted(((vectors.similarity(q, qq, d), d) for _, first, count, *_ in vectors.meta["groups"]
                     for d in range(first, first + count) if vectors.addable(d)), key=lambda sd: (-sd[0], sd[1]))
