@@ -57,8 +57,9 @@ export function parseQuery (text) {
 // The files a search reads first, asked at once: each brain's availability, its store's and
 // index's meta files, and the vector arm's unless the search is lexical. Awaited one after
 // another they cost a round trip each, what a phone waits for most; their readers keep them,
-// and a failure is met where each is awaited.
-function prefetch (site, brains, mode) {
+// and a failure is met where each is awaited. The search page asks for them too, while it
+// settles the search's options (searchpage.js).
+export function prefetch (site, brains, mode) {
   const ignore = () => {}
   let chosen
   try {
@@ -74,6 +75,15 @@ function prefetch (site, brains, mode) {
     if (mode !== 'lexical') brainVectors(site, store).catch(ignore)
   }
   if (mode !== 'lexical') table(site).catch(ignore)
+}
+
+// The query's vector files asked while the lexical arm ranks (the table's vocabulary and token
+// shards, each brain's weights): the fusion reads them from the readers that keep them.
+function warmVectors (site, stores, text) {
+  for (const store of stores.values()) {
+    Promise.all([table(site), brainVectors(site, store)]).then(async ([t, v]) => t.query(text, await v.weights()))
+      .catch(() => {})
+  }
 }
 
 export async function openStores (site, brains) {
@@ -243,10 +253,10 @@ async function spreadRanked (stores, ranked) {
   const keys = []
   for (const [name, store] of stores) {
     const at = pool.flatMap(([entry], i) => (entry.kind === 'record' && entry.brain === name ? [i] : []))
-    const numbers = await store.reader.conversations(at.map((i) => pool[i][0].id))
-    at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', pool[i][0].source, numbers[k]]) })
     const notes = pool.flatMap(([entry], i) => (entry.kind !== 'record' && entry.brain === name ? [i] : []))
-    const owners = await store.reader.owners(notes.map((i) => pool[i][0].id))
+    const [numbers, owners] = await Promise.all([store.reader.conversations(at.map((i) => pool[i][0].id)),
+      store.reader.owners(notes.map((i) => pool[i][0].id))])
+    at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', pool[i][0].source, numbers[k]]) })
     notes.forEach((i, k) => { keys[i] = JSON.stringify([name, 'note', owners[k]]) })
   }
   return spread(ranked, keys, (cand) => order(cand).slice(0, 2))
@@ -280,10 +290,19 @@ async function named (stores, keys, top) {
   return sortedBy(weighed, order)
 }
 
+// The refs and metadata of the items a ranking will likely show, asked while it is spread across
+// conversations (rankedItems and the reply read them from the readers that keep them).
+function warmItems (stores, top) {
+  const entries = top.map(([entry]) => entry)
+  refsOf(stores, entries).then(() => Promise.all(entries.filter((e) => e.kind === 'record').map((e) => stores.get(e.brain).withMeta(e))))
+    .catch(() => {})
+}
+
 // [the first `limit` candidates, ranked and spread across conversations, how many in all,
-// whether the scope dropped a hit] (search.py _ranked).
-async function ranked (stores, words, phrases, scope, type, path, when, asOf, limit, keys) {
+// whether the scope dropped a hit] (search.py _ranked); the first `shown` are likely listed.
+async function ranked (stores, words, phrases, scope, type, path, when, asOf, limit, keys, shown) {
   const [top, total, narrowed] = await topOf(stores, words, phrases, scope, type, path, when, asOf, POOL)
+  warmItems(stores, top.slice(0, shown))
   return [(await spreadRanked(stores, await named(stores, keys, top))).slice(0, limit), total, narrowed]
 }
 
@@ -366,13 +385,14 @@ export async function search (site, query, { scope = null, type = null, path = n
   const [words, phrases] = parseQuery(text)
   const [arm, hasVectors] = await checkMode(mode, site, stores)
   const depth = arm === 'lexical' ? limit : Math.max(limit, DEPTH)
+  if (arm !== 'lexical') warmVectors(site, stores, text)
   let top = []
   let total = 0
   let narrowed = false
   try {
     if (words.length && !(arm === 'semantic' && ownCandidates(sc, type, path))) {
       const when = spans(stores, periodOf(text), asOf)
-      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth, people(text))
+      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth, people(text), limit)
     }
   } catch (e) { // a site built by an older bf: its index is another format
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
