@@ -77,15 +77,6 @@ export function prefetch (site, brains, mode) {
   if (mode !== 'lexical') table(site).catch(ignore)
 }
 
-// The query's vector files asked while the lexical arm ranks (the table's vocabulary and token
-// shards, each brain's weights): the fusion reads them from the readers that keep them.
-function warmVectors (site, stores, text) {
-  for (const store of stores.values()) {
-    Promise.all([table(site), brainVectors(site, store)]).then(async ([t, v]) => t.query(text, await v.weights()))
-      .catch(() => {})
-  }
-}
-
 export async function openStores (site, brains) {
   const [chosen] = selected(site, '', brains)
   const stores = new Map()
@@ -372,7 +363,7 @@ async function rankedItems (stores, top) {
 }
 
 // `early(items)`, when given, is called once with rankedItems of the lexical ranking's first
-// `limit`, before fusion and excerpts; the reply is the same with or without it.
+// `limit`, before fusion and excerpts (which wait for it); the reply is the same with or without it.
 export async function search (site, query, { scope = null, type = null, path = null, limit = 10, brains = null, mode = null, early = null } = {}) {
   const text = checkQuery(query)
   limit = checkLimit(limit)
@@ -385,7 +376,6 @@ export async function search (site, query, { scope = null, type = null, path = n
   const [words, phrases] = parseQuery(text)
   const [arm, hasVectors] = await checkMode(mode, site, stores)
   const depth = arm === 'lexical' ? limit : Math.max(limit, DEPTH)
-  if (arm !== 'lexical') warmVectors(site, stores, text)
   let top = []
   let total = 0
   let narrowed = false
@@ -398,7 +388,9 @@ export async function search (site, query, { scope = null, type = null, path = n
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
     throw e
   }
-  if (early !== null && top.length) rankedItems(stores, top.slice(0, limit)).then(early, () => {}) // not awaited
+  // the first items shown before the vector arm asks for its files: on a phone they share the
+  // bandwidth, and the reader waits for the first
+  if (early !== null && top.length) await rankedItems(stores, top.slice(0, limit)).then(early, () => {})
   let scored = top.map((c) => [c[0], c[1], c[1], null])
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
     const admit = phrases.length
