@@ -390,7 +390,7 @@ export async function search (site, query, { scope = null, type = null, path = n
   }
   // the first items shown before the vector arm asks for its files: on a phone they share the
   // bandwidth, and the reader waits for the first
-  if (early !== null && top.length) await rankedItems(stores, top.slice(0, limit)).then(early, () => {})
+  if (early !== null && top.length) await rankedItems(stores, top.slice(0, limit)).then(early).catch(() => {}) // the reply whatever they did
   let scored = top.map((c) => [c[0], c[1], c[1], null])
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
     const admit = phrases.length
