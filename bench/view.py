@@ -100,6 +100,12 @@ def as_browser(run):
         topk._BOUNDS = kept
 
 
+def _rows_read(root: Path, rel: str, opens: int) -> int:
+    """The bytes of a vector group's rows file a search reads: a row per open (each asked alone,
+    by Range, in the browser: emit/vectors.py)."""
+    return opens * json.loads((root / rel).parent.parent.joinpath("meta.json").read_bytes())["dims"]
+
+
 def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
     """What a search's first download is in the browser (issue 17): the site files a fresh
     in-process `bf search` opens (default mode: hybrid on a site with vectors), as a web server
@@ -112,8 +118,9 @@ def search_download(site: Path, queries: list[tuple[str, str | None]]) -> dict:
     root, totals, vector = site.resolve(), [], []
     for query, scope in queries:
         opened = opened_files(lambda: as_browser(lambda: search(open_site(str(site)), query, scope=scope)))
-        rels = {Path(p).resolve().relative_to(root).as_posix() for p in opened if Path(p).resolve().is_relative_to(root)}
-        sizes = {rel: _sent(root, rel) for rel in rels if (root / rel).is_file() and "/fingerprint" not in rel}
+        opens = [Path(p).resolve().relative_to(root).as_posix() for p in opened if Path(p).resolve().is_relative_to(root)]
+        sizes = {rel: _sent(root, rel) if not rel.endswith("/rows.bin") else _rows_read(root, rel, opens.count(rel))
+                 for rel in set(opens) if (root / rel).is_file() and "/fingerprint" not in rel}
         totals.append(sum(sizes.values()))
         vector.append(sum(b for rel, b in sizes.items() if "vectors/" in rel))
     totals.sort()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import http.server
 import json
+import os
 import re
 import sys
 import threading
@@ -184,20 +185,24 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def _part(self, file: Path, start: int, last: int | None) -> None:
         """The bytes start..last of `file`, as a static host answers a Range request: a search
-        fetches one text of a file of gzip members so (docs/site.md#search-data)."""
-        data = file.read_bytes()
-        last = len(data) - 1 if last is None else min(last, len(data) - 1)
-        if start > last:
-            self.send_response(416)
-            self.send_header("Content-Range", f"bytes */{len(data)}")
-            self.send_header("Content-Length", "0")
-            return self.end_headers()
+        fetches one text of a file of gzip members so, and a candidate's row of a vectors file of
+        megabytes (docs/site.md#search-data): those bytes alone are read."""
+        with open(file, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            last = size - 1 if last is None else min(last, size - 1)
+            if start > last:
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{size}")
+                self.send_header("Content-Length", "0")
+                return self.end_headers()
+            fh.seek(start)
+            data = fh.read(last - start + 1)
         self.send_response(206)
         self.send_header("Content-Type", self.guess_type(str(file)))
-        self.send_header("Content-Range", f"bytes {start}-{last}/{len(data)}")
-        self.send_header("Content-Length", str(last - start + 1))
+        self.send_header("Content-Range", f"bytes {start}-{last}/{size}")
+        self.send_header("Content-Length", str(len(data)))
         self.end_headers()
-        self.wfile.write(data[start:last + 1])
+        self.wfile.write(data)
 
     def _inject(self, page: bytes) -> bytes:
         if not self.live:

@@ -24,9 +24,10 @@ async function loadPagefind (root) {
   const baseUrl = new URL(root).pathname // result URLs are site paths
   await pagefind.options({ baseUrl })
   await pagefind.init()
-  for (const { bundlePath, language } of mergedIndexes(bundles, document.documentElement.lang)) {
-    await pagefind.mergeIndex(bundlePath, { baseUrl, language })
-  }
+  // every index asked at once: one after another they cost a phone seconds; pagefind keeps
+  // them in the order they are asked, so results merge as they would one by one
+  await Promise.all(mergedIndexes(bundles, document.documentElement.lang)
+    .map(({ bundlePath, language }) => pagefind.mergeIndex(bundlePath, { baseUrl, language })))
   return pagefind
 }
 

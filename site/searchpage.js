@@ -238,6 +238,8 @@ async function runScoped (event) {
     if (scope) options.scope = scope
     if (type) options.type = type
     site = await bf.site()
+    // the search's first files asked now, with the vectors' meta read below: not a round trip after it
+    import('./engine/search.js').then((engine) => engine.prefetch(site, null, null)).catch(() => {})
     const bytes = params.get('arm') === 'hybrid' ? 0 : await vectorBytes(site)
     if (bytes > FIRST_DOWNLOAD) options.mode = 'lexical'
     options.early = (items) => {

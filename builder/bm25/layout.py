@@ -21,7 +21,7 @@ from .scoring import FIELDS, FORMAT, PARAMS, fnv1a
 
 REF_CHUNK = 500           # refs per r/N.json: ~6 KB packed, a search reads those of what it shows
 CONV_CHUNK = 5000         # conversation numbers per c/N.json, and owner offsets per o/N.json
-LENGTH_CHUNK = 1000       # docs' field lengths per l/N.json: ~1.8 KB packed; a ranking reads those of the hits that may rank first (blocks.py; 500 read fewer bytes but cost the linked shape its file budget: docs/decisions.md#exact-top-k-by-block-bounds-the-l-files-a-ranking-reads-bf-lunr-11)
+LENGTH_CHUNK = 5000       # docs' field lengths per l/N.json: ~9 KB packed; a ranking reads those of the hits that may rank first (blocks.py), in few requests on a phone (docs/decisions.md#search-on-a-phone-the-vectors-by-range-and-fewer-length-files)
 SHARD_TARGET = 128 * 1024  # aimed JSON bytes per t/N.json and n/N.json: ~20-30 KB as a gzip pack, which a
 # search reads whole for one term or name (docs/performance.md#targets caps files)
 BIG_POSTINGS = 2000       # a term with more postings gets its own b/N.bin

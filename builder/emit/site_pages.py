@@ -7,7 +7,9 @@ import posixpath
 import re
 from functools import cache
 
+from ..kernel.bundle import MANIFEST
 from ..kernel.model import Brain
+from ..kernel.refs import escape_segment
 from ..kernel.resources import resource_dir
 from .html import render
 from .pages import common
@@ -52,18 +54,30 @@ def search_preloads() -> tuple[str, ...]:
     return tuple(sorted(seen - {"bf.js"}))
 
 
+def search_fetches(brains: list[Brain], embeddings: bool) -> list[str]:
+    """The files a scoped search reads first whatever its query (site/engine/search.js
+    prefetch): the manifest, each brain's store and index meta, and the vector arm's when the
+    build embeds. search.html hints them as preload, fetched with its modules rather than after."""
+    out = [MANIFEST] + (["_bf/vectors/table.json"] if embeddings else [])
+    for brain in brains:
+        base = f"_bf/search/{escape_segment(brain.name)}"
+        out += [f"{base}/meta.json", f"{base}/index/meta.json"] + ([f"{base}/vectors/meta.json"] if embeddings else [])
+    return out
+
+
 def _context(brain: Brain, as_of: str, title: str, description: str | None = None) -> dict:
     return common(brain, "home", {"title": title}, as_of, stamped=True) | {
         "json": None, "crumbs": None, "description": description, "ref": None}
 
 
-def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: str | None) -> None:
+def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: str | None, embeddings: bool = True) -> None:
     brain = brains[0]
     types = sorted({n.type for b in brains for n in b.notes.values() if n.type})
     writer.write("search.html", render("search.html", "search.html", **_context(
         brain, as_of, "Search", f"Search the notes and records of {brain.config.title}"),
                                        scopes=[s for b in brains for s in scope_suggestions(b)][:MAX_SUGGESTIONS],
-                                       types=types, brains=[b.name for b in brains], preload=search_preloads()), "site")
+                                       types=types, brains=[b.name for b in brains], preload=search_preloads(),
+                                       fetches=search_fetches(brains, embeddings)), "site")
     prefix = "/" + (base_url or brain.config.base_url or "/").strip("/") + "/"
     prefix = "/" if prefix == "//" else prefix
     writer.write("404.html", render("404.html", "404.html", **_context(brain, as_of, "Not found", "Nothing lives at this address"),
@@ -72,7 +86,7 @@ def emit_site_pages(writer: Writer, brains: list[Brain], as_of: str, base_url: s
 
 @paths
 def _stage(ctx: SiteContext) -> None:
-    emit_site_pages(ctx.writer, list(ctx.brains), ctx.as_of, ctx.base_url)
+    emit_site_pages(ctx.writer, list(ctx.brains), ctx.as_of, ctx.base_url, ctx.embeddings)
 
 
 SITE_PAGES = Stage("site pages", "site", "render", _stage, beside=True)

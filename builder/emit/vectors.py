@@ -8,7 +8,7 @@
                                the browser fetches only the shards of its query's tokens
   _bf/search/BRAIN/vectors/meta.json
                                {format, dims, groups: [[group, first doc id, count, buckets,
-                                listable]…], mean, fixed: bytes, page: PAGE, related: packs}
+                                listable]…], mean, fixed: bytes, related: packs}
   _bf/search/BRAIN/vectors/N/c.bin.gz
                                the int8 vectors (dims bytes each) of group N's bucket centres
                                (vectors/buckets.py), in bucket order
@@ -17,9 +17,10 @@
                                (the lunr index's ids: docs sorted by ref): their offsets in the
                                group (uint32 little-endian), then their int8 vectors stored column
                                by column (every doc's first component, then…)
-  _bf/search/BRAIN/vectors/N/p/J.bin.gz
-                               the int8 vectors of group N's docs [J·page, (J+1)·page), stored
-                               column by column: what a search reads to rank a lexical candidate
+  _bf/search/BRAIN/vectors/N/rows.bin
+                               the int8 vectors of group N's docs one after another (doc i of the
+                               group at i·dims), not packed: a search reads the rows of its
+                               lexical candidates alone, by Range requests of dims bytes each
   _bf/search/BRAIN/vectors/weights.json.gz
                                [[id gaps…], [sixteenths…]]: the brain's token weights
                                (vectors/weights.py), the tokens that weigh less than 16
@@ -33,12 +34,12 @@ A group is a run of an index group's docs (records: their source), so a search s
 source reads only that source's files; `listable` counts its docs the arm may list (a non-zero
 vector, not a section); `mean` is the integer mean the buckets are centred on; `fixed` is the
 packed bytes of every c file, which a search adding the arm's own candidates unscoped reads
-before any bucket. A search reads the pages of its lexical candidates (~4 KB each) and,
-when the arm adds its own, the PROBE buckets nearest its query (query/vectorstore.py): ~5 KB
-each, so its first download stays small at 60,000 docs instead of every vector. Every .bin
-file is a pack (kernel/packs.py: gzip, which the browser inflates), as the rows compress to
-~57%: the first component, the tokens' common direction, is nearly always ±127 and the others
-are small. Sections are never the vector arm's own candidates (one item per note, as lexical
+before any bucket. A search reads the rows of its lexical candidates (dims bytes each, asked at
+once: docs/decisions.md#search-on-a-phone-the-vectors-by-range-and-fewer-length-files) and, when
+the arm adds its own, the PROBE buckets nearest its query (query/vectorstore.py): ~5 KB each, so
+its first download stays small at 60,000 docs instead of every vector. Every other .bin file is a pack (kernel/packs.py:
+gzip, which the browser inflates), as the rows compress to ~57%: the first component, the
+tokens' common direction, is nearly always ±127 and the others are small. Sections are never the vector arm's own candidates (one item per note, as lexical
 search gives), so no bucket holds one; a bucket's offsets change only when docs are added or
 removed before its own in the group (a new record, sorting last in its source, moves none).
 """
@@ -66,8 +67,6 @@ from .stage import IndexContext, SiteContext, Stage, paths
 from .writer import Writer
 
 SHARD = 128  # rows per table file: a query reads one per token, ~12 KB packed
-# fewer, larger pages keep the site within its file budget (docs/performance.md#targets)
-PAGE = 128   # docs per page: a lexical candidate's vector costs a read of ~12 KB
 
 
 def table_dir() -> str:
@@ -126,7 +125,7 @@ def _vocab_shards() -> list[bytes]:
 
 def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], listed: list[bool],
                   dims: int) -> list[tuple[str, bytes]]:
-    """(name, bytes) of a group's centres, buckets and pages. A bucket holds the docs the arm
+    """(name, bytes) of a group's centres and buckets, packed, and its rows, not. A bucket holds the docs the arm
     may list (`listed`: a vector, not a section), in doc order: their offsets in the group
     (uint32 little-endian), then their vectors; vectors are stored column by column (every
     doc's first component, then every doc's second…), which packs 13% smaller (the first, the
@@ -141,8 +140,7 @@ def _bucket_files(rows: list[bytes], centres: list[bytes], bucket: list[int], li
     for b, (start, end) in enumerate(zip([0] + ends, ends)):
         members = order[start:end]
         files.append((str(b), members.astype("<u4").tobytes() + x[members].T.tobytes()))
-    for at in range(0, len(rows), PAGE):
-        files.append((f"p/{at // PAGE}", x[at:at + PAGE].T.tobytes()))
+    files.append(("rows", x.tobytes()))
     return files
 
 
@@ -158,7 +156,7 @@ def _sections(slots: list, refs: list, kept: dict) -> list[bool]:
 
 def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: list[bytes], files: list,
                   sections: list[bool], mean: list[int], kept: dict) -> tuple[list, int]:
-    """Write each group's centres, buckets and pages; ([[group, first, count, buckets,
+    """Write each group's centres, buckets and rows; ([[group, first, count, buckets,
     listable]…], the packed bytes of the centres). `kept`: each group's files by its name
     (a group is one span of ids: bm25 arrange), from the last build in this process, left
     holding this one's; a group whose refs, vectors and mean are the same keeps them (its
@@ -175,8 +173,9 @@ def _write_groups(writer: Writer, base: str, owner: str, refs: list[str], rows: 
             centres, bucket = buckets(names, mine, mean, dims, mine_kept.setdefault("buckets", {}))
             old = (names, mine, mean, _bucket_files(mine, centres, bucket, listed, dims), len(centres) or 1,
                    sum(listed), None, mine_kept)
-        paths = _write_files(writer, [(f"{base}/{n}/{name}.bin", data) for name, data in old[3]], owner,
+        paths = _write_files(writer, [(f"{base}/{n}/{name}.bin", data) for name, data in old[3][:-1]], owner,
                              old[7].setdefault("digests", {}))
+        writer.write(f"{base}/{n}/rows.bin", old[3][-1][1], owner)
         size = old[6] if old[6] is not None else writer.staged_size(paths[0])
         memo[group] = old[:6] + (size, old[7])
         fixed += size
@@ -232,7 +231,7 @@ def emit_doc_vectors(writer: Writer, brain: str, docs: Sequence[dict], known: di
     packs = _related_packs(near, dict(zip(note_refs, (docs[i]["title"] for i in notes))), kept)
     for k, text in enumerate(packs):
         writer.write_pack(f"{base}/related/{k}.json", text.encode("utf-8"), owner)
-    meta = {"format": VECTORS_FORMAT, "dims": dims, "groups": groups, "mean": mean, "fixed": fixed, "page": PAGE,
+    meta = {"format": VECTORS_FORMAT, "dims": dims, "groups": groups, "mean": mean, "fixed": fixed,
             "related": len(packs)}
     old = kept.get("meta")
     kept["meta"] = old = old if old is not None and old[0] == meta else (meta, canonical_json(meta))

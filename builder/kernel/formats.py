@@ -27,8 +27,8 @@ ITEM_FIELDS = (("type", None, True), ("tags", [], True), ("fields", {}, False), 
 RECORD_FIELDS = (("title", "", True), ("time", None, True), ("observed", None, True))
 # The compact data: listings, timeline and cards as packs (docs/data.md).
 DATA_FORMAT = "bf-data-2"
-# The vector arm's pages, token table and the brain's token weights (docs/site.md#search-data).
-VECTORS_FORMAT = "bf-vectors-5"
+# The vector arm's rows (read by Range), buckets, token table and the brain's token weights (docs/site.md#search-data).
+VECTORS_FORMAT = "bf-vectors-6"
 # The full-text bundles bf keeps between builds: pagefind's extended build, one index per page language.
 PAGEFIND_FORMAT = 2
 # The staleness fingerprint: the published files and a digest of the rest (docs/site.md#staleness).

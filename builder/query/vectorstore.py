@@ -14,6 +14,7 @@ import math
 import sys
 from itertools import accumulate, cycle
 from operator import mul, sub
+from pathlib import Path
 
 from ..kernel import packs
 from ..kernel.formats import VECTORS_FORMAT
@@ -83,15 +84,17 @@ class Table:
 
 
 class BrainVectors:
-    """One brain's document vectors (_bf/search/BRAIN/vectors/), each file read once. Group n
-    of meta's `groups` holds docs [first, first + count); its doc i's vector is in page
-    n/p/(i // page), and again in its bucket's file when the arm may list it (emit/vectors.py)."""
+    """One brain's document vectors (_bf/search/BRAIN/vectors/), each file read once, but a
+    group's rows: a doc's alone. Group n of meta's `groups` holds docs [first, first + count);
+    its doc i's vector is row i of n/rows.bin, and again in its bucket's file when the arm may
+    list it (emit/vectors.py)."""
 
     def __init__(self, site, store):
         self.site, self.store = site, store
         self.meta = site.load_json(f"{store.base}/vectors/meta.json") or {}
         self.blocks: dict[tuple[int, int], tuple] = {}
-        self.pages: dict[tuple[int, int], bytes] = {}  # page (n, j)'s int8 vectors, column by column
+        self.rows: dict[int, bytes] = {}       # group n's rows, whole (preload)
+        self.vectors: dict[int, memoryview] = {}   # doc id -> its int8 vector, as asked
         self.centres: dict[int, tuple] = {}     # group n → its buckets' centres less the mean, and their norms
         self.roots: dict[tuple[int, int], list[float]] = {}   # a bucket's rows' norms, counted in Python
         # as numpy float64, once numpy is loaded: group n's centres (key n), a bucket's rows and norms (key (n, b))
@@ -114,12 +117,14 @@ class BrainVectors:
         return _bytes(self.site, f"{self.store.base}/vectors/{rel}.bin") or b""
 
     def preload(self) -> None:
-        """Read every page now (bf mcp's startup: the candidates' vectors are then in memory)."""
+        """Read every group's rows now (bf mcp's startup: the candidates' vectors are then in memory)."""
         if self.ok():
             self.weights()
-            for n, (_, first, count, *_) in enumerate(self.meta["groups"]):
-                for j in range(-(-count // self.meta["page"])):
-                    self._vector(first + j * self.meta["page"])
+            for n in range(len(self.meta["groups"])):
+                try:
+                    self.rows[n] = self._path(n).read_bytes()
+                except OSError:
+                    self.rows[n] = b""
 
     def _rows(self, data: bytes) -> memoryview:
         """The int8 vectors stored column by column in `data` (emit/vectors.py), one after
@@ -127,16 +132,26 @@ class BrainVectors:
         count = len(data) // self.meta["dims"]
         return memoryview(b"".join(data[r::count] for r in range(count))).cast("b")
 
+    def _path(self, n: int) -> Path:
+        return Path(self.site.path, self.store.base, "vectors", str(n), "rows.bin")
+
     def _vector(self, doc: int) -> memoryview:
-        """Doc `doc`'s int8 vector: its page stores vectors column by column (emit/vectors.py),
-        so every count-th byte from its place, with no page turned back whole."""
-        n, i = self.group_of(doc)
-        j, r = divmod(i, self.meta["page"])
-        page = self.pages.get((n, j))
-        if page is None:
-            page = self.pages[n, j] = self._file(f"{n}/p/{j}")
-        count = len(page) // self.meta["dims"]   # 0: a missing file
-        return memoryview(page[r::count] if count else b"").cast("b")
+        """Doc `doc`'s int8 vector: its dims bytes of its group's rows, read alone as the
+        browser asks for them (empty when the file is missing or short)."""
+        if doc not in self.vectors:
+            n, i = self.group_of(doc)
+            dims = self.meta["dims"]
+            if n in self.rows:
+                data = self.rows[n][i * dims:(i + 1) * dims]
+            else:
+                try:
+                    with open(self._path(n), "rb") as fh:
+                        fh.seek(i * dims)
+                        data = fh.read(dims)
+                except OSError:
+                    data = b""
+            self.vectors[doc] = memoryview(data if len(data) == dims else b"").cast("b")
+        return self.vectors[doc]
 
     def block(self, n: int, b: int) -> tuple[memoryview, list[int]]:
         """(vectors, row after row, int8; doc ids) of bucket b of group n: its docs are those the

@@ -61,8 +61,9 @@ export function parseQuery (text) {
 // The files a search reads first, asked at once: each brain's availability, its store's and
 // index's meta files, and the vector arm's unless the search is lexical. Awaited one after
 // another they cost a round trip each, what a phone waits for most; their readers keep them,
-// and a failure is met where each is awaited.
-function prefetch (site, brains, mode) {
+// and a failure is met where each is awaited. The search page asks for them too, while it
+// settles the search's options (searchpage.js).
+export function prefetch (site, brains, mode) {
   const ignore = () => {}
   let chosen
   try {
@@ -247,10 +248,10 @@ async function spreadRanked (stores, ranked) {
   const keys = []
   for (const [name, store] of stores) {
     const at = pool.flatMap(([entry], i) => (entry.kind === 'record' && entry.brain === name ? [i] : []))
-    const numbers = await store.reader.conversations(at.map((i) => pool[i][0].id))
-    at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', pool[i][0].source, numbers[k]]) })
     const notes = pool.flatMap(([entry], i) => (entry.kind !== 'record' && entry.brain === name ? [i] : []))
-    const owners = await store.reader.owners(notes.map((i) => pool[i][0].id))
+    const [numbers, owners] = await Promise.all([store.reader.conversations(at.map((i) => pool[i][0].id)),
+      store.reader.owners(notes.map((i) => pool[i][0].id))])
+    at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', pool[i][0].source, numbers[k]]) })
     notes.forEach((i, k) => { keys[i] = JSON.stringify([name, 'note', owners[k]]) })
   }
   return spread(ranked, keys, (cand) => order(cand).slice(0, 2))
@@ -284,10 +285,19 @@ async function named (stores, keys, top) {
   return sortedBy(weighed, order)
 }
 
+// The refs and metadata of the items a ranking will likely show, asked while it is spread across
+// conversations (rankedItems and the reply read them from the readers that keep them).
+function warmItems (stores, top) {
+  const entries = top.map(([entry]) => entry)
+  refsOf(stores, entries).then(() => Promise.all(entries.filter((e) => e.kind === 'record').map((e) => stores.get(e.brain).withMeta(e))))
+    .catch(() => {})
+}
+
 // [the first `limit` candidates, ranked and spread across conversations, how many in all,
-// whether the scope dropped a hit] (search.py _ranked).
-async function ranked (stores, words, phrases, scope, type, path, when, asOf, limit, keys) {
+// whether the scope dropped a hit] (search.py _ranked); the first `shown` are likely listed.
+async function ranked (stores, words, phrases, scope, type, path, when, asOf, limit, keys, shown) {
   const [top, total, narrowed] = await topOf(stores, words, phrases, scope, type, path, when, asOf, POOL)
+  warmItems(stores, top.slice(0, shown))
   return [(await spreadRanked(stores, await named(stores, keys, top))).slice(0, limit), total, narrowed]
 }
 
@@ -361,7 +371,7 @@ async function rankedItems (stores, top) {
 }
 
 // `early(items)`, when given, is called once with rankedItems of the lexical ranking's first
-// `limit`, before fusion and excerpts; the reply is the same with or without it.
+// `limit`, before fusion and excerpts (which wait for it); the reply is the same with or without it.
 export async function search (site, query, { scope = null, type = null, path = null, limit = 10, brains = null, mode = null, early = null } = {}) {
   const text = checkQuery(query)
   limit = checkLimit(limit)
@@ -380,13 +390,15 @@ export async function search (site, query, { scope = null, type = null, path = n
   try {
     if (words.length && !(arm === 'semantic' && ownCandidates(sc, type, path))) {
       const when = spans(stores, periodOf(text), asOf)
-      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth, people(text))
+      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth, people(text), limit)
     }
   } catch (e) { // a site built by an older bf: its index is another format
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
     throw e
   }
-  if (early !== null && top.length) rankedItems(stores, top.slice(0, limit)).then(early, () => {}) // not awaited
+  // the first items shown before the vector arm asks for its files: on a phone they share the
+  // bandwidth, and the reader waits for the first
+  if (early !== null && top.length) await rankedItems(stores, top.slice(0, limit)).then(early).catch(() => {}) // the reply whatever they did
   let scored = top.map((c) => [c[0], c[1], c[1], null])
   if (arm !== 'lexical') { // fuse after the lexical ranking: the vector arm re-ranks its candidates
     const admit = phrases.length

@@ -71,7 +71,7 @@ export class Site {
   loadMember (rel, start, length) {
     const name = packedName(rel)
     return kept(this.files, `${name}@${start}`, async () => {
-      const bytes = await this.memberBytes(name, start, length)
+      const bytes = await this.rangeBytes(name, start, length)
       try {
         return bytes === null ? null : await unpack(new Response(bytes))
       } catch {
@@ -80,7 +80,9 @@ export class Site {
     })
   }
 
-  async memberBytes (name, start, length) {
+  // The bytes [start, start + length) of the site's file `name` as an ArrayBuffer, by a Range
+  // request, or null when it is missing (a member's, a vector's row: vectorstore.js).
+  async rangeBytes (name, start, length) {
     const url = new URL(name, this.root)
     if (!this.wholes.has(name)) {
       const resp = await request(url, { Range: `bytes=${start}-${start + length - 1}` })

@@ -91,14 +91,17 @@ async function pruned (store, ranking, keep, limit) {
   const groupOf = await store.reader.grouper()
   const kept = keep === null ? null : (d) => keep.has(groupOf(d)[0])
   const held = kept === null ? ranking.every : ranking.every.filter(kept)
+  ranking.take(ranking.ahead(null, kept, limit))
+  let hits = ranking.hits() // the first chunks' lengths asked with the owners, not after them
+  hits.catch(() => {}) // met below
   const owned = keep === null || keep.has('') ? await store.reader.owners(held) : held
   const owners = new Map(held.map((d, k) => [d, owned[k]]))
-  ranking.take(ranking.ahead(null, kept, limit))
   for (;;) {
-    const [top, last] = await taken(store, await ranking.hits(), kept, owners, limit)
+    const [top, last] = await taken(store, await hits, kept, owners, limit)
     const more = ranking.ahead(last, kept, limit)
     if (!more.length) return [top, new Set(owned).size, held.length < ranking.every.length]
     ranking.take(more)
+    hits = ranking.hits()
   }
 }
 

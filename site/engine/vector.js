@@ -75,6 +75,10 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, nW
   const sims = new Map()
   const entries = new Map()
   const keys = new Map()
+  // the candidates' vector pages and each brain's query asked at once, read in order below (a
+  // failure is met there): one after another they cost a round trip each
+  await Promise.all([...lexical.map(([entry]) => brainVectors(site, stores.get(entry.brain)).then((v) => v.at(entry.id)).catch(() => null)),
+    ...[...new Set(lexical.map(([entry]) => entry.brain))].map((name) => query(name).catch(() => null))])
   for (const [entry] of lexical) {
     const key = keyOf(entry)
     entries.set(key, entry)
@@ -92,10 +96,11 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, nW
       const [q, qq] = await query(name)
       if (!qq) continue
       const near = await (await brainVectors(site, store)).nearest(q, qq, keepGroups(scope, store, type, path), mode === 'semantic' ? DEPTH : EXTEND, PROBE)
-      for (const [sim, doc] of near) {
+      const fresh = near.filter(([sim, doc]) => !entries.has(JSON.stringify([name, doc])) && sim >= MIN_ADDED)
+      const hits = await Promise.all(fresh.map(([, doc]) => store.hit(doc))) // at once, weighed in order
+      for (const [k, [sim, doc]] of fresh.entries()) {
         const key = JSON.stringify([name, doc])
-        if (entries.has(key) || sim < MIN_ADDED) continue
-        const entry = await store.hit(doc)
+        const entry = hits[k]
         if (entry === null || (admit !== null && !(await admit(entry)))) continue
         entries.set(key, entry)
         keys.set(key, [name, doc])

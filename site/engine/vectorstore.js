@@ -1,12 +1,12 @@
 // Lazy reader of a built site's vector files: twin of builder/query/vectorstore.py (read its
 // docstring). The browser fetches table.json, the vocabulary shards of the query's words, the
-// table shards of its tokens, the pages of its lexical candidates and the buckets it probes
-// (vectorstore.py), each once.
+// table shards of its tokens, the rows of its lexical candidates (each alone, by Range) and the
+// buckets it probes (vectorstore.py), each once.
 import { WordPiece, shardsOf, words } from './wordpiece.js'
 import { sortedBy } from './order.js'
 import { packedName, unpackBytes } from './packs.js'
 
-const VECTORS_FORMAT = 'bf-vectors-5' // kernel/formats.py
+const VECTORS_FORMAT = 'bf-vectors-6' // kernel/formats.py
 const ONE = 16 // a weight of 1, in sixteenths (builder/vectors/weights.py ONE)
 
 async function fetchBytes (site, rel) {
@@ -53,8 +53,12 @@ export class Table {
   async query (text, weights) {
     const dims = this.meta.dims
     const total = new Array(dims).fill(0)
-    for (const token of (await this.read(text)).tokens(text)) {
-      const shard = await fetchBytes(this.site, `_bf/vectors/t/${Math.floor(token / this.meta.shard)}.bin`)
+    const tokens = (await this.read(text)).tokens(text)
+    const shardOf = (token) => `_bf/vectors/t/${Math.floor(token / this.meta.shard)}.bin`
+    // every shard asked at once: one after another they cost a round trip each
+    await Promise.all([...new Set(tokens.map(shardOf))].map((rel) => fetchBytes(this.site, rel)))
+    for (const token of tokens) {
+      const shard = await fetchBytes(this.site, shardOf(token))
       const at = (token % this.meta.shard) * dims
       const w = weights.has(token) ? weights.get(token) : ONE
       for (let i = 0; i < dims; i++) total[i] += w * shard[at + i]
@@ -88,7 +92,7 @@ export class BrainVectors {
     this.store = store
     this.meta = {}
     this.buckets = new Map()
-    this.pages = new Map()
+    this.vectors = new Map() // doc id -> Promise of [its int8 vector, its squared norm]
     this.centres = new Map()
   }
 
@@ -132,26 +136,27 @@ export class BrainVectors {
     return this.buckets.get(key)
   }
 
-  // [the vectors of doc's page, their squared norms, doc's rank there].
-  async at (doc) {
-    const [n, i] = this.groupOf(doc)
-    const page = this.meta.page
-    const key = `${n}/p/${Math.floor(i / page)}`
-    if (!this.pages.has(key)) {
-      this.pages.set(key, this.file(key).then((columns) => {
-        const rows = rowsOf(columns, this.meta.dims)
-        return [rows, normsOf(rows, this.meta.dims)]
-      }))
+  // [doc's int8 vector, its squared norm]: its dims bytes of its group's rows (n/rows.bin),
+  // fetched alone (site.js rangeBytes); empty when the file is missing or short. A request that
+  // fails throws, as a search file's does.
+  at (doc) {
+    if (!this.vectors.has(doc)) {
+      const [n, i] = this.groupOf(doc)
+      const dims = this.meta.dims
+      const p = this.site.rangeBytes(`${this.store.base}/vectors/${n}/rows.bin`, i * dims, dims).then((bytes) => {
+        const row = bytes !== null && bytes.byteLength === dims ? new Int8Array(bytes) : new Int8Array(0)
+        return [row, normsOf(row, dims)[0] || 0]
+      })
+      p.catch(() => this.vectors.delete(doc))
+      this.vectors.set(doc, p)
     }
-    const [rows, norms] = await this.pages.get(key)
-    return [rows, norms, i % page]
+    return this.vectors.get(doc)
   }
 
   // [doc's vector, its squared norm] (bf similar's query).
   async row (doc) {
-    const [rows, norms, r] = await this.at(doc)
-    const dims = this.meta.dims
-    return [Array.from(rows.subarray(r * dims, (r + 1) * dims)), norms[r]]
+    const [vector, norm] = await this.at(doc)
+    return [Array.from(vector), norm]
   }
 
   // How many docs of `groups` (null: all) the arm may list (a vector, not a section).
@@ -163,8 +168,8 @@ export class BrainVectors {
 
   // A vector, and not a section (a doc of the notes' group whose ref has an anchor).
   async addable (doc) {
-    const [, norms, r] = await this.at(doc)
-    if (!norms[r]) return false
+    const [, norm] = await this.at(doc)
+    if (!norm) return false
     const [group] = (await this.store.reader.grouper())(doc)
     return Boolean(group) || !(await this.store.reader.refs([doc]))[0].includes('#')
   }
@@ -179,10 +184,9 @@ export class BrainVectors {
   }
 
   async similarity (q, qq, doc) {
-    const [rows, norms, r] = await this.at(doc)
-    const dd = norms[r]
+    const [vector, dd] = await this.at(doc)
     if (!qq || !dd) return null
-    return dot(q, rows, r * this.meta.dims) / (Math.sqrt(qq) * Math.sqrt(dd))
+    return dot(q, vector, 0) / (Math.sqrt(qq) * Math.sqrt(dd))
   }
 
   // The buckets [n, b] of `groups` to scan, centred on the brain's mean as the build assigned them
@@ -197,18 +201,26 @@ export class BrainVectors {
     const qc = q.map((v, i) => 127 * v - top * mean[i])
     const root = Math.sqrt(dot(qc, qc, 0) || 1)
     let ranked = []
+    for (const [n] of kept) this.centre(n) // asked at once, read in group order
     for (const [n] of kept) {
-      if (!this.centres.has(n)) {
-        this.centres.set(n, this.file(`${n}/c`).then((rows) => {
-          const c = Array.from(rows, (v, i) => v - mean[i % dims])
-          return [c, normsOf(c, dims)]
-        }))
-      }
-      const [c, norms] = await this.centres.get(n)
+      const [c, norms] = await this.centre(n)
       norms.forEach((cc, b) => ranked.push([dot(qc, c, b * dims) / (root * Math.sqrt(cc)), n, b]))
     }
     ranked = sortedBy(ranked, ([sim, n, b]) => [-sim, n, b])
     return ranked.slice(0, probe).map(([, n, b]) => [n, b])
+  }
+
+  // Group n's bucket centres less the brain's mean: [them, their squared norms], read once.
+  centre (n) {
+    const dims = this.meta.dims
+    const mean = this.meta.mean
+    if (!this.centres.has(n)) {
+      this.centres.set(n, this.file(`${n}/c`).then((rows) => {
+        const c = Array.from(rows, (v, i) => v - mean[i % dims])
+        return [c, normsOf(c, dims)]
+      }))
+    }
+    return this.centres.get(n)
   }
 
   // [[similarity, doc]] of the nBest most similar notes and records of `groups` (null: all) in
@@ -216,8 +228,9 @@ export class BrainVectors {
   async nearest (q, qq, groups, nBest, probe = null) {
     const dims = this.meta.dims
     let found = []
-    for (const [n, b] of await this.probed(q, qq, groups, probe)) {
-      const [rows, norms, ids] = await this.bucket(n, b)
+    const probed = await this.probed(q, qq, groups, probe)
+    const buckets = await Promise.all(probed.map(([n, b]) => this.bucket(n, b))) // at once, read in probe order
+    for (const [rows, norms, ids] of buckets) {
       ids.forEach((doc, i) => {
         found.push([dot(q, rows, i * dims) / (Math.sqrt(qq) * Math.sqrt(norms[i])), doc])
       })

@@ -19,12 +19,17 @@ SCOPES = [None, "memories", "memories/chat", "memories/issues", "projects", "30d
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory):
-    """A generated brain of 2500 notes with 4 records each: ~50 l/ chunks."""
+    """A generated brain of 2500 notes with 4 records each, its l/ chunks of 1,000 docs (a
+    site's are of layout.LENGTH_CHUNK, 5,000: a brain this size would hold 6): ~30 chunks."""
     from bench.gen import generate
+    from builder.bm25 import layout
     from builder.build import build
     root = tmp_path_factory.mktemp("blocks")
     generate(root / "brain", 2500, records_per_note=4, seed=5)
-    build([root / "brain"], root / "site", now=NOW, pagefind=False, embeddings=False)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(layout, "LENGTH_CHUNK", 1000)
+        build([root / "brain"], root / "site", now=NOW, pagefind=False, embeddings=False)
+    assert _reader(root / "site").meta["lengthChunk"] == 1000
     return root / "site"
 
 
@@ -87,7 +92,7 @@ def test_frequent_words_skip_length_chunks(big, monkeypatch):
         assert reply["total"] > 500 and read <= held
         read_all, held_all = read_all + len(read), held_all + len(held)
     print(f"l/ files read {read_all} of {held_all}")
-    # 1,000 documents a file (layout.LENGTH_CHUNK): here ~83% are read; weighing every hit reads all
+    # 1,000 documents a file (the fixture's): here ~83% are read; weighing every hit reads all
     assert read_all < 0.9 * held_all, (read_all, held_all)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -160,12 +161,16 @@ def test_the_arm_reads_only_the_buckets_it_probes(sites):
     q = table(s).query("annual employee evaluation", vectors.weights())
     qq = sum(v * v for v in q)
     probed = vectors.nearest(q, qq, None, 20, PROBE)
-    assert len(vectors.blocks) == PROBE and not vectors.pages   # no page read: no lexical candidate
-    seen = {int(d) for _, _, ids in vectors.blocks.values() for d in ids}
+    assert len(vectors.blocks) == PROBE and not vectors.vectors   # no row read: no lexical candidate
+    seen = {int(d) for _, ids in vectors.blocks.values() for d in ids}
     every = sorted(((vectors.similarity(q, qq, d), d) for _, first, count, *_ in vectors.meta["groups"]
                     for d in range(first, first + count) if vectors.addable(d)), key=lambda sd: (-sd[0], sd[1]))
     assert probed == [sd for sd in every if sd[1] in seen][:20]
     assert vectors.nearest(q, qq, None, 20) == every[:20]
+    with pytest.MonkeyPatch.context() as m:   # a cold search's plain integers pick and rank alike
+        m.setitem(sys.modules, "numpy", None)
+        s = open_site(sites[0])
+        assert brain_vectors(s, open_stores(s, None)[0]["brain"]).nearest(q, qq, None, 20, PROBE) == probed
 
 
 def test_the_brains_weights_weigh_the_query(sites):

@@ -367,8 +367,8 @@ def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, se
     """The browser's first search fetches exactly the search and vector files a fresh Python
     search opens ranking as the browser does (the engines are twins file for file: both rank
     without phrases through rankedTop; Python by block bounds here, bench/view.as_browser), so
-    the benchmark's search_first_download_* (bench/view.py, measured in Python) is the browser's; and its vector files are the lexical candidates' pages and the
-    probed buckets, not every vector."""
+    the benchmark's search_first_download_* (bench/view.py, measured in Python) is the browser's; and its vector files are the lexical candidates' rows and the
+    probed buckets, not every bucket."""
     import bench.view as bv
     from builder.query.search import search
     out, corpus = generated_site
@@ -391,8 +391,10 @@ def test_a_first_hybrid_search_fetches_the_files_python_opens(generated_site, se
         opened = bv.opened_files(lambda: bv.as_browser(lambda: search(open_site(out), query, scope=scope)))
         fetched = part(u[len(prefix):] for u in urls if u.startswith(prefix))
         assert fetched == part(p[len(root):] for p in opened if p.startswith(root) and Path(p).is_file()), query
-        buckets = {f for f in fetched if "/vectors/" in f and f.split("/")[-1][0].isdigit() and "/t/" not in f}
-        assert 0 < len(buckets) < every, query
+        buckets = {f for f in fetched if f.startswith("_bf/search/") and f.endswith(".bin.gz") and f.split("/")[-1][0].isdigit()}
+        assert len(buckets) < every, query
+        if any(it["lexical_score"] is not None for it in reply["items"]):   # lexical candidates: their rows
+            assert any(f.endswith("/rows.bin") for f in fetched), query
         if query.startswith("how"):   # words missed: the arm probes for its own candidates
             assert len(buckets) >= 16
 

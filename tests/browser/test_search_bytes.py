@@ -1,5 +1,5 @@
 """What the browser downloads for one cold search of a frequent word (docs/performance.md#targets):
-the stored bytes of the files the engine fetches, on a generated brain where that word's
+the stored bytes of the files the engine fetches (of a file read by Range, the bytes asked), on a generated brain where that word's
 posting is a binary b/ file (builder/bm25/FORMAT.md, Big postings). The ranking's part (the
 index files: shards, the b/ file, lengths, refs, owners) is held to 300 KB; the whole first
 download (with the engine's modules, the vector arm and the texts the excerpts are cut from) to
@@ -44,12 +44,17 @@ def test_a_cold_frequent_word_search_fetches_at_most_300_kb_of_index(generated, 
     base = serve_site(generated)
     page.goto(base + "index.html")
     page.wait_for_function("window.bf !== undefined")
-    urls = []
-    page.on("request", lambda r: urls.append(r.url))
+    asked = []   # (url, the bytes a Range request asks for, or None: the whole file)
+    page.on("request", lambda r: asked.append((r.url, r.headers.get("range"))))
     reply = page.evaluate("async (q) => window.bf.search(q)", word)
     assert reply["items"] and reply["total"] > 100, reply.get("total")
-    rels = sorted({u[len(base):] for u in urls if u.startswith(base)})
-    sizes = {rel: (generated / rel).stat().st_size for rel in rels if (generated / rel).is_file()}
+    sizes: dict[str, int] = {}
+    for url, ranged in asked:   # a texts' file or a vector group's rows: the members or rows asked
+        rel = url[len(base):]
+        if not url.startswith(base) or not (generated / rel).is_file():
+            continue
+        first, _, last = (ranged or "").removeprefix("bytes=").partition("-")
+        sizes[rel] = sizes.get(rel, 0) + int(last) - int(first) + 1 if ranged else (generated / rel).stat().st_size
     assert any("/index/b/" in rel for rel in sizes), rels   # the posting came from a binary b/ file
     total = sum(sizes.values())
     index = sum(size for rel, size in sizes.items() if "/index/" in rel)

@@ -156,26 +156,30 @@ def test_a_file_that_does_not_load_is_named_and_the_ranking_stays(page, base):
 
 
 def test_a_host_that_ignores_range_requests_gives_the_same_reply(page, base, site, serve_site):
-    """An item's text is a gzip member its file's other bytes need not come with (a Range
-    request); a host that ignores Range sends the whole file, and the reply is the same."""
+    """An item's text is a gzip member its file's other bytes need not come with, and a
+    candidate's vector a row of its group's rows (Range requests); a host that ignores Range
+    sends the whole file, and the reply is the same."""
     query = "pricing page launch"
     page.goto(base + "search.html")
     page.wait_for_function("window.bf !== undefined")
     ranged = page.evaluate("async (q) => (await bf.search(q)).items", query)
     parts = [path for _, path, code in serve_site.servers[-1].requests if code == 206]
     assert any("/notes/" in p for p in parts) and any("/x/" in p for p in parts)
+    assert any(p.endswith("/vectors/0/rows.bin") for p in parts)
     whole = []
 
     def ignore_range(route):
         whole.append(route.request.url)
         route.fulfill(status=200, body=(site / unquote(route.request.url.partition(base)[2])).read_bytes(),
                       headers={"Content-Type": "application/gzip"})
-    for pattern in ("**/_bf/search/brain/notes/*.json.gz", "**/_bf/search/brain/records/*/x/*.json.gz"):
+    for pattern in ("**/_bf/search/brain/notes/*.json.gz", "**/_bf/search/brain/records/*/x/*.json.gz",
+                    "**/_bf/search/brain/vectors/*/rows.bin"):
         page.route(pattern, ignore_range)
     page.reload()
     page.wait_for_function("window.bf !== undefined")
     assert page.evaluate("async (q) => (await bf.search(q)).items", query) == ranged
-    assert whole and any(it["excerpt"] for it in ranged)
+    assert whole and any(it["excerpt"] for it in ranged) and any(it["similarity"] is not None for it in ranged)
+    assert any(url.endswith("/rows.bin") for url in whole)
     assert {it["kind"] for it in ranged} >= {"note", "record"}
 
 

@@ -55,6 +55,7 @@ EXCEPTIONS = {
     ("kernel/text.py", "py:plain"): "Markdown → plain text for previews, at build time",
     ("kernel/text.py", "py:previewTitle"): "listing previews are built",
     # a runtime's own way to the same reply
+    ("query/search.py", "js:prefetch"): "the browser asks for a search's first files at once; Python reads them from disk",
     ("query/search.py", "js:refsOf"): "the browser fetches the refs of the records it returns at once; Python's "
                                       "Entry.ref reads one on first use, from the same meta chunk",
     # JS stands in for what Python's standard library gives

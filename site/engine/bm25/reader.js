@@ -215,10 +215,15 @@ export class IndexReader {
     return ids.map((d) => chunks.get(Math.floor(d / size))[d % size])
   }
 
-  // The doc ids doc ids rank as: a section's note, else itself (o/N.json, reader.py owner).
+  // The doc ids doc ids rank as: a section's note, else itself (o/N.json, reader.py owner). Only
+  // group '' holds sections: a record's is itself, with no o/ file read (as Python's store reads).
   async owners (ids) {
-    const offsets = await this.perDoc('o', (await this.meta()).convChunk, ids)
-    return ids.map((d, k) => d - offsets[k])
+    const m = await this.meta()
+    const notes = m.groups.find((g) => g[0] === '')
+    const end = notes ? notes[1] + notes[2] : 0
+    const offsets = await this.perDoc('o', m.convChunk, ids.filter((d) => d < end))
+    let k = 0
+    return ids.map((d) => (d < end ? d - offsets[k++] : d))
   }
 
   // Conversation numbers for doc ids (c/N.json; 0: a note or section).
@@ -249,8 +254,8 @@ export class IndexReader {
     }
     // Named documents are hits of tier 0 even when the name is only their file stem, whose
     // words no indexed text may hold (then with score 0 and no matched term).
-    const names = await this.named(pairs.map(([, f]) => f).join(' '))
-    const found = await Promise.all([...groups.keys()].map(get))
+    // the name table and the postings asked at once: one after the other they cost a round trip
+    const [names, found] = await Promise.all([this.named(pairs.map(([, f]) => f).join(' ')), Promise.all([...groups.keys()].map(get))])
     const present = []
     let i = 0
     for (const [f, c] of groups) {
