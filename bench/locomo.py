@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from builder.query import spread
+from builder.query import spread, vector
 from builder.query.search import search
 from builder.query.site import open_site
 
@@ -126,11 +126,13 @@ def _figures(rows: list[tuple[bool, bool]], rng: random.Random | None = None) ->
 def settings(site, store_names, setting: dict):
     """Run searches of `site` with a candidate setting: {"k1": …, "b": …} for the text fields
     (title, aliases, headings, body), {"nb": …} the neighbour field's boost, {"factor": …,
-    "head": …} for the spread. Query-time only."""
-    old = spread.FACTOR, spread.HEAD
+    "head": …} for the spread, {"fit": …} the fusion's weight of a cosine's gap (query/vector.py
+    FIT). Query-time only."""
+    old = spread.FACTOR, spread.HEAD, vector.FIT
     saved = {}
     try:
         spread.FACTOR, spread.HEAD = setting.get("factor", old[0]), setting.get("head", old[1])
+        vector.FIT = setting.get("fit", old[2])
         for name in store_names:
             reader = site.stores[name].reader
             saved[name] = list(reader.params)
@@ -143,16 +145,18 @@ def settings(site, store_names, setting: dict):
             reader._terms.clear()   # postings weigh with the parameters: weigh anew
         yield
     finally:
-        spread.FACTOR, spread.HEAD = old
+        spread.FACTOR, spread.HEAD, vector.FIT = old
         for name, params in saved.items():
             reader = site.stores[name].reader
             reader.params = params
             reader._terms.clear()
 
 
-# The shipped setting ({}) and its neighbours, one knob at a time (and one pair).
+# The shipped setting ({}) and its neighbours, one knob at a time (and one pair). The fusion's
+# (`fit`) changes only hybrid replies: in the other modes it ties the shipped setting.
 CANDIDATES = [{}, {"nb": 0.6}, {"nb": 1.0}, {"k1": 0.6}, {"k1": 1.2}, {"b": 0.5}, {"b": 0.15},
-              {"factor": 0.3}, {"factor": 0.7}, {"head": 3}, {"head": 10}, {"head": 10, "factor": 0.3}]
+              {"factor": 0.3}, {"factor": 0.7}, {"head": 3}, {"head": 10}, {"head": 10, "factor": 0.3},
+              {"fit": 1.0}, {"fit": 4.0}]
 
 
 def report(src: Path, tmp: Path, candidates=None, modes=MODES_RUN, admit=None, titled: bool = False) -> dict:

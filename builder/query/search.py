@@ -344,7 +344,7 @@ def search(site: Site, query, *, scope=None, type=None, path=None, limit=10, bra
     else:   # fuse after the lexical ranking: it gives its ordered candidates, the vector arm re-ranks
         admit = (lambda e: all(has_phrase(_text(stores[e.brain], e), p, site.words) for p in phrases)) if phrases else None
         scored, total = vector.fused(mode, site, stores, text, top, total, len({f for _, f in words}),
-                                     limit, sc, type_, path, admit)
+                                     limit, sc, type_, path, lambda ranked, block: _spread(stores, ranked, block), admit)
     terms = {t for pair in words for t in pair}
     items = [item_of(stores[c[0].brain], c, terms) for c in scored[:limit]]
     reply = {"query": text, "scope": sc.text, "as_of": site.as_of, "brains": sorted(stores), "items": items,

@@ -27,12 +27,18 @@ JS twin: site/engine/vector.js — same steps, same orders, same float operation
    candidates and the arm's additions are *weak*. Order: not deprecated before
    deprecated (in every mode); then strong before weak, so the vector arm never displaces
    words that match; and when a candidate holds every query word, the first of them stays
-   first (a known item is first there). Within each class, reciprocal rank fusion: score =
-   (1/(K + lexical rank) + w/(K + vector rank)) / (1 + w) (ranks from 1; an arm that did not
-   list the item adds nothing; w: WEIGHT for a strong item, WEIGHT_WEAK for a weak one, so
-   the vector arm decides what the words missed), so every score is a weighted mean of
-   reciprocal ranks, in (0, 1/(K + 1)]: one scale for both classes. Ties: lexical rank
-   (unlisted last), vector rank. Vector ranks count within the class (strong among strong).
+   first (a known item is first there); then a strong item's tier (so the arm never moves one
+   behind an item of a later tier). Within a tier, the strong items' score weighs the words'
+   score by the item's cosine against the best cosine among them: score = (lexical score /
+   the best strong item's) / (1 + FIT * (best similarity - similarity)) / (K + 1) (an item
+   without a similarity counts as the least similar), so the vector arm re-orders what the
+   words found by how much nearer the query it is, not by its rank alone. Weak items:
+   reciprocal rank fusion, score = (1/(K + lexical rank) + w/(K + vector rank)) / (1 + w)
+   (ranks from 1, vector ranks counted among the weak items; an arm that did not list the item
+   adds nothing; w = WEIGHT_WEAK, so the vector arm decides what the words missed). Every
+   score is thus in (0, 1/(K + 1)]: one scale for both classes. Ties: lexical rank (unlisted
+   last), vector rank. Then the first places are spread across conversations again
+   (search.py, spread.py), within the same blocks, as the fused scores moved them.
 6. Semantic: the vector order alone over the same candidates (its own candidates when
    allowed, else the lexical ones), score = similarity, deprecated items last.
 7. The arm's own candidates obey the query's phrases: an addition whose stored text does not
@@ -54,9 +60,9 @@ PROBE = 16
 # An addition needs this similarity: a word found nowhere ("zeppelin") should not bring back
 # arbitrary notes. Measured: every mismatch.json target scores >= 0.64 against its query.
 MIN_ADDED = 0.6
-# Measured with bench --quality on every set (docs/decisions.md#the-vector-arm)
-WEIGHT = 0.05         # the vector arm's weight beside a strong lexical item (it holds the words)
-WEIGHT_WEAK = 100.0   # … beside a weak one, and for its additions: there the vector order leads
+# Measured with bench --quality on every set (docs/decisions.md#fusion-that-weighs-the-words-score)
+FIT = 2.0             # a strong item's words' score over 1 + FIT × its cosine's gap to the best
+WEIGHT_WEAK = 100.0   # the vector arm's weight beside a weak item and for its additions: there the vector order leads
 # recall's MMR: relevance against novelty. Not tuned on a set (docs/decisions.md#recall).
 LAMBDA = 0.7
 
@@ -109,13 +115,32 @@ def held_enough(n: int) -> int:
     return 1 if n == 2 else 2
 
 
+def _scores(entries: dict, strong: set, sims: dict, lscore: dict, lrank: dict, vrank: dict) -> dict:
+    """Each hybrid candidate's fused score (step 5): a strong item's lexical score weighed by its
+    cosine's gap to the best strong item's; a weak item's reciprocal ranks."""
+    top = max((lscore[k] for k in strong), default=0.0)
+    near = [sims[k] for k in strong if sims[k] is not None]
+    best, least = (max(near), min(near)) if near else (0.0, 0.0)
+    score = {}
+    for k in entries:
+        if k in strong:
+            gap = best - (sims[k] if sims[k] is not None else least)
+            score[k] = lscore[k] / top / (1 + FIT * gap) / (K + 1)
+        else:
+            rrf = (1 / (K + lrank[k]) if k in lrank else 0.0) + (WEIGHT_WEAK / (K + vrank[k]) if k in vrank else 0.0)
+            score[k] = rrf / (1 + WEIGHT_WEAK)
+    return score
+
+
 def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexical_total: int,
-          n_words: int, limit: int, scope, type_, path, admit=None) -> tuple[list[tuple], int]:
+          n_words: int, limit: int, scope, type_, path, spread_by, admit=None) -> tuple[list[tuple], int]:
     """([(entry, score, lexical score | None, similarity | None)] in reply order, total).
     `lexical`: the lexical arm's first DEPTH candidates (entry, score, count, tier), in order
     (for a semantic search, the candidates when the arm may not add its own, else none);
-    `n_words`: how many distinct words the query has; `limit`: the reply's; `admit(entry)`:
-    whether an addition of the arm's holds the query's phrases (None: no phrase)."""
+    `n_words`: how many distinct words the query has; `limit`: the reply's; `spread_by(ranked,
+    block)`: `ranked` spread across conversations within blocks (search.py: spread.py with each
+    item's conversation); `admit(entry)`: whether an addition of the arm's holds the query's
+    phrases (None: no phrase)."""
     queries: dict[str, tuple[list[int], int]] = {}
 
     def query(name: str) -> tuple[list[int], int]:   # (vector, squared norm) in brain `name`
@@ -158,14 +183,12 @@ def fused(mode: str, site, stores: dict, text: str, lexical: list[tuple], lexica
     if mode == "semantic":
         out = [(entries[k], sims[k], None, sims[k]) for k in sorted(ranked, key=lambda k: entries[k].deprecated)]
         return out, len(out)
-    score = {}
-    for k in entries:
-        w = WEIGHT if k in strong else WEIGHT_WEAK
-        score[k] = ((1 / (K + lrank[k]) if k in lrank else 0.0) + (w / (K + vrank[k]) if k in vrank else 0.0)) / (1 + w)
-    unlisted = len(entries) + 1
-
-    def order(k):
-        first = 0 if every_word and lrank.get(k) == 1 else 1   # the best item holding every word
-        return (entries[k].deprecated, first, k not in strong, -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted))
-    keys = sorted(entries, key=order)
-    return [(entries[k], score[k], lscore.get(k), sims.get(k)) for k in keys], lexical_total + added
+    score = _scores(entries, strong, sims, lscore, lrank, vrank)
+    tier, unlisted = {(c[0].brain, c[0].doc): c[3] for c in lexical}, len(entries) + 1
+    # the order's part before the score, which the spread keeps within: deprecated items last, the
+    # best item holding every word first, strong items before weak ones, a strong item's tier
+    blocks = {k: (entries[k].deprecated, 0 if every_word and lrank.get(k) == 1 else 1, k not in strong,
+                  tier[k] if k in strong else 0) for k in entries}
+    keys = sorted(entries, key=lambda k: (*blocks[k], -score[k], lrank.get(k, unlisted), vrank.get(k, unlisted)))
+    out = [(entries[k], score[k], lscore.get(k), sims.get(k)) for k in keys]
+    return spread_by(out, lambda c: blocks[c[0].brain, c[0].doc]), lexical_total + added

@@ -243,7 +243,8 @@ function bestPerNote (kept) {
 
 // The ranking spread across conversations (spread.js): a record's conversation is its source
 // and its number there in the index (c/N.json), a note's (or section's) its note, by doc id (o/N.json).
-async function spreadRanked (stores, ranked) {
+// block(cand): the part of the rank key before the score (the lexical ranking's: order's first two).
+async function spreadRanked (stores, ranked, block = (cand) => order(cand).slice(0, 2)) {
   const pool = ranked.slice(0, POOL)
   const keys = []
   for (const [name, store] of stores) {
@@ -254,7 +255,7 @@ async function spreadRanked (stores, ranked) {
     at.forEach((i, k) => { keys[i] = JSON.stringify([name, 'record', pool[i][0].source, numbers[k]]) })
     notes.forEach((i, k) => { keys[i] = JSON.stringify([name, 'note', owners[k]]) })
   }
-  return spread(ranked, keys, (cand) => order(cand).slice(0, 2))
+  return spread(ranked, keys, block)
 }
 
 // [the first `limit` ranked candidates, how many in all, whether the scope dropped a hit]
@@ -409,7 +410,7 @@ export async function search (site, query, { scope = null, type = null, path = n
       }
       : null
     ;[scored, total] = await fused(arm, site, stores, text, top, total, new Set(words.map(([, f]) => f)).size,
-      limit, sc, type, path, admit)
+      limit, sc, type, path, (ranked, block) => spreadRanked(stores, ranked, block), admit)
   }
   const terms = new Set(words.flat())
   const shown = scored.slice(0, limit)

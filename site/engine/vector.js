@@ -12,8 +12,8 @@ export const DEPTH = 50
 export const EXTEND = 20
 export const PROBE = 16 // buckets scanned for the arm's own candidates (vector.py)
 export const MIN_ADDED = 0.6 // an addition needs this similarity (vector.py)
-export const WEIGHT = 0.05 // the vector arm's weight beside a strong lexical item (it holds the words)
-export const WEIGHT_WEAK = 100.0 // … beside a weak one, and for its additions: there the vector order leads
+export const FIT = 2.0 // a strong item's words' score over 1 + FIT × its cosine's gap to the best (vector.py)
+export const WEIGHT_WEAK = 100.0 // the vector arm's weight beside a weak item and for its additions: there the vector order leads
 
 // [the mode to run, whether every selected brain has vectors].
 export async function checkMode (mode, site, stores) {
@@ -60,9 +60,31 @@ export function diversify (items, vectors) {
 // How many of a query's n >= 2 words an any-word candidate must hold to be strong (vector.py).
 export function heldEnough (n) { return n === 2 ? 1 : 2 }
 
+// Each hybrid candidate's fused score (vector.py _scores): a strong item's lexical score weighed
+// by its cosine's gap to the best strong item's; a weak item's reciprocal ranks.
+function scores (entries, strong, sims, lscore, lrank, vrank) {
+  let top = 0.0
+  for (const k of strong) top = Math.max(top, lscore.get(k))
+  const near = [...strong].map((k) => sims.get(k)).filter((sim) => sim !== null)
+  const best = near.length ? Math.max(...near) : 0.0
+  const least = near.length ? Math.min(...near) : 0.0
+  const score = new Map()
+  for (const k of entries.keys()) {
+    if (strong.has(k)) {
+      const gap = best - (sims.get(k) !== null ? sims.get(k) : least)
+      score.set(k, lscore.get(k) / top / (1 + FIT * gap) / (K + 1))
+    } else {
+      const rrf = (lrank.has(k) ? 1 / (K + lrank.get(k)) : 0.0) + (vrank.has(k) ? WEIGHT_WEAK / (K + vrank.get(k)) : 0.0)
+      score.set(k, rrf / (1 + WEIGHT_WEAK))
+    }
+  }
+  return score
+}
+
 // [[[entry, score, lexical score | null, similarity | null]] in reply order, total] (vector.py fused).
+// spreadBy(ranked, block): ranked spread across conversations within blocks (search.js);
 // admit(entry): whether an addition holds the query's phrases (null: no phrase).
-export async function fused (mode, site, stores, text, lexical, lexicalTotal, nWords, limit, scope, type, path, admit = null) {
+export async function fused (mode, site, stores, text, lexical, lexicalTotal, nWords, limit, scope, type, path, spreadBy, admit = null) {
   const queries = new Map()
   const query = async (name) => { // [vector, squared norm] in brain `name`
     if (!queries.has(name)) {
@@ -120,16 +142,15 @@ export async function fused (mode, site, stores, text, lexical, lexicalTotal, nW
       .map((k) => [entries.get(k), sims.get(k), null, sims.get(k)])
     return [out, out.length]
   }
-  const score = new Map()
-  for (const k of entries.keys()) {
-    const weight = strong.has(k) ? WEIGHT : WEIGHT_WEAK
-    score.set(k, ((lrank.has(k) ? 1 / (K + lrank.get(k)) : 0.0) + (vrank.has(k) ? weight / (K + vrank.get(k)) : 0.0)) / (1 + weight))
-  }
+  const score = scores(entries, strong, sims, lscore, lrank, vrank)
+  const tier = new Map(lexical.map((c) => [keyOf(c[0]), c[3]]))
   const unlisted = entries.size + 1
-  // deprecated items last; the best item holding every word first; strong items before weak ones
-  const order = (k) => [entries.get(k).deprecated ? 1 : 0, everyWord && lrank.get(k) === 1 ? 0 : 1, strong.has(k) ? 0 : 1, -score.get(k),
-    lrank.has(k) ? lrank.get(k) : unlisted, vrank.has(k) ? vrank.get(k) : unlisted]
+  // the order's part before the score, which the spread keeps within: deprecated items last; the
+  // best item holding every word first; strong items before weak ones; a strong item's tier
+  const blocks = new Map([...entries.keys()].map((k) => [k, [entries.get(k).deprecated ? 1 : 0,
+    everyWord && lrank.get(k) === 1 ? 0 : 1, strong.has(k) ? 0 : 1, strong.has(k) ? tier.get(k) : 0]]))
+  const order = (k) => [...blocks.get(k), -score.get(k), lrank.has(k) ? lrank.get(k) : unlisted, vrank.has(k) ? vrank.get(k) : unlisted]
   const out = sortedBy([...entries.keys()], order).map((k) =>
     [entries.get(k), score.get(k), lscore.has(k) ? lscore.get(k) : null, sims.has(k) ? sims.get(k) : null])
-  return [out, lexicalTotal + added]
+  return [await spreadBy(out, (cand) => blocks.get(keyOf(cand[0]))), lexicalTotal + added]
 }

@@ -1,6 +1,7 @@
 """The search contract in every mode (docs/replies.md, "Matching and ranking"): a quoted span
 demands its words in that order, the vector arm's own candidates included; a deprecated item
-comes after every item that is not; a fused reply's scores are one scale. The brain is
+comes after every item that is not; a fused reply's scores are one scale, and an item holding the
+words weighs its words' score by its cosine. The brain is
 tests/fixtures/contract: only "clear explanation" occurs, zebra-old.md is deprecated and
 offsite.md shares no word with "zebra crossing" (the vector arm adds it); of "budget review
 meeting", review-meeting.md holds every word, review-garden.md two (and is far from the query's
@@ -65,6 +66,17 @@ def test_an_item_holding_enough_words_stays_before_the_vector_arms_order(contrac
     hybrid = search(contract_site, "budget review meeting", mode="hybrid")["items"]
     assert [i["ref"] for i in hybrid][:3] == order   # then the arm's additions
     assert hybrid[1]["similarity"] < hybrid[2]["similarity"]   # the vector arm alone would swap them
+
+
+def test_an_item_holding_the_words_weighs_its_words_score_by_its_cosine(contract_site):
+    """Among the items holding the words (review-meeting.md, review-garden.md), the fused score is
+    the lexical score over the best one's, divided by 1 + FIT × the cosine's gap to the best
+    one's, on the reciprocal ranks' scale (docs/replies.md, "Matching and ranking")."""
+    strong = search(contract_site, "budget review meeting", mode="hybrid")["items"][:2]
+    words, near = max(i["lexical_score"] for i in strong), max(i["similarity"] for i in strong)
+    for item in strong:
+        weighed = item["lexical_score"] / words / (1 + vector.FIT * (near - item["similarity"])) / (vector.K + 1)
+        assert item["score"] == weighed
 
 
 def test_a_person_the_query_names_is_a_capitalised_word_not_a_stop_word():

@@ -270,7 +270,7 @@ def test_shared_constants_hold_the_python_value():
     found = shared_constants()
     names = {(js.name, name) for js, name, *_ in found}
     assert {("page.js", "LISTED_EXCERPT"), ("navdata.js", "EXPLORER"), ("navdata.js", "GRAPH"),
-            ("text.js", "EXCERPT_CHARS"), ("listing.js", "PAGE_ITEMS"), ("vector.js", "WEIGHT"),
+            ("text.js", "EXCERPT_CHARS"), ("listing.js", "PAGE_ITEMS"), ("vector.js", "FIT"),
             ("excerpt.js", "SPACE"), ("store.js", "STORE_FORMAT"), ("data.js", "DATA_FORMAT"),
             ("vectorstore.js", "VECTORS_FORMAT"), ("scoring.js", "LUNR_FORMAT"), ("site.js", "BUNDLE_VERSION"),
             ("search.js", "ITEM_FIELDS"), ("search.js", "RECORD_FIELDS")} <= names, sorted(names)
