@@ -295,7 +295,7 @@ function warmItems (stores, top) {
 }
 
 // [the first `limit` candidates, ranked and spread across conversations, how many in all,
-// whether the scope dropped a hit] (search.py _ranked); the first `shown` are likely listed.
+// whether the scope dropped a hit] (search.py _ranked); the first `shown` are read ahead (warmItems).
 async function ranked (stores, words, phrases, scope, type, path, when, asOf, limit, keys, shown) {
   const [top, total, narrowed] = await topOf(stores, words, phrases, scope, type, path, when, asOf, POOL)
   warmItems(stores, top.slice(0, shown))
@@ -391,7 +391,8 @@ export async function search (site, query, { scope = null, type = null, path = n
   try {
     if (words.length && !(arm === 'semantic' && ownCandidates(sc, type, path))) {
       const when = spans(stores, periodOf(text), asOf)
-      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth, people(text), limit)
+      // a page that shows the first items early reads them anyway: start while the ranking is spread
+      ;[top, total, narrowed] = await ranked(stores, words, phrases, sc, type, path, when, asOf, depth, people(text), early === null ? 0 : limit)
     }
   } catch (e) { // a site built by an older bf: its index is another format
     if (e instanceof FormatError) throw indexMissing(String(site.root), `search index: ${e.message}`)
