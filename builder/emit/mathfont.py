@@ -46,7 +46,7 @@ def font_for(text: str, source: Path) -> bytes:
     options.layout_features = ["*"]
     options.name_IDs = ["*"]
     options.flavor = "woff"
-    font = TTFont(source)
+    font = TTFont(source, recalcTimestamp=False)   # fontTools would stamp the save's time in `head`
     cutter = subset.Subsetter(options)
     cutter.populate(text=text)
     cutter.subset(font)
