@@ -1,7 +1,7 @@
 """Lighthouse on every page kind of a built site, for `scripts/bench --lighthouse SITE` and
 scripts/lighthouse.py: each page served by `bf serve`, Lighthouse 12.2.3's desktop preset and its
-phone (its defaults: a Moto G4's screen, 4× CPU, 1.6 Mbit/s, simulated), light or dark, the
-median of RUNS runs per figure. Needs Node, Lighthouse (`npm i -E lighthouse@12.2.3` in
+phone (its defaults: a Moto G4's screen, 4× CPU, 1.6 Mbit/s, simulated), light and dark (the
+dark scheme emulated: SCHEME_FLAG), the median of RUNS runs (3) per page, form and scheme. Needs Node, Lighthouse (`npm i -E lighthouse@12.2.3` in
 LIGHTHOUSE_DIR) and Chromium (CHROME_PATH, /usr/bin/chromium). The scores other than
 performance are checked by tests/browser/test_lighthouse.py; timings are reported here only.
 """
@@ -22,8 +22,10 @@ from types import MappingProxyType
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 FORMS = ("desktop", "mobile")
 VERSION = "12.2.3"
-# Blink's preferred colour scheme: 0 dark, 1 light
+# Blink's preferred colour scheme: 0 dark, 1 light. Lighthouse has no setting of its own for it;
+# the flag is what `prefers-color-scheme: dark` matches in the page (its final screenshot is dark).
 SCHEME_FLAG = MappingProxyType({"light": "", "dark": " --blink-settings=preferredColorScheme=0"})
+SCHEMES = ("light", "dark")
 _REF = re.compile(r'<meta name="bf-ref" content="([^"]*)"')
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _PERIOD = re.compile(r"\d{4}-\d{2}")
@@ -115,13 +117,17 @@ def serve(site: Path):
 
 
 def median_run(url: str, form: str, scheme: str, runs: int, categories=CATEGORIES) -> dict:
+    """Each figure the median of RUNS runs, and each run's performance score (`performance_runs`):
+    on a shared host one run's score says more of the host than of the page."""
     got = [one_run(url, form, scheme, categories) for _ in range(runs)]
     out = {k: statistics.median(r[k] for r in got) for k in got[0] if k != "failed"}
+    if "performance" in categories:
+        out["performance_runs"] = [r["performance"] for r in got]
     out["failed"] = sorted({a for r in got for a in r["failed"]})
     return out
 
 
-def lighthouse_report(site: Path, pages: dict[str, str] | None = None, forms=FORMS, schemes=("light",),
+def lighthouse_report(site: Path, pages: dict[str, str] | None = None, forms=FORMS, schemes=SCHEMES,
                       runs: int = 3, log=lambda msg: None) -> dict:
     """{kind: {"PATH": path, "FORM SCHEME": figures}} for every page kind (page_kinds) of SITE."""
     pages = pages or page_kinds(site)

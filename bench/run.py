@@ -375,10 +375,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="only the phone measurement (bench/phone.py), on the site already built in SITE "
                         "(a --workdir's site-N): one JSON object")
     p.add_argument("--lighthouse", metavar="SITE", type=Path,
-                   help="only Lighthouse on one page of each kind of the site built in SITE, desktop and phone "
-                        "(bench/lighthouse.py; needs LIGHTHOUSE_DIR): one JSON object")
+                   help="only Lighthouse on one page of each kind of the site built in SITE, desktop and phone, "
+                        "light and dark (bench/lighthouse.py; needs LIGHTHOUSE_DIR): one JSON object")
     p.add_argument("--lighthouse-runs", type=int, default=3, help="with --lighthouse: runs a figure is the median of")
-    p.add_argument("--lighthouse-dark", action="store_true", help="with --lighthouse: the dark scheme too")
+    p.add_argument("--lighthouse-light", action="store_true", help="with --lighthouse: the light scheme only")
     p.add_argument("--titled", action="store_true", help="with --locomo: also the same chats with every record "
                                                          "titled \"SPEAKER, session N\"")
     p.add_argument("--child-build", nargs=2, metavar=("BRAIN", "OUT"), help=argparse.SUPPRESS)
@@ -403,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.lighthouse:
         from .lighthouse import lighthouse_report
-        schemes = ("light", "dark") if args.lighthouse_dark else ("light",)
+        schemes = ("light",) if args.lighthouse_light else ("light", "dark")
         print(json.dumps(lighthouse_report(args.lighthouse, schemes=schemes, runs=args.lighthouse_runs, log=_log),
                          sort_keys=True), flush=True)
         return 0

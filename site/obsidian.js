@@ -1,25 +1,15 @@
-// Math and diagrams of Obsidian notes (docs/brain.md). Loaded, after the vendored KaTeX, only by
-// pages whose HTML holds math (.math) or a diagram (pre.mermaid).
-// Nothing here may move the page as it loads: display maths has its height reserved
-// by bf.css, and a diagram has a box of its own (bf.css) until it is drawn.
+// Maths and diagrams of Obsidian notes (docs/brain.md). Loaded only by pages whose HTML holds
+// maths (.math, MathML written at build time) or a diagram (pre.mermaid).
+// Nothing here may move the page as it loads: a diagram has a box of its own (bf.css) until it
+// is drawn.
 // Mermaid is not a script of the page: its modules (the ES build, split by diagram type) are
 // imported once the page has loaded and the browser is idle, and only when a diagram nears the
 // window, so a phone shows and scrolls the text before it parses a diagram library
 // (docs/decisions.md#diagrams-after-the-page).
 (() => {
   const here = document.currentScript.src
-  if (window.katex) {
-    for (const el of document.querySelectorAll('.math')) {
-      try {
-        window.katex.render(el.textContent, el, {
-          displayMode: el.classList.contains('math-display'), throwOnError: false, output: 'htmlAndMathml'
-        })
-      } catch (err) {
-        el.classList.add('math-error')
-        el.title = String(err && err.message)
-      }
-      if (el.scrollWidth > el.clientWidth) el.tabIndex = 0 // a formula wider than its column scrolls: Tab must reach it
-    }
+  for (const el of document.querySelectorAll('.math-display')) {
+    if (el.scrollWidth > el.clientWidth) el.tabIndex = 0 // a formula wider than its column scrolls: Tab must reach it
   }
   const diagrams = [...document.querySelectorAll('pre.mermaid')]
   if (!diagrams.length) return

@@ -1,13 +1,26 @@
 // The search page: pagefind's UI for full-text search, and the scoped search of bf.js shown
 // as a list. Everything from a reply is rendered as text nodes (never innerHTML).
-import bf from './bf.js'
+// search.html runs it as an async module: the full-text tab, the page's default, starts pagefind
+// as soon as this file and fulltext.js are here, not after bf.js's module graph; the scoped
+// search imports its modules when it first runs (scopedModules).
 import { mergedIndexes } from './fulltext.js'
-import { itemPath } from './links.js'
-import { timeNode } from './dates.js'
-import { stem } from './engine/bm25/stemmer.js'
-import { tokenize } from './engine/bm25/tokenizer.js'
-import { trim } from './engine/bm25/trimmer.js'
-import { escapeSegment } from './engine/refs.js'
+
+let bf, itemPath, timeNode, stem, tokenize, trim, escapeSegment
+let scopedImports = null
+function scopedModules () {
+  scopedImports ??= Promise.all([import('./bf.js'), import('./links.js'), import('./dates.js'),
+    import('./engine/bm25/stemmer.js'), import('./engine/bm25/tokenizer.js'), import('./engine/bm25/trimmer.js'),
+    import('./engine/refs.js')]).then(([b, links, dates, stemmer, tokenizer, trimmer, refs]) => {
+    bf = b.default
+    ;({ itemPath } = links)
+    ;({ timeNode } = dates)
+    ;({ stem } = stemmer)
+    ;({ tokenize } = tokenizer)
+    ;({ trim } = trimmer)
+    ;({ escapeSegment } = refs)
+  })
+  return scopedImports
+}
 
 const $ = (sel) => document.querySelector(sel)
 const params = new URLSearchParams(location.search)
@@ -69,8 +82,16 @@ async function startPagefind () {
     bundles = reply.ok ? (await reply.json()).bundles.map((b) => ({ url: new URL(b.path, root).href, languages: b.languages })) : []
   } catch { bundles = [] }
   if (!bundles.length) return fullTextMissing()
-  const script = el('script', { src: root + 'pagefind-ui.js' })
-  script.addEventListener('load', () => {
+  // its style is no stylesheet of the page (it would hold back the first paint): the UI is drawn
+  // once both its script and its style have loaded, so it never shows unstyled
+  const loaded = (node) => new Promise((resolve, reject) => {
+    node.addEventListener('load', resolve)
+    node.addEventListener('error', reject)
+    document.head.append(node)
+  })
+  const style = loaded(el('link', { rel: 'stylesheet', href: root + 'pagefind-ui.css' }))
+  const script = loaded(el('script', { src: root + 'pagefind-ui.js' }))
+  Promise.all([script, style.catch(() => null)]).then(() => {
     // result URLs are site paths: the site root is the folder holding pagefind/
     const baseUrl = new URL('..', root).pathname
     // eslint-disable-next-line no-undef
@@ -86,9 +107,7 @@ async function startPagefind () {
     holder.querySelector('input')?.setAttribute('aria-label', 'Search the full text')
     if (params.get('q') && !scopedWanted()) ui.triggerSearch(params.get('q'))
     if ($('#tab-fulltext').getAttribute('aria-selected') === 'true') select($('#tab-fulltext'))
-  })
-  script.addEventListener('error', fullTextMissing)
-  document.body.append(script)
+  }, fullTextMissing)
 }
 
 // ---- scoped (bf.js) ----------------------------------------------------------------
@@ -237,6 +256,7 @@ async function runScoped (event) {
     const options = { limit }
     if (scope) options.scope = scope
     if (type) options.type = type
+    await scopedModules()
     site = await bf.site()
     // the search's first files asked now, with the vectors' meta read below: not a round trip after it
     import('./engine/search.js').then((engine) => engine.prefetch(site, null, null)).catch(() => {})

@@ -229,19 +229,38 @@ def render_fence(token) -> str:
     return f'<pre class="highlight"{anchor}><code{cls}>{highlight(code, lexer, _formatter())}</code></pre>\n'
 
 
+@lru_cache(maxsize=1)
+def _mathml():
+    from math_core import LatexToMathML
+    return LatexToMathML(fancy_error=False)
+
+
+def math_html(tex: str, tag: str, display: bool, anchor: str = "") -> str:
+    """TeX as MathML, typeset at build time so a page runs no maths script (docs/brain.md#obsidian-syntax);
+    TeX that does not convert is shown as written, its error in the title."""
+    cls = "math math-display" if display else "math math-inline"
+    from math_core import LatexError
+    try:
+        inner = _mathml().convert_with_local_state(tex, displaystyle=display)
+    except LatexError as err:
+        return (f'<{tag} class="{cls} math-error"{anchor} title="{html.escape(str(err).strip())}">'
+                f'{html.escape(tex)}</{tag}>')
+    return f'<{tag} class="{cls}"{anchor}>{inner}</{tag}>'
+
+
 def render_math_inline(self, tokens, idx, options, env) -> str:
-    return f'<span class="math math-inline">{html.escape(tokens[idx].content)}</span>'
+    return math_html(tokens[idx].content, "span", display=False)
 
 
 def render_math_double(self, tokens, idx, options, env) -> str:
     """`$$…$$` inside a paragraph: shown as display math, in a <span> a paragraph may hold."""
-    return f'<span class="math math-display">{html.escape(tokens[idx].content)}</span>'
+    return math_html(tokens[idx].content, "span", display=True)
 
 
 def render_math_block(self, tokens, idx, options, env) -> str:
     tok = tokens[idx]
     anchor = f' id="{html.escape(tok.attrGet("id"))}"' if tok.attrGet("id") else ""
-    return f'<div class="math math-display"{anchor}>{html.escape(tok.content)}</div>\n'
+    return math_html(tok.content, "div", display=True, anchor=anchor) + "\n"
 
 
 

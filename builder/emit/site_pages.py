@@ -37,19 +37,22 @@ def scope_suggestions(brain: Brain) -> list[str]:
 # its first search. bf.js is the page's own module (base.html).
 SEARCH_MODULES = ("searchpage.js", "engine/search.js")
 STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?\bfrom\s+'(\.{1,2}/[^']+)'|^\s*import\s+'(\.{1,2}/[^']+)'""", re.M)
+DYNAMIC_IMPORT = re.compile(r"""\bimport\('(\.{1,2}/[^']+)'\)""")   # searchpage.js imports the scoped search's so
 
 
 @cache
 def search_preloads() -> tuple[str, ...]:
-    """SEARCH_MODULES and every module they import statically, transitively, as paths under _bf/
-    (site/), in order, but bf.js: what search.html hints as modulepreload."""
+    """SEARCH_MODULES and every module they import statically, transitively, and what they import
+    at run time, as paths under _bf/ (site/), in order, but bf.js: what search.html's searchtab.js
+    hints as modulepreload for the scoped search."""
     site, seen, todo = resource_dir("site"), set(), list(SEARCH_MODULES)
     while todo:
         rel = todo.pop()
         if rel in seen:
             continue
         seen.add(rel)
-        for m in STATIC_IMPORT.finditer((site / rel).read_text(encoding="utf-8")):
+        text = (site / rel).read_text(encoding="utf-8")
+        for m in (*STATIC_IMPORT.finditer(text), *(DYNAMIC_IMPORT.finditer(text) if rel in SEARCH_MODULES else ())):
             todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(rel), m.group(1) or m.group(2))))
     return tuple(sorted(seen - {"bf.js"}))
 

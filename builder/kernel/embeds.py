@@ -7,13 +7,13 @@ import re
 
 from .slugs import slugify
 
-MATH_MARK = 'class="math math-'      # written by the math renderers
+MATH_MARK = 'class="math math-'      # written by the math renderer
 MERMAID_MARK = '<pre class="mermaid"'  # written by the fence renderer
 
 
 def page_assets(body: str) -> dict:
-    """What a page's HTML needs loaded: KaTeX when it holds math, Mermaid when it holds a diagram."""
-    return {"katex": MATH_MARK in body, "mermaid": MERMAID_MARK in body}
+    """What a page's HTML needs: the maths font when it holds maths, Mermaid when it holds a diagram."""
+    return {"math": MATH_MARK in body, "mermaid": MERMAID_MARK in body}
 
 
 ID_ATTR = re.compile(r'(<[A-Za-z][A-Za-z0-9]*\b[^>]*?) id="[^"]*"')

@@ -91,12 +91,19 @@ def test_section_fragments_run_to_the_next_heading_of_the_same_level():
     assert embeddable(n.html[s:e]) == "<h2>A</h2>\n<p>text a</p>\n<h3>A1</h3>\n<p>sub</p>\n"
 
 
-def test_math():
+def test_math_is_mathml_typeset_at_build_time():
     html = body("Inline $x^2$ and $$\\sum_i i$$ here; costs $5 and $10.\n\n$$\n\\frac{1}{2}\n$$\n")
-    assert '<span class="math math-inline">x^2</span>' in html
-    assert '<span class="math math-display">\\sum_i i</span>' in html
+    assert '<span class="math math-inline"><math><msup><mi>x</mi><mn>2</mn></msup></math></span>' in html
+    assert '<span class="math math-display"><math display="block"><munder><mo lspace="0">∑</mo><mi>i</mi></munder><mi>i</mi></math></span>' in html
     assert "costs $5 and $10." in html
-    assert '<div class="math math-display">\n\\frac{1}{2}\n</div>' in html
+    assert '<div class="math math-display"><math display="block"><mfrac><mn>1</mn><mn>2</mn></mfrac></math></div>' in html
+
+
+def test_math_that_does_not_convert_is_shown_as_written_with_its_error():
+    html = body("Broken $\\nosuchcommand{<b>}$ here.\n")
+    assert '<span class="math math-inline math-error" title="' in html
+    assert '>\\nosuchcommand{&lt;b&gt;}</span>' in html
+    assert "<b>" not in html
 
 
 def test_mermaid_and_highlighted_code():

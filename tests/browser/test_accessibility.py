@@ -69,7 +69,6 @@ def test_no_serious_violations_on_a_diagram_and_in_other_scripts(chromium, scrip
             opened(page, scripts_base + page_file("brain", ref))
             if ref == "notes/diagram.md":
                 page.wait_for_function("document.documentElement.dataset.bfDiagrams === 'drawn'")
-                page.locator(".math-display .katex-display").wait_for()
             found[ref] = violations(page)
         assert found == {ref: [] for ref in found}
     finally:

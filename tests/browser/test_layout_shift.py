@@ -39,7 +39,7 @@ def _loaded(page, url, ready):
 def test_pages_do_not_move_as_they_load(chromium, base, size):
     context = chromium.new_context(viewport=SIZES[size])
     try:
-        for ref, ready in (("notes/diagram.md", ["pre.mermaid.drawn", ".katex"]),
+        for ref, ready in (("notes/diagram.md", ["pre.mermaid.drawn", ".math-display > math"]),
                            ("notes/zh.md", ["section.graph svg.graph-svg"]), ("home", [])):
             page = context.new_page()
             shift = _loaded(page, base + page_file("brain", ref), ready)

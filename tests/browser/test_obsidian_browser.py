@@ -72,8 +72,12 @@ def test_math_diagrams_callouts_code_and_anchors(page, base):
     page.on("request", lambda r: external.append(r.url) if urlsplit(r.url).netloc != urlsplit(base).netloc else None)
     page.goto(base + SHOWCASE)
     _settled(page)
-    assert page.locator(".math-inline .katex").count() == 1
-    assert page.locator(".math-display .katex-display").count() == 1
+    assert page.locator(".math-inline > math").count() == 1
+    assert page.locator(".math-display > math[display=block]").count() == 1
+    # drawn by the browser in the site's maths font, taller than a line: a fraction or an integral
+    assert page.locator(".math-display > math").evaluate("m => getComputedStyle(m).fontFamily").startswith('"bf Math"')
+    assert page.evaluate("document.fonts.check('1em \"bf Math\"')")
+    assert page.locator(".math-display > math").bounding_box()["height"] > 30
     assert page.locator("pre.mermaid svg").count() == 1
     assert page.locator("pre.mermaid svg").first.bounding_box()["height"] > 50
     assert page.locator("mark").all_inner_texts() == ["highlighted phrase"]
@@ -120,7 +124,7 @@ def test_embeds_show_blocks_sections_and_stop_cycles(page, base):
     bodies = page.locator(".embed > .embed-body")
     assert "highlighted phrase" in bodies.nth(0).inner_text()
     assert bodies.nth(1).inner_text().strip() == "second item with an id"
-    assert page.locator(".embed .katex-display").count() == 1      # the Math section, typeset here too
+    assert page.locator(".embed .math-display > math").count() == 1   # the Math section, typeset here too
     assert page.locator(".embed-cut").count() == 1                 # Cycle A → Cycle B → (A: title only)
     assert page.locator("img[src$='diagram.png']").evaluate("e => e.complete && e.naturalWidth") == 8
     screenshot(page, "obsidian-embeds")

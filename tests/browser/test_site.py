@@ -206,6 +206,31 @@ def test_full_text_search_uses_pagefind(page, base):
     screenshot(page, "search-fulltext")
 
 
+def test_the_search_page_asks_only_for_the_shown_tabs_files(page, base):
+    """Full text: pagefind's UI files hinted at once, at low priority, and the scoped search's
+    modules not until the reader heads for its tab; the scoped mode: its modules and first
+    files (templates/search.html), not pagefind's."""
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url))
+    hints = "rel => [...document.querySelectorAll(`link[rel=${rel}]`)].map(l => l.getAttribute('href'))"
+    page.goto(base + "search.html?q=pricing")
+    page.wait_for_selector(".pagefind-ui__result", timeout=15_000)
+    assert sorted(page.evaluate(hints, "preload")) == ["pagefind/bundles.json", "pagefind/pagefind-ui.css",
+                                                       "pagefind/pagefind-ui.js"]
+    assert page.evaluate("[...document.querySelectorAll('link[rel=preload]')].every(l => l.fetchPriority === 'low')")
+    assert page.evaluate(hints, "modulepreload") == []
+    assert not [u for u in fetched if u.endswith("/engine/search.js")]
+    page.hover("#tab-scoped")
+    assert "_bf/engine/search.js" in page.evaluate(hints, "modulepreload")
+    fetched.clear()
+    page.goto(base + "search.html?mode=scoped&q=pricing")
+    page.wait_for_selector("#scoped-results li")
+    assert "_bf/engine/search.js" in page.evaluate(hints, "modulepreload")
+    first = page.evaluate(hints, "preload")   # the scoped search's first files, asked with the page
+    assert "_bf/manifest.json" in first and not [h for h in first if h.startswith("pagefind/")]
+    assert not [u for u in fetched if "pagefind-ui" in u]
+
+
 def test_full_text_result_cards_read_as_text(page, base):
     """Cards show a day as people write it, no thumbnail column (pages carry no images) and no
     'Excerpt:' tag repeating the excerpt."""

@@ -93,8 +93,8 @@ class Editor:
         return self._edit(lambda t: t + line, f"body +{line.strip()!r}")
 
     def diagram(self) -> str:
-        """Math or a Mermaid diagram in a note, or none left in any note: the site ships KaTeX
-        and Mermaid only while some page needs them (emit/assets.py)."""
+        """Math or a Mermaid diagram in a note, or none left in any note: the site ships the maths
+        font (cut to its formulas) and Mermaid only while some page needs them (emit/assets.py)."""
         if self.rng.random() < 0.6:
             block = self.rng.choice(DIAGRAMS)
             return self._edit(lambda t: t + block, f"body +{block.strip()!r}")
