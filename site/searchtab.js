@@ -10,13 +10,13 @@
   const p = new URLSearchParams(location.search)
   const scoped = document.getElementById('scoped')
   const modules = (scoped.dataset.preload || '').split(' ').filter(Boolean)
-  const hint = (rel, href, as) => {
+  const hint = (rel, href, as, priority = 'low') => {
     const link = document.createElement('link')
     link.rel = rel
     link.href = href
     if (as) link.as = as
     if (as === 'fetch') link.crossOrigin = 'anonymous'
-    if (as) link.fetchPriority = 'low' // behind the page's own style and modules: it is drawn after them
+    if (as) link.fetchPriority = priority // pagefind's: behind the page's own style and modules, drawn after them
     document.head.append(link)
   }
   let hinted = false
@@ -35,6 +35,8 @@
     return
   }
   scopedHints()
+  // the files a scoped search reads first whatever its query, asked with its modules
+  for (const f of (scoped.dataset.fetches || '').split(' ').filter(Boolean)) hint('preload', f, 'fetch', 'auto')
   document.getElementById('fulltext').hidden = true
   scoped.hidden = false
   document.getElementById('tab-fulltext').setAttribute('aria-selected', 'false')

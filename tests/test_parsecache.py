@@ -228,7 +228,8 @@ def test_a_build_killed_while_saving_the_cache_leaves_the_one_it_started_from(tm
     with pytest.raises(BaseException):
         build_site(brain, site)
     monkeypatch.undo()
-    assert len(calls) == 2 and cache.read_bytes() == before
+    # the new file was begun (by this process or the build's child that saves), the old one kept
+    assert list(cache.parent.glob("site.parse.tmp*")) and cache.read_bytes() == before
     report = build_site(brain, site)
     assert not [n for n in report.notices if "parse cache" in n]
     clean = tmp_path / "clean"

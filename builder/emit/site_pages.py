@@ -60,7 +60,8 @@ def search_preloads() -> tuple[str, ...]:
 def search_fetches(brains: list[Brain], embeddings: bool) -> list[str]:
     """The files a scoped search reads first whatever its query (site/engine/search.js
     prefetch): the manifest, each brain's store and index meta, and the vector arm's when the
-    build embeds. search.html hints them as preload, fetched with its modules rather than after."""
+    build embeds. search.html holds them (data-fetches) and searchtab.js hints them as preload when the
+    address asks for a scoped search, fetched with its modules rather than after."""
     out = [MANIFEST] + (["_bf/vectors/table.json"] if embeddings else [])
     for brain in brains:
         base = f"_bf/search/{escape_segment(brain.name)}"

@@ -125,7 +125,8 @@ def _scores(entries: dict, strong: set, sims: dict, lscore: dict, lrank: dict, v
     for k in entries:
         if k in strong:
             gap = best - (sims[k] if sims[k] is not None else least)
-            score[k] = lscore[k] / top / (1 + FIT * gap) / (K + 1)
+            # every strong item scored 0 (words every document holds): all tie, and the cosine orders them
+            score[k] = (lscore[k] / top if top else 1.0) / (1 + FIT * gap) / (K + 1)
         else:
             rrf = (1 / (K + lrank[k]) if k in lrank else 0.0) + (WEIGHT_WEAK / (K + vrank[k]) if k in vrank else 0.0)
             score[k] = rrf / (1 + WEIGHT_WEAK)

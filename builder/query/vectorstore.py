@@ -247,7 +247,7 @@ class BrainVectors:
                 dots = (self.matrices[n] @ np.asarray(qc, dtype=np.float64)).tolist()
             else:
                 dots = [dot(qc, c, at) for at in range(0, len(c), dims)]
-            ranked += [(-(d / (root * cc)), n, b) for b, (d, cc) in enumerate(zip(dots, roots))]
+            ranked += [(-_divided(d, root * cc), n, b) for b, (d, cc) in enumerate(zip(dots, roots))]
         return [(n, b) for _, n, b in sorted(ranked)[:probe]]
 
     def nearest(self, q: list[int], qq: int, groups: set[str] | None, n_best: int,
@@ -264,7 +264,7 @@ class BrainVectors:
         np, found = sys.modules.get("numpy"), []
         for n, b, rows, ids in blocks:
             dots, roots = self._scored(n, b, rows, q, np)
-            found += [(d / (math.sqrt(qq) * root), doc) for d, root, doc in zip(dots, roots, ids)]
+            found += [(_divided(d, math.sqrt(qq) * root), doc) for d, root, doc in zip(dots, roots, ids)]
         found.sort(key=lambda sd: (-sd[0], sd[1]))
         if len(found) > n_best:   # the n_best largest and every tie of the last
             cut = found[n_best - 1][0]
@@ -275,6 +275,14 @@ class BrainVectors:
 def dot(q, rows, at: int = 0) -> int:
     """q · rows[at…at + len(q)]: exact integer sums (a row of a file's vectors, or a whole vector)."""
     return sum(map(mul, q, rows[at:at + len(q)]))
+
+
+def _divided(a: float, b: float) -> float:
+    """a / b as IEEE 754 divides (numpy, the browser): a centre at the brain's mean has norm 0,
+    and its similarity is then nan (0 / 0) or ±inf, not an error."""
+    if b:
+        return a / b
+    return math.nan if not a or a != a else math.copysign(math.inf, a) * math.copysign(1.0, b)
 
 
 def _norm(rows, at: int, dims: int) -> int:

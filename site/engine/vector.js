@@ -72,7 +72,8 @@ function scores (entries, strong, sims, lscore, lrank, vrank) {
   for (const k of entries.keys()) {
     if (strong.has(k)) {
       const gap = best - (sims.get(k) !== null ? sims.get(k) : least)
-      score.set(k, lscore.get(k) / top / (1 + FIT * gap) / (K + 1))
+      // every strong item scored 0 (words every document holds): all tie, and the cosine orders them
+      score.set(k, (top ? lscore.get(k) / top : 1) / (1 + FIT * gap) / (K + 1))
     } else {
       const rrf = (lrank.has(k) ? 1 / (K + lrank.get(k)) : 0.0) + (vrank.has(k) ? WEIGHT_WEAK / (K + vrank.get(k)) : 0.0)
       score.set(k, rrf / (1 + WEIGHT_WEAK))
