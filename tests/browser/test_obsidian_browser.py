@@ -10,7 +10,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from crawl import crawl, screenshot
-from test_pages_ready import escaped_pages
+from pages_ready import escaped_pages
 
 VAULT = Path(__file__).resolve().parents[1] / "fixtures" / "obsidian"
 NOW = "2026-12-02T12:00:00Z"
