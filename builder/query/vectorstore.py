@@ -169,7 +169,7 @@ class BrainVectors:
         dims = len(q)
         if np is None:
             if (n, b) not in self.roots:
-                self.roots[n, b] = [math.sqrt(_norm(rows, at, dims)) for at in range(0, len(rows), dims)]
+                self.roots[n, b] = [math.sqrt(dot(rows[at:at + dims], rows, at)) for at in range(0, len(rows), dims)]
             return [dot(q, rows, at) for at in range(0, len(rows), dims)], self.roots[n, b]
         if (n, b) not in self.matrices:
             m = np.frombuffer(rows, dtype=np.int8).reshape(-1, dims).astype(np.float64)
@@ -239,7 +239,7 @@ class BrainVectors:
         for n, _ in kept:
             if n not in self.centres:
                 c = list(map(sub, memoryview(self._file(f"{n}/c")).cast("b"), cycle(mean)))
-                self.centres[n] = (c, [math.sqrt(_norm(c, at, dims)) for at in range(0, len(c), dims)])
+                self.centres[n] = (c, [math.sqrt(dot(c[at:at + dims], c, at)) for at in range(0, len(c), dims)])
             c, roots = self.centres[n]
             if np is not None:   # the same exact integer dots, at C speed
                 if n not in self.matrices:
@@ -283,12 +283,6 @@ def _divided(a: float, b: float) -> float:
     if b:
         return a / b
     return math.nan if not a or a != a else math.copysign(math.inf, a) * math.copysign(1.0, b)
-
-
-def _norm(rows, at: int, dims: int) -> int:
-    """The squared norm of rows[at…at + dims]: an exact integer."""
-    row = rows[at:at + dims]
-    return sum(map(mul, row, row))
 
 
 def table(site) -> Table:
